@@ -1,0 +1,33 @@
+# Starbase: `make run` starts everything, `make test` runs the whole suite.
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: install run test test-unit test-integration bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: $(STAMP)
+	$(PY) -m starbase_cli.run
+
+test: $(STAMP)
+	$(PY) -m pytest -q
+
+test-unit: $(STAMP)
+	$(PY) -m pytest -q -m "not integration"
+
+test-integration: $(STAMP)
+	$(PY) -m pytest -q -m integration
+
+bench: $(STAMP)
+	$(PY) -m starbase_cli.bench
+
+clean:
+	rm -rf $(VENV) .run .pytest_cache

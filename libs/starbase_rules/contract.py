@@ -1,0 +1,84 @@
+"""What a rules engine is: a decider over pydantic commands and events.
+
+    events = game.setup(players, options, rng)              # chance recorded in the events
+    state  = fold(game, events)                              # state is only ever rebuilt from events
+    new    = game.decide(state, command, actor, rng)         # raises RuleViolation, mutates nothing
+    state  = fold(game, new, state)
+
+`evolve` may mutate and return the state it is given: whoever holds a state owns it, and `decide`
+never mutates. Replays therefore cost one `evolve` per event and no copies.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable, Protocol, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict
+
+
+class RuleViolation(Exception):
+    """A refused command. `code` is stable (NOT_YOUR_TURN, INSUFFICIENT_FUNDS, …); `message` is for people."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class Command(BaseModel):
+    """An imperative (`BuyShare`). Subclasses declare `type: Literal["BuyShare"] = "BuyShare"`."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    type: str
+
+
+class Event(BaseModel):
+    """A fact in the past tense (`ShareBought`). `v` is the schema version, for upcasting on read."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    type: str
+    v: int = 1
+
+
+class Standing(BaseModel):
+    player: str
+    rank: int            # 1 is best; equal ranks are ties
+    score: float         # the game's own measure (wealth, credits, …)
+
+
+class Outcome(BaseModel):
+    standings: list[Standing]
+    reason: str = ""
+
+
+@runtime_checkable
+class Rng(Protocol):
+    used: int
+
+    def randbelow(self, n: int) -> int: ...
+    def shuffle(self, items: list) -> list: ...
+
+
+@runtime_checkable
+class Game(Protocol):
+    name: str            # "moon21", "t2038", "stellar", "trucker"
+    min_players: int
+    max_players: int
+
+    def initial_state(self) -> Any: ...
+    def setup(self, players: list[str], options: dict, rng: Rng) -> list[Event]: ...
+    def parse_command(self, data: dict) -> Command: ...        # RuleViolation("MALFORMED_COMMAND", …)
+    def parse_event(self, data: dict) -> Event: ...
+    def decide(self, state: Any, command: Command, actor: str | None, rng: Rng) -> list[Event]: ...
+    def evolve(self, state: Any, event: Event) -> Any: ...
+    def view(self, state: Any, viewer: str | None) -> dict: ...          # None: a spectator
+    def redact(self, event: Event, viewer: str | None) -> dict | None: ...  # what a viewer sees of an event
+    def legal_actions(self, state: Any, player: str) -> list[dict]: ...
+    def outcome(self, state: Any) -> Outcome | None: ...
+
+
+def fold(game: Game, events: Iterable[Event], state: Any = None) -> Any:
+    if state is None:
+        state = game.initial_state()
+    for event in events:
+        state = game.evolve(state, event)
+    return state
