@@ -10,6 +10,7 @@ never mutates. Replays therefore cost one `evolve` per event and no copies.
 """
 from __future__ import annotations
 
+import random
 from typing import Any, Iterable, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
@@ -74,6 +75,10 @@ class Game(Protocol):
     def redact(self, event: Event, viewer: str | None) -> dict | None: ...  # what a viewer sees of an event
     def legal_actions(self, state: Any, player: str) -> list[dict]: ...
     def outcome(self, state: Any) -> Outcome | None: ...
+    def to_act(self, state: Any) -> list[str]: ...          # players who owe a decision now
+    def invariants(self, state: Any) -> list[str]: ...      # broken invariants, empty when all hold
+    def bot_command(self, state: Any, player: str, rnd: "random.Random") -> Command | None: ...
+    def default_command(self, state: Any, player: str) -> Command | None: ...  # when a clock runs out
 
 
 def fold(game: Game, events: Iterable[Event], state: Any = None) -> Any:
