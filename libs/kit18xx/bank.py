@@ -27,12 +27,14 @@ class Ledger:
     def can_pay(self, holder: str, amount: int) -> bool:
         return self.balance(holder) >= amount
 
-    def move(self, source: str, destination: str, amount: int) -> None:
+    def move(self, source: str, destination: str, amount: int, may_owe: bool = False) -> None:
+        """Move money. `may_owe` lets the source go below zero (e.g. a broken bank paying on credit in
+        titles that play on after the bank breaks); the total stays conserved either way."""
         if amount < 0:
             raise ValueError(f"negative amount {amount}")
         if amount == 0 or source == destination:
             return
-        if self.balance(source) < amount:
+        if not may_owe and self.balance(source) < amount:
             raise RuleViolation("INSUFFICIENT_FUNDS",
                                 f"{source} has ₡{self.balance(source)} and cannot pay ₡{amount}")
         self.cash[source] -= amount

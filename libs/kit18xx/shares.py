@@ -101,6 +101,20 @@ def clockwise_from(seats: list[str], start: str) -> list[str]:
     return seats[i + 1:] + seats[:i]
 
 
+def successor_by_holdings(holdings: dict[str, int], seats: list[str], outgoing: str, minimum: int = 0,
+                          outgoing_may_keep: bool = True) -> str | None:
+    """The same rule on plain numbers (percent or share units per player name): the outgoing president
+    keeps it unless someone holds strictly more; the largest other holder wins, ties to the outgoing
+    president's left; nobody below `minimum` qualifies (None)."""
+    candidates = clockwise_from(seats, outgoing)
+    best = max((holdings.get(p, 0) for p in candidates), default=0)
+    if outgoing_may_keep and holdings.get(outgoing, 0) >= best:
+        return outgoing
+    if best < max(minimum, 1):
+        return None
+    return next(p for p in candidates if holdings.get(p, 0) == best)
+
+
 def presidency_successor(registry: ShareRegistry, corp: str, seats: list[str], holder_of: dict[str, str],
                          outgoing: str, minimum_percent: int = 0, outgoing_may_keep: bool = True) -> str | None:
     """Who should hold the presidency now, or None if nobody qualifies.
@@ -110,10 +124,4 @@ def presidency_successor(registry: ShareRegistry, corp: str, seats: list[str], h
     more (rule: equal holdings never change presidency). Otherwise (bankruptcy) only the others count.
     """
     percent = {p: registry.held_percent(corp, holder_of[p]) for p in seats}
-    candidates = clockwise_from(seats, outgoing)
-    best = max((percent[p] for p in candidates), default=0)
-    if outgoing_may_keep and percent.get(outgoing, 0) >= best:
-        return outgoing
-    if best < max(minimum_percent, 1):
-        return None
-    return next(p for p in candidates if percent[p] == best)
+    return successor_by_holdings(percent, seats, outgoing, minimum_percent, outgoing_may_keep)

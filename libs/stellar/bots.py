@@ -1,0 +1,238 @@
+"""What a player may do now (for UIs and bots) and a simple random bot that favours growth."""
+from __future__ import annotations
+
+import random
+
+from stellar import commands as cmd
+from stellar import queries as q
+from stellar.board import alpha
+from stellar.building import placement_error
+from stellar.corporate import can_order_ship, must_force
+from stellar.investor import battle_candidates, seats
+from stellar.state import State, liquid, treasury
+
+
+def candidates(s: State, player: str, rnd: random.Random | None = None) -> list[cmd.Command]:
+    """Commands `player` may send now (the free-action powers included). Bids list the lowest and the
+    highest legal amount; a bot picks amounts in between."""
+    if s.round == "over":
+        return []
+    mine = [p for p in s.pending if p.player == player]
+    if s.pending:
+        return _decisions(s, mine[0]) if mine else []
+    if s.auction is not None:
+        return _auction(s, player)
+    if s.build is not None:
+        return _build(s, player) if s.build.builder == player else []
+    result = _free_powers(s, player)
+    if s.round == "corporation" and s.corp_turn is not None:
+        corp = s.corps[s.corp_turn.corp]
+        if corp.president == player:
+            result += _corp_step(s, corp)
+    elif s.round == "investor" and s.inv is not None:
+        result += _investor(s, player)
+    return result
+
+
+def _decisions(s: State, pending) -> list[cmd.Command]:
+    kind = pending.kind
+    if kind == "draft_power":
+        return [cmd.DraftPower(power=p) for p in pending.options if p in s.powers_row]
+    if kind == "sign_offer":
+        return [cmd.SignAgreement(), cmd.DeclineAgreement()]
+    if kind == "agents_choice":
+        return [cmd.ChooseAgentsBonus(choice="amethyst"), cmd.ChooseAgentsBonus(choice="aliens")]
+    if kind == "choose_home":
+        return [cmd.ChooseHome(hex=h) for h in pending.options]
+    if kind == "fine_print":
+        return [cmd.UseFinePrint(use=False), cmd.UseFinePrint(use=True)]
+    if kind == "spare_parts":
+        return [cmd.UseSpareParts(keep=True), cmd.UseSpareParts(keep=False)]
+    if kind == "battle_choice":
+        return [cmd.ChooseBattleCorp(corp=c) for c in pending.options]
+    return [cmd.BackroomDeal(direction=d) for d in ("none", "up", "down")]
+
+
+def _auction(s: State, player: str) -> list[cmd.Command]:
+    a = s.auction
+    if a.order[a.turn] != player:
+        return []
+    low = 0 if a.high_bid is None else a.high_bid + 1
+    cash = s.ledger.balance(liquid(player))
+    result: list[cmd.Command] = []
+    if low <= cash:
+        result.append(cmd.Bid(amount=low))
+        if cash > low:
+            result.append(cmd.Bid(amount=cash))
+    if a.high_bid is not None:
+        result.append(cmd.PassBid())
+    return result
+
+
+def _build_targets(s: State) -> list[str]:
+    build = s.build
+    network = q.on_board(s, build.corp)
+    near = {n for h in network for n in alpha().neighbours[h]}
+    return sorted(h for h in near if placement_error(s, h) is None)
+
+
+def _build(s: State, player: str) -> list[cmd.Command]:
+    return [cmd.PlaceOutpost(hex=h) for h in _build_targets(s)] + [cmd.FinishBuilding()]
+
+
+def _free_powers(s: State, player: str) -> list[cmd.Command]:
+    result: list[cmd.Command] = []
+    for corp in s.corps.values():
+        if corp.president != player or not corp.formed:
+            continue
+        if "leaked_research" in corp.powers and not corp.wormhole and s.investors[player].cubes:
+            result.append(cmd.UseLeakedResearch(corp=corp.id))
+        if "alien_engineering" in corp.powers and s.round == "investor" and (corp.boost_cubes or corp.wormhole_cube):
+            result.append(cmd.ReclaimCubes(corp=corp.id))
+        turn = s.corp_turn
+        if s.round == "corporation" and turn is not None and turn.corp == corp.id:
+            if "alien_alchemist" in corp.powers and not turn.alchemist_used and corp.supply >= 2:
+                result.append(cmd.UseAlienAlchemist(corp=corp.id))
+            if "dismantling_outposts" in corp.powers and not turn.dismantle_used \
+                    and s.ledger.balance(treasury(corp.id)) >= 1:
+                result += [cmd.DismantleOutpost(corp=corp.id, hex=h) for h in q.on_board(s, corp.id)
+                           if alpha().hexes[h].kind == "deep_space"]
+    return result
+
+
+def _corp_step(s: State, corp) -> list[cmd.Command]:
+    step = s.corp_turn.step
+    if step == "issue":
+        return [cmd.IssueShare(), cmd.DeclineIssue()]
+    if step == "build":
+        result: list[cmd.Command] = [cmd.BeginExpansion(), cmd.SkipBuilding()]
+        if corp.wormhole:
+            result += [cmd.CreateWormhole(hex=h) for h in _wormhole_targets(s, corp.id)]
+        return result
+    if step == "dividend":
+        result = [cmd.PayDividend()]
+        others = [c for c in s.turn_order if c != corp.id and s.corps[c].formed]
+        if "deep_space_pirates" in corp.powers:
+            result += [cmd.PayDividend(copy_mc_from=c) for c in others]
+        if "deep_space_smuggling" in corp.powers:
+            result += [cmd.PayDividend(copy_cargo_from=c) for c in others]
+        return result
+    result = []
+    if can_order_ship(s, corp.id):
+        result.append(cmd.OrderShip())
+    if not (must_force(s, corp.id) and can_order_ship(s, corp.id)):
+        result.append(cmd.FinishOrdering())
+    return result
+
+
+def _wormhole_targets(s: State, corp_id: str) -> list[str]:
+    cash = s.ledger.balance(treasury(corp_id))
+    result = []
+    for h in alpha().hexes:
+        if q.placement_refusal(s, corp_id, h) is not None:
+            continue
+        base = q.wormhole_cost(s, corp_id, h)
+        if base is not None and base + q.penalty_for(s, corp_id, h, "wormhole") <= cash:
+            result.append(h)
+    return result
+
+
+def _investor(s: State, player: str) -> list[cmd.Command]:
+    inv = s.inv
+    if inv.step == "voting":
+        if seats(s)[inv.seat] != player:
+            return []
+        votes = s.investors[player].votes
+        return [cmd.PassVoting()] + [cmd.PlaceVotes(corp=c, count=n) for c in battle_candidates(s)
+                                     for n in range(1, votes + 1)]
+    if inv.step != "shenanigans" or inv.seat >= len(s.players) or seats(s)[inv.seat] != player:
+        return []
+    me = s.investors[player]
+    held = [c for c in s.turn_order if s.corps[c].holders.get(player, 0) > 0]
+    if inv.part == "investor":
+        result: list[cmd.Command] = [cmd.PassInvestorAction()]
+        if me.investor_disc != "private_contractor":
+            result += [cmd.HireContractor(corp=c) for c in held]
+        if me.investor_disc != "jerry_rig":
+            result += [cmd.JerryRig(corp=c) for c in held]
+        if me.investor_disc != "insurance_fraud":
+            result += [cmd.InsuranceFraud(corp=c, level=lv) for c in held if s.corps[c].president == player
+                       for lv in sorted(set(s.corps[c].delivered))]
+        if me.investor_disc != "black_market" and me.votes and s.cube_supply:
+            result.append(cmd.BlackMarket())
+        return result
+    result = [cmd.PassAlienAction()]
+    if me.alien_disc != "cargo_boost":
+        result += [cmd.CargoBoost(corp=c, cubes=n) for c in held for n in (1, 2) if me.cubes >= n]
+    if me.alien_disc != "research_wormhole" and me.cubes:
+        result += [cmd.ResearchWormhole(corp=c) for c in held if not s.corps[c].wormhole]
+    if me.alien_disc != "develop_planets" and me.cubes:
+        free = [h for h in alpha().of_kind("neutral_planet") if h not in s.developed]
+        occupied = [h for h in free if h in s.outposts]
+        result += [cmd.DevelopPlanets(hexes=[h]) for h in (occupied or free)[:6]]
+    if me.alien_disc != "launder":
+        result += [cmd.Launder(cubes=n) for n in (1, 2) if me.cubes >= n]
+    return result
+
+
+# -- the bot ------------------------------------------------------------------------------------
+
+_PREFERENCE = {
+    "PlaceOutpost": 6, "BeginExpansion": 5, "OrderShip": 5, "IssueShare": 3, "SignAgreement": 4,
+    "CreateWormhole": 2, "HireContractor": 2, "JerryRig": 4, "CargoBoost": 3, "ResearchWormhole": 2,
+    "DevelopPlanets": 2, "PlaceVotes": 1, "UseAlienAlchemist": 0.3, "DismantleOutpost": 0.1,
+    "UseLeakedResearch": 0.5, "ReclaimCubes": 0.1, "FinishBuilding": 2, "Bid": 1, "PassBid": 2,
+}
+
+
+def bot_command(s: State, player: str, rnd: random.Random) -> cmd.Command | None:
+    options = candidates(s, player)
+    if not options:
+        return None
+    if s.auction is not None and not s.pending:
+        return _bot_bid(s, player, rnd, options)
+    weights = [_weight(s, c) for c in options]
+    return rnd.choices(options, weights=weights)[0]
+
+
+def _weight(s: State, command: cmd.Command) -> float:
+    """A rough taste for growth: valuable planets, a full build, a treasury that can pay for it."""
+    weight = _PREFERENCE.get(command.type, 1.0)
+    if command.type == "PlaceOutpost":
+        value = q.planet_value(s, command.hex) + (3 if q.is_alien_planet(s, command.hex) else 0)
+        return weight * (1 + value)
+    if command.type == "FinishBuilding":
+        return weight * (1 + 2 * len(s.build.placed))
+    if s.corp_turn is not None and command.type in ("IssueShare", "BeginExpansion"):
+        cash = s.ledger.balance(treasury(s.corp_turn.corp))
+        return weight * (2 if command.type == "IssueShare" and cash < 6 else 1) * \
+            (0.2 if command.type == "BeginExpansion" and cash < 2 else 1)
+    return weight
+
+
+def _bot_bid(s: State, player: str, rnd: random.Random, options: list[cmd.Command]) -> cmd.Command:
+    a = s.auction
+    low = 0 if a.high_bid is None else a.high_bid + 1
+    cash = s.ledger.balance(liquid(player))
+    worth = rnd.randint(0, max(0, min(cash, 6 + 2 * s.era)))
+    if a.high_bid is None:
+        return cmd.Bid(amount=min(cash, rnd.randint(0, 3)))
+    if low <= min(cash, worth):
+        return cmd.Bid(amount=low)
+    return cmd.PassBid()
+
+
+def default_command(s: State, player: str) -> cmd.Command | None:
+    """What happens when a clock runs out: the most passive legal choice."""
+    options = candidates(s, player)
+    order = ["PassBid", "DeclineAgreement", "UseSpareParts", "FinishBuilding", "DeclineIssue", "SkipBuilding", "PayDividend",
+             "FinishOrdering", "PassVoting", "PassInvestorAction", "PassAlienAction", "UseFinePrint",
+             "BackroomDeal", "OrderShip"]
+    for kind in order:
+        for option in options:
+            if option.type == kind:
+                return option
+    if s.auction is not None and options:
+        return options[0]
+    decisions = [o for o in options if o.type in ("DraftPower", "ChooseHome", "ChooseBattleCorp", "ChooseAgentsBonus")]
+    return decisions[0] if decisions else None

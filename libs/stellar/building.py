@@ -1,0 +1,187 @@
+"""Building outposts: Expand Network, Create Wormhole, Private Contractor and Jerry-Rig, one outpost at a
+time (ruling G-BLD-1), with the alien-planet consequences (cubes, Secret Agents, The Agreement)."""
+from __future__ import annotations
+
+from stellar import commands as cmd
+from stellar import events as ev
+from stellar import queries as q
+from stellar.board import alpha
+from stellar.corporate import handler, require_corp_step, take_pending
+from stellar.facts import tables
+from stellar.flow import Ctx, offer_draft, refuse, request
+from stellar.state import BANK, State, frozen, treasury
+
+CORPORATION_MODES = ("expand", "wormhole")
+MAX_OUTPOSTS = {"expand": 5, "contractor": 5, "jerry_rig": 1, "wormhole": 1}
+
+
+def build_is_full(s: State) -> bool:
+    return len(s.build.placed) >= MAX_OUTPOSTS[s.build.mode]
+
+
+def placement_error(s: State, hex_key: str) -> tuple[str, str] | None:
+    """Why the open build may not place its next outpost on `hex_key`, or None (checks cost too)."""
+    build = s.build
+    if build_is_full(s):
+        return "BUILD_LIMIT", f"this action builds at most {MAX_OUTPOSTS[build.mode]} outpost(s)"
+    refusal = q.placement_refusal(s, build.corp, hex_key)
+    if refusal:
+        return refusal
+    if build.mode != "wormhole" and not q.is_adjacent_to_network(s, build.corp, hex_key):
+        return "NOT_ADJACENT", f"{hex_key} is not next to an outpost of {build.corp}"
+    penalty = q.penalty_for(s, build.corp, hex_key, build.mode)
+    cost = q.build_cost(build, penalty, extra_outposts=1)
+    if s.ledger.balance(build.payer) < cost:
+        return "INSUFFICIENT_FUNDS", f"building there would bring the cost to {cost}"
+    return None
+
+
+def place(ctx: Ctx, hex_key: str) -> None:
+    s = ctx.state
+    build = s.build
+    corp = s.corps[build.corp]
+    spot = alpha().hexes[hex_key]
+    nebula = spot.kind == "nebular_anomaly" and hex_key not in s.converted_nebulae
+    if nebula:      # Nebular Explorers: a random boxed agreement tile goes under the outpost
+        index = ctx.rng.randbelow(len(s.boxed_tiles)) if s.boxed_tiles else -1
+        chevrons = s.boxed_tiles[index] if index >= 0 else 0
+        ctx.emit(ev.NebulaConverted(hex=hex_key, tile_index=index, chevrons=chevrons))
+    ctx.emit(ev.OutpostPlaced(corp=corp.id, hex=hex_key, penalty=q.penalty_for(s, corp.id, hex_key, build.mode)))
+    if nebula:
+        ctx.emit(ev.PowerDiscarded(corp=corp.id, power="nebular_explorers"))
+    if not q.is_alien_planet(s, hex_key):
+        return
+    if "alien_explorers" in corp.powers:
+        if s.cube_supply > 0:
+            ctx.emit(ev.TechnologyGained(player=build.builder, count=1, reason="alien planet"))
+        if q.signing_eligible(s, corp.id, hex_key):
+            request(ctx, "sign_offer", corp.president, corp.id, hex_key, ["sign", "decline"])
+    elif "secret_agents" in corp.powers:
+        if hex_key in s.alien_tiles:
+            request(ctx, "agents_choice", corp.president, corp.id, hex_key, ["amethyst", "aliens"])
+        else:
+            ctx.emit(ev.AgentsBonusGained(corp=corp.id, amount=tables().power("secret_agents", "amethyst_bonus")))
+
+
+def pay_and_close(ctx: Ctx) -> str:
+    s = ctx.state
+    build = s.build
+    cost = q.build_cost(build)
+    if cost:
+        ctx.emit(ev.CashMoved(source=build.payer, destination=BANK, amount=cost, reason=f"build {build.mode}"))
+    ctx.emit(ev.BuildFinished(corp=build.corp, cost=cost))
+    return build.mode
+
+
+def continue_after(ctx: Ctx, mode: str, corp_id: str) -> None:
+    s = ctx.state
+    if mode in CORPORATION_MODES:
+        ctx.emit(ev.CorporationStepBegan(corp=corp_id, step="dividend"))
+    else:
+        ctx.emit(ev.InvestorStepBegan(step="shenanigans", seat=s.inv.seat, part="alien"))
+
+
+def finish_build(ctx: Ctx) -> None:
+    corp_id = ctx.state.build.corp
+    continue_after(ctx, pay_and_close(ctx), corp_id)
+
+
+def _require_builder(s: State, actor: str):
+    if s.build is None:
+        refuse("NO_BUILD", "no build action is open")
+    if s.pending:
+        refuse("DECISION_PENDING", "answer the open decision first")
+    if actor != s.build.builder:
+        refuse("NOT_YOUR_TURN", f"{s.build.builder} is building")
+    return s.build
+
+
+@handler(cmd.BeginExpansion)
+def begin_expansion(ctx: Ctx, command: cmd.BeginExpansion, actor: str) -> None:
+    corp = require_corp_step(ctx.state, actor, "build")
+    ctx.emit(ev.BuildBegan(corp=corp.id, mode="expand", builder=actor, payer=treasury(corp.id)))
+
+
+@handler(cmd.CreateWormhole)
+def create_wormhole(ctx: Ctx, command: cmd.CreateWormhole, actor: str) -> None:
+    s = ctx.state
+    corp = require_corp_step(s, actor, "build")
+    if not corp.wormhole:
+        refuse("NO_WORMHOLE_TECH", f"{corp.id} has no active Wormhole Technology")
+    if command.hex not in alpha().hexes:
+        refuse("UNKNOWN_HEX", f"there is no hex {command.hex!r}")
+    base = q.wormhole_cost(s, corp.id, command.hex)
+    if base is None:
+        refuse("NO_NETWORK", f"{corp.id} has no outpost on the board to measure from")
+    ctx.emit(ev.BuildBegan(corp=corp.id, mode="wormhole", builder=actor, payer=treasury(corp.id), wormhole_cost=base))
+    error = placement_error(ctx.state, command.hex)
+    if error:
+        refuse(*error)
+    place(ctx, command.hex)
+
+
+@handler(cmd.SkipBuilding)
+def skip_building(ctx: Ctx, command: cmd.SkipBuilding, actor: str) -> None:
+    corp = require_corp_step(ctx.state, actor, "build")
+    ctx.emit(ev.CorporationStepBegan(corp=corp.id, step="dividend"))
+
+
+@handler(cmd.PlaceOutpost)
+def place_outpost(ctx: Ctx, command: cmd.PlaceOutpost, actor: str) -> None:
+    s = ctx.state
+    _require_builder(s, actor)
+    if s.build.mode == "wormhole":
+        refuse("BUILD_LIMIT", "Create Wormhole builds exactly one outpost")
+    error = placement_error(s, command.hex)
+    if error:
+        refuse(*error)
+    place(ctx, command.hex)
+
+
+@handler(cmd.FinishBuilding)
+def finish_building(ctx: Ctx, command: cmd.FinishBuilding, actor: str) -> None:
+    _require_builder(ctx.state, actor)
+    finish_build(ctx)
+
+
+@handler(cmd.SignAgreement)
+def sign_agreement(ctx: Ctx, command: cmd.SignAgreement, actor: str) -> None:
+    s = ctx.state
+    pending = take_pending(s, actor, "sign_offer")
+    corp_id, hex_key = pending.corp, pending.hex
+    ctx.emit(ev.DecisionMade(kind="sign_offer", player=actor, choice="sign"))
+    mode = pay_and_close(ctx)               # all build costs are paid before signing (G-AGR-2)
+    chevrons = s.alien_tiles[hex_key]
+    planets = q.alien_planets_of(s, corp_id)
+    ctx.emit(ev.AgreementSigned(corp=corp_id, hex=hex_key, chevrons=chevrons, alien_planets=planets))
+    if chevrons:
+        ctx.emit(ev.AlienCapacityRaised(amount=chevrons * tables().per_chevron, reason="agreement tile"))
+    ctx.emit(ev.PowerDiscarded(corp=corp_id, power="alien_explorers"))
+    bonus = tables().track_section(planets)[1]
+    for player, count in sorted(s.corps[corp_id].holders.items()):
+        if count:
+            ctx.emit(ev.CashMoved(source=BANK, destination=frozen(player), amount=bonus * count,
+                                  reason=f"agreement bonus {corp_id}"))
+    offer_draft(ctx, corp_id)
+    continue_after(ctx, mode, corp_id)
+
+
+@handler(cmd.DeclineAgreement)
+def decline_agreement(ctx: Ctx, command: cmd.DeclineAgreement, actor: str) -> None:
+    take_pending(ctx.state, actor, "sign_offer")
+    ctx.emit(ev.DecisionMade(kind="sign_offer", player=actor, choice="decline"))
+
+
+@handler(cmd.ChooseAgentsBonus)
+def choose_agents_bonus(ctx: Ctx, command: cmd.ChooseAgentsBonus, actor: str) -> None:
+    s = ctx.state
+    pending = take_pending(s, actor, "agents_choice")
+    ctx.emit(ev.DecisionMade(kind="agents_choice", player=actor, choice=command.choice))
+    if command.choice == "amethyst":
+        ctx.emit(ev.AlienTileDiscarded(hex=pending.hex, chevrons=None))
+        ctx.emit(ev.AgentsBonusGained(corp=pending.corp, amount=tables().power("secret_agents", "amethyst_bonus")))
+    else:
+        chevrons = s.alien_tiles[pending.hex]
+        ctx.emit(ev.AlienTileDiscarded(hex=pending.hex, chevrons=chevrons))
+        if chevrons:
+            ctx.emit(ev.AlienCapacityRaised(amount=chevrons * tables().per_chevron, reason="secret agents"))

@@ -1,0 +1,1 @@
+"""Stellar Ventures data files (YAML); a package so that installs ship them."""
