@@ -1,0 +1,140 @@
+"""How building events change the state (round setup, the warehouse, hands, ships, order tiles,
+inspection and repair). Never fails on a stored event and never draws chance."""
+from __future__ import annotations
+
+from starbase_rules.contract import Event
+
+from trucker_rules import catalog
+from trucker_rules import messages as m
+from trucker_rules.ship import Placed, Ship
+from trucker_rules.state import BUILDING, REPAIR, TruckerState
+
+
+def evolve_building(state: TruckerState, event: Event) -> TruckerState:
+    EVOLVERS[type(event)](state, event)
+    return state
+
+
+def _round_started(state, e: m.RoundStarted):
+    state.round, state.phase = e.round, BUILDING
+    state.building_started, state.runs_out_at, state.timer_space = False, None, 0
+    # Every tile goes back into the face-down pile; WarehouseShuffled then gives its order.
+    state.face_down, state.face_up = list(catalog.warehouse_ids()), []
+    state.order_tiles_free = list(e.order_tiles)
+    state.card, state.step, state.deck = None, {}, []
+    for player in state.seats.values():
+        player.ship = Ship.new(e.ship_class, player.cabin)
+        player.hand, player.from_reserve, player.order_tile, player.looking_at = None, False, None, None
+        player.position, player.gave_up, player.flaws = None, False, []
+
+
+def _shuffled(state, e: m.WarehouseShuffled):
+    state.face_down = list(e.order)
+
+
+def _dealt(state, e: m.FlightDeckDealt):
+    state.piles = [list(p) for p in e.piles]
+    state.used_cards += [c for p in e.piles for c in p]
+
+
+def _started(state, e: m.BuildingStarted):
+    state.building_started, state.timer_space, state.runs_out_at = True, e.timer_space, e.runs_out_at
+
+
+def _grabbed(state, e: m.ComponentGrabbed):
+    player = state.seats[e.player]
+    if e.source == "face_down":
+        state.face_down.remove(e.component)
+    elif e.source == "face_up":
+        state.face_up.remove(e.component)
+    else:
+        player.ship.reserve.remove(e.component)
+    player.hand, player.from_reserve = e.component, e.source == "reserve"
+    player.ship.newest = None          # grabbing fixes the newest component in place
+
+
+def _placed(state, e: m.ComponentPlaced):
+    player = state.seats[e.player]
+    square = tuple(e.square)
+    player.ship.tiles[square] = Placed(e.component, e.rotation)
+    player.ship.newest, player.hand = square, None
+
+
+def _moved(state, e: m.NewestMoved):
+    ship = state.seats[e.player].ship
+    del ship.tiles[ship.newest]
+    square = tuple(e.square)
+    ship.tiles[square] = Placed(e.component, e.rotation)
+    ship.newest = square
+
+
+def _returned(state, e: m.ComponentReturned):
+    player = state.seats[e.player]
+    if e.source == "hand":
+        player.hand = None
+    else:
+        del player.ship.tiles[player.ship.newest]
+        player.ship.newest = None
+    player.from_reserve = False
+    state.face_up.append(e.component)
+
+
+def _reserved(state, e: m.ComponentReserved):
+    player = state.seats[e.player]
+    player.hand, player.from_reserve = None, False
+    player.ship.reserve.append(e.component)
+
+
+def _pile_taken(state, e: m.PileTaken):
+    state.seats[e.player].looking_at = e.pile
+
+
+def _pile_returned(state, e: m.PileReturned):
+    state.seats[e.player].looking_at = None
+
+
+def _timer_turned(state, e: m.TimerTurned):
+    state.timer_space, state.runs_out_at = e.timer_space, e.runs_out_at
+
+
+def _finished(state, e: m.ShipFinished):
+    player = state.seats[e.player]
+    player.order_tile = e.order_tile
+    player.ship.newest = None
+    state.order_tiles_free.remove(e.order_tile)
+
+
+def _ended(state, e: m.BuildingEnded):
+    state.phase = REPAIR
+    for player in state.seats.values():
+        player.ship.newest = None
+
+
+def _reserve_lost(state, e: m.ReserveLost):
+    ship = state.seats[e.player].ship
+    for cid in e.components:
+        ship.reserve.remove(cid)
+        ship.lost.append(cid)
+
+
+def _inspected(state, e: m.ShipInspected):
+    state.seats[e.player].flaws = [f.code for f in e.flaws]
+
+
+def _repaired(state, e: m.ShipRepaired):
+    player = state.seats[e.player]
+    # The lenient variant for first games puts removed components back instead of charging them.
+    removed_to = state.face_up if state.options.get("lenient_inspection") else player.ship.lost
+    for square in e.removed:
+        removed_to.append(player.ship.tiles.pop(tuple(square)).component)
+    player.flaws = []
+
+
+EVOLVERS = {
+    m.RoundStarted: _round_started, m.WarehouseShuffled: _shuffled, m.FlightDeckDealt: _dealt,
+    m.BuildingStarted: _started, m.ComponentGrabbed: _grabbed, m.ComponentPlaced: _placed,
+    m.NewestMoved: _moved, m.ComponentReturned: _returned, m.ComponentReserved: _reserved,
+    m.PileTaken: _pile_taken, m.PileReturned: _pile_returned, m.TimerTurned: _timer_turned,
+    m.ShipFinished: _finished, m.BuildingEnded: _ended, m.ReserveLost: _reserve_lost,
+    m.ShipInspected: _inspected, m.ShipRepaired: _repaired,
+}

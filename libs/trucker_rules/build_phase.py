@@ -1,0 +1,270 @@
+"""Round setup and the real-time building phase: decide (refuse, or emit the events).
+
+Their effect on the state is in `build_evolve.py`. Every refusal is a RuleViolation with a stable code; `decide_*` never mutates the state.
+"""
+from __future__ import annotations
+
+from starbase_rules.contract import Event, RuleViolation
+
+from trucker_rules import building, catalog
+from trucker_rules import messages as m
+from trucker_rules.ship import Ship
+from trucker_rules.state import BUILDING, REPAIR, TruckerState
+
+
+# -------------------------------------------------------------------------------------- round setup
+def round_setup_events(state: TruckerState, round_no: int, rng) -> list[Event]:
+    """Every tile back in the face-down pile, shuffled once; the round's adventure piles dealt."""
+    ship_class = state.options.get("round3_board", "III") if round_no == 3 else catalog.ship_class_for_round(round_no)
+    order = rng.shuffle(list(catalog.warehouse_ids()))
+    return [m.RoundStarted(round=round_no, ship_class=ship_class,
+                           order_tiles=list(range(1, len(state.players) + 1))),
+            m.WarehouseShuffled(round=round_no, order=order),
+            m.FlightDeckDealt(round=round_no, piles=deal_piles(state, round_no, rng))]
+
+
+def deal_piles(state: TruckerState, round_no: int, rng) -> list[list[str]]:
+    recipe = catalog.deck_recipe(round_no)
+    reuse = state.options.get("reuse_cards", False)
+    available = {}
+    for level in recipe["per_pile"]:
+        cards = [cid for cid, card in catalog.cards().items()
+                 if card["level"] == level and (reuse or cid not in state.used_cards)]
+        available[level] = rng.shuffle(cards)
+    piles = []
+    for _ in range(recipe["piles"]):
+        pile = []
+        for level, count in recipe["per_pile"].items():
+            pile += [available[level].pop() for _ in range(count)]
+        piles.append(pile)
+    return piles
+
+
+# ------------------------------------------------------------------------------------------- decide
+def _builder(state: TruckerState, actor: str | None):
+    if state.phase != BUILDING:
+        raise RuleViolation("NOT_BUILDING", "ships can only be built during the building phase")
+    if actor not in state.seats:
+        raise RuleViolation("NOT_A_PLAYER", f"{actor!r} is not a player of this game")
+    if not state.building_started:
+        raise RuleViolation("BUILDING_NOT_STARTED", "building has not started yet")
+    player = state.seats[actor]
+    if player.order_tile is not None:
+        raise RuleViolation("ALREADY_FINISHED", "you have finished your ship and may add nothing more")
+    return player
+
+
+def _free_hand(player) -> None:
+    if player.hand is not None:
+        raise RuleViolation("HAND_FULL", f"you are holding {player.hand}: place, return or reserve it first")
+    if player.looking_at is not None:
+        raise RuleViolation("LOOKING_AT_PILE", "put the adventure pile back first")
+
+
+def decide_building(state: TruckerState, command, actor: str | None) -> list[Event]:
+    handler = _HANDLERS[type(command)]
+    return handler(state, command, actor)
+
+
+def _start(state, command: m.StartBuilding, actor):
+    if state.phase != BUILDING:
+        raise RuleViolation("NOT_BUILDING", "there is no building phase to start")
+    if state.building_started:
+        raise RuleViolation("ALREADY_STARTED", "building has already started")
+    return [m.BuildingStarted(at=command.at, timer_space=catalog.hourglass_start_space(state.round),
+                              runs_out_at=command.at + _seconds(state))]
+
+
+def _seconds(state) -> float:
+    return float(state.options.get("hourglass_seconds", catalog.hourglass_seconds()))
+
+
+def _grab_face_down(state, command, actor):
+    player = _builder(state, actor)
+    _free_hand(player)
+    if not state.face_down:
+        raise RuleViolation("WAREHOUSE_EMPTY", "no face-down component is left")
+    return [m.ComponentGrabbed(player=actor, component=state.face_down[0], source="face_down")]
+
+
+def _grab_face_up(state, command: m.GrabFaceUp, actor):
+    player = _builder(state, actor)
+    _free_hand(player)
+    if command.component not in state.face_up:
+        raise RuleViolation("NOT_FACE_UP", f"{command.component} is not lying face up in the warehouse")
+    return [m.ComponentGrabbed(player=actor, component=command.component, source="face_up")]
+
+
+def _take_reserved(state, command: m.TakeReserved, actor):
+    player = _builder(state, actor)
+    _free_hand(player)
+    if command.component not in player.ship.reserve:
+        raise RuleViolation("NOT_IN_RESERVE", f"{command.component} is not in your reserve")
+    return [m.ComponentGrabbed(player=actor, component=command.component, source="reserve")]
+
+
+def _strict(state) -> bool:
+    return bool(state.options.get("refuse_flawed_placements", False))
+
+
+def _place(state, command: m.PlaceComponent, actor):
+    player = _builder(state, actor)
+    if player.hand is None:
+        raise RuleViolation("NOTHING_IN_HAND", "you hold no component to place")
+    square = tuple(command.square)
+    building.check_placement(player.ship, player.hand, square, command.rotation, _strict(state))
+    return [m.ComponentPlaced(player=actor, component=player.hand, square=square, rotation=command.rotation)]
+
+
+def _move_newest(state, command: m.MoveNewest, actor):
+    player = _builder(state, actor)
+    ship = player.ship
+    if ship.newest is None:
+        raise RuleViolation("NO_NEWEST_COMPONENT", "no placed component may still be moved")
+    newest = ship.tiles[ship.newest]
+    without = Ship(ship.board, {sq: p for sq, p in ship.tiles.items() if sq != ship.newest})
+    building.check_placement(without, newest.component, tuple(command.square), command.rotation, _strict(state))
+    return [m.NewestMoved(player=actor, component=newest.component, square=tuple(command.square),
+                          rotation=command.rotation)]
+
+
+def _return(state, command, actor):
+    player = _builder(state, actor)
+    if player.from_reserve and (player.hand is not None or player.ship.newest is not None):
+        raise RuleViolation("RESERVED_STAYS", "a set-aside component may never go back to the warehouse")
+    if player.hand is not None:
+        return [m.ComponentReturned(player=actor, component=player.hand, source="hand")]
+    if player.ship.newest is not None:
+        return [m.ComponentReturned(player=actor, component=player.ship.tiles[player.ship.newest].component,
+                                    source="ship")]
+    raise RuleViolation("NOTHING_TO_RETURN", "you hold nothing and your newest component is already fixed")
+
+
+def _reserve(state, command, actor):
+    player = _builder(state, actor)
+    if player.hand is None:
+        raise RuleViolation("NOTHING_IN_HAND", "you hold no component to set aside")
+    if reserve_slots(state) == 0:
+        raise RuleViolation("NO_RESERVE_THIS_ROUND", "there are no reserve spots in this round")
+    if len(player.ship.reserve) >= reserve_slots(state):
+        raise RuleViolation("RESERVE_FULL", "both reserve spots are taken")
+    return [m.ComponentReserved(player=actor, component=player.hand)]
+
+
+def reserve_slots(state: TruckerState) -> int:
+    if state.round == 1 and not state.options.get("reserve_in_round_1", False):
+        return 0
+    return catalog.ship_board(state.seats[state.players[0]].ship.board).reserve_slots
+
+
+def _look(state, command: m.LookAtPile, actor):
+    if state.phase != BUILDING or not state.building_started:
+        raise RuleViolation("NOT_BUILDING", "the piles can be looked at only while building")
+    if actor not in state.seats:
+        raise RuleViolation("NOT_A_PLAYER", f"{actor!r} is not a player of this game")
+    player = state.seats[actor]
+    if command.pile == 4:
+        raise RuleViolation("PILE_SECRET", "pile 4 stays secret until the flight")
+    if player.ship.built_count() == 0:
+        raise RuleViolation("NOTHING_BUILT", "attach a component to your ship before looking at a pile")
+    if player.looking_at is not None:
+        raise RuleViolation("ALREADY_LOOKING", f"you are already holding pile {player.looking_at}")
+    if player.hand is not None:
+        raise RuleViolation("HAND_FULL", "you cannot look at a pile while holding a component")
+    if any(p.looking_at == command.pile for p in state.seats.values()):
+        raise RuleViolation("PILE_IN_USE", f"someone else is looking at pile {command.pile}")
+    return [m.PileTaken(player=actor, pile=command.pile)]
+
+
+def _put_back(state, command, actor):
+    player = state.seats.get(actor)
+    if player is None or player.looking_at is None:
+        raise RuleViolation("NOT_LOOKING", "you are not holding an adventure pile")
+    return [m.PileReturned(player=actor, pile=player.looking_at)]
+
+
+def _turn_timer(state, command: m.TurnTimer, actor):
+    if state.phase != BUILDING or not state.building_started:
+        raise RuleViolation("NOT_BUILDING", "the hourglass runs only while building")
+    if command.at < state.runs_out_at:
+        raise RuleViolation("SAND_STILL_RUNNING", f"the sand runs out at {state.runs_out_at}")
+    if state.timer_space == 0:
+        raise RuleViolation("TIMER_ON_START", "the hourglass is on START: when it runs out building ends")
+    if state.timer_space == 1 and (actor not in state.seats or state.seats[actor].order_tile is None):
+        raise RuleViolation("NOT_FINISHED", "only a player holding an order tile may move the hourglass onto START")
+    return [m.TimerTurned(player=actor, at=command.at, timer_space=state.timer_space - 1,
+                          runs_out_at=command.at + _seconds(state))]
+
+
+def _time_up(state, command: m.CallTimeUp, actor):
+    if state.phase != BUILDING or not state.building_started:
+        raise RuleViolation("NOT_BUILDING", "building is not running")
+    if state.timer_space != 0:
+        raise RuleViolation("TIMER_NOT_ON_START", "building ends only when the sand runs out on START")
+    if command.at < state.runs_out_at:
+        raise RuleViolation("SAND_STILL_RUNNING", f"the sand runs out at {state.runs_out_at}")
+    return end_of_building_events(state, "time_up")
+
+
+def _finish(state, command: m.Finish, actor):
+    player = _builder(state, actor)
+    _free_hand(player)
+    free = state.order_tiles_free
+    tile = command.order_tile if command.order_tile is not None else (min(free) if free else None)
+    if tile not in range(1, len(state.players) + 1):
+        raise RuleViolation("NO_SUCH_ORDER_TILE", f"order tiles run from 1 to {len(state.players)}")
+    if tile not in free:
+        raise RuleViolation("ORDER_TILE_TAKEN", f"order tile {tile} is already taken")
+    events: list[Event] = [m.ShipFinished(player=actor, order_tile=tile)]
+    if all(p.order_tile is not None for name, p in state.seats.items() if name != actor):
+        events += end_of_building_events(state, "all_finished", finishing=actor)
+    return events
+
+
+def end_of_building_events(state: TruckerState, reason: str, finishing: str | None = None) -> list[Event]:
+    """Building stops: hands emptied, piles put back, order tiles handed out, reserves lost, ships inspected."""
+    events: list[Event] = [m.BuildingEnded(reason=reason)]
+    free = sorted(state.order_tiles_free)
+    for name in state.players:
+        player = state.seats[name]
+        if player.looking_at is not None:
+            events.append(m.PileReturned(player=name, pile=player.looking_at))
+        if player.hand is not None:
+            # A hand that came from the reserve goes back to the reserve; any other back face up.
+            events.append(m.ComponentReserved(player=name, component=player.hand) if player.from_reserve
+                          else m.ComponentReturned(player=name, component=player.hand, source="hand"))
+        if player.order_tile is None and name != finishing:
+            events.append(m.ShipFinished(player=name, order_tile=free.pop(0)))
+    for name in state.players:
+        player = state.seats[name]
+        reserve = list(player.ship.reserve)
+        if player.hand is not None and player.from_reserve:
+            reserve.append(player.hand)
+        if reserve:
+            events.append(m.ReserveLost(player=name, components=reserve))
+    for name in state.players:
+        ship = state.seats[name].ship
+        flaws = building.inspect(ship)
+        events.append(m.ShipInspected(player=name, flaws=[m.FlawNote(code=f.code, square=f.square) for f in flaws],
+                                      exposed_connectors=building.exposed_connectors(ship)))
+    return events
+
+
+def _repair(state, command: m.RepairShip, actor):
+    if state.phase != REPAIR:
+        raise RuleViolation("NOT_REPAIRING", "ships are repaired only after the inspection")
+    player = state.seats.get(actor)
+    if player is None or not player.flaws:
+        raise RuleViolation("NO_REPAIR_OWED", "your ship passed the inspection")
+    remove = [tuple(sq) for sq in command.remove]
+    lost = building.check_repair(player.ship, remove, tuple(command.keep) if command.keep else None)
+    return [m.ShipRepaired(player=actor, removed=sorted(lost))]
+
+
+_HANDLERS = {
+    m.StartBuilding: _start, m.GrabFaceDown: _grab_face_down, m.GrabFaceUp: _grab_face_up,
+    m.TakeReserved: _take_reserved, m.PlaceComponent: _place, m.MoveNewest: _move_newest,
+    m.ReturnComponent: _return, m.ReserveComponent: _reserve, m.LookAtPile: _look,
+    m.PutBackPile: _put_back, m.TurnTimer: _turn_timer, m.CallTimeUp: _time_up, m.Finish: _finish,
+    m.RepairShip: _repair,
+}

@@ -1,0 +1,44 @@
+"""Flight choices of the bots: greedy and cautious."""
+from __future__ import annotations
+
+import random
+
+from trucker_rules import catalog
+from trucker_rules import flight_messages as f
+from trucker_rules import shipvalues as sv
+from trucker_rules.flight_defaults import default_command
+from trucker_rules.state import TruckerState
+
+
+def flight_command(state: TruckerState, player: str, rnd: random.Random):
+    ask = state.step.get("ask") if state.step else None
+    if ask is None or ask["player"] != player:
+        return None
+    ship = state.seats[player].ship
+    options = ask["options"]
+    kind = ask["kind"]
+    if kind == "aliens":
+        chosen, used = [], set()
+        for square, colours in options["cabins"]:
+            free = [c for c in colours if c not in used]
+            if free:
+                chosen.append((tuple(square), free[0]))
+                used.add(free[0])
+        return f.ChooseAliens(aliens=chosen)
+    if kind == "engines":
+        return f.PowerEngines(count=options["max"])
+    if kind == "cannons":
+        doubles = [tuple(sq) for sq in options["double_cannons"]]
+        return f.FireCannons(squares=doubles[:options["max"]])
+    if kind == "planet":
+        room = sum(cap for _, cap, _ in sv.cargo_capacity(ship)) - len(ship.goods_list())
+        if room <= 0 or rnd.random() < 0.2:
+            return f.ChoosePlanet(planet=None)
+        values = {i: sum(sv.GOODS_VALUE[g] for g in goods) for i, goods in zip(options["free"], options["planets"])}
+        return f.ChoosePlanet(planet=max(values, key=values.get))
+    if kind == "offer":
+        card = catalog.cards()[state.card]
+        if card["type"] == "abandoned_ship":
+            return f.AnswerOffer(accept=ship.human_crew() - card["crew_lost"] >= 2)
+        return f.AnswerOffer(accept=True)
+    return default_command(state, player)

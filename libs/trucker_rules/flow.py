@@ -1,0 +1,374 @@
+"""What happens by itself between player decisions (inspection closing, launch, revealing and resolving
+cards, Journey's End, the next round), who owes a decision now, and the flight decisions themselves."""
+from __future__ import annotations
+
+from starbase_rules.contract import Event, RuleViolation
+
+from trucker_rules import card_effects, catalog, scoring, track
+from trucker_rules import flight_messages as f
+from trucker_rules import shipvalues as sv
+from trucker_rules.cards import Emit, Script
+from trucker_rules.state import BUILDING, FLIGHT, LAUNCH, OVER, REPAIR, TruckerState
+
+
+def new_step(order: list[str] | None = None) -> dict:
+    return {"order": list(order or []), "done": [], "answers": {}, "values": {}, "ask": None}
+
+
+def follow_up(state: TruckerState, rng, evolve) -> list[Event]:
+    """Everything automatic after a decision, until someone owes a decision or the game is over.
+    `state` is a scratch copy that this function advances."""
+    produced: list[Event] = []
+    while events := advance(state, rng):
+        for event in events:
+            state = evolve(state, event)
+        produced += events
+    return produced
+
+
+def advance(state: TruckerState, rng) -> list[Event]:
+    if state.phase in (OVER, BUILDING) or (state.step and state.step.get("ask")):
+        return []
+    if state.phase == REPAIR:
+        return [] if any(p.flaws for p in state.seats.values()) else [f.InspectionClosed()]
+    if state.phase == LAUNCH:
+        return _launch(state, rng)
+    if state.card is None:
+        if not state.deck or not track.flying(state):
+            return scoring.journeys_end(state, rng)
+        return [f.CardRevealed(card=state.deck[0], flight_order=track.flying(state))]
+    try:
+        card_effects.RESOLVERS[catalog.cards()[state.card]["type"]](Script(state, rng))
+    except Emit as emitted:
+        return emitted.events
+    return _end_of_card(state)
+
+
+def _launch(state: TruckerState, rng) -> list[Event]:
+    by_tile = sorted(state.players, key=lambda n: state.seats[n].order_tile)
+    answers = state.step["answers"]
+    for name in by_tile:                         # aliens are chosen in flight order
+        key = f"aliens/{name}"
+        if key in answers:
+            continue
+        options = sv.alien_options(state.seats[name].ship)
+        if not options:
+            return [f.DecisionTaken(player=name, key=key, value=[])]
+        return [f.DecisionRequested(player=name, kind="aliens", key=key,
+                                    options={"cabins": [[list(sq), colours] for sq, colours in sorted(options.items())]})]
+    events: list[Event] = []
+    starts = catalog.start_positions(state.round)
+    for name in by_tile:
+        ship = state.seats[name].ship
+        aliens = [(tuple(sq), colour) for sq, colour in answers[f"aliens/{name}"]]
+        alien_squares = {sq for sq, _ in aliens}
+        humans = [(sq, 2) for sq, p in sorted(ship.tiles.items()) if p.tile.is_cabin and sq not in alien_squares]
+        batteries = [(sq, p.tile.capacity) for sq, p in sorted(ship.tiles.items()) if p.tile.kind == "battery"]
+        events.append(f.ShipLaunched(player=name, position=starts[state.seats[name].order_tile - 1],
+                                     humans=humans, aliens=aliens, batteries=batteries))
+    return events + [f.FlightDeckShuffled(order=_shuffle_deck(state, rng))]
+
+
+def _shuffle_deck(state: TruckerState, rng) -> list[str]:
+    cards = [c for pile in state.piles for c in pile]
+    level = {1: "I", 2: "II", 3: "III"}[state.round]
+    while True:
+        order = rng.shuffle(cards)
+        if not state.options.get("top_card_of_round_level", True) or catalog.cards()[order[0]]["level"] == level:
+            return order
+
+
+def _end_of_card(state: TruckerState) -> list[Event]:
+    events: list[Event] = []
+    lapped = set(track.lapped(state)) if state.options.get("lapped_ship_gives_up", True) else set()
+    for name in track.flying(state):
+        seat = state.seats[name]
+        if seat.giving_up:
+            events.append(f.ShipGaveUp(player=name, reason="chose_to"))
+        elif seat.ship.human_crew() == 0:
+            events.append(f.ShipGaveUp(player=name, reason="no_humans"))
+        elif name in lapped:
+            events.append(f.ShipGaveUp(player=name, reason="lapped"))
+    return events + [f.CardResolved(card=state.card)]
+
+
+# ------------------------------------------------------------------------------- flight decisions
+_KINDS = {f.ChooseAliens: "aliens", f.PowerEngines: "engines", f.FireCannons: "cannons",
+          f.ChoosePlanet: "planet", f.AnswerOffer: "offer", f.Defend: "defend", f.KeepPart: "keep_part",
+          f.ChooseCrewLoss: "crew", f.ArrangeCargo: "cargo"}
+
+
+def decide_flight(state: TruckerState, command, actor, rng) -> list[Event]:
+    if isinstance(command, f.GiveUp):
+        seat = state.seats.get(actor)
+        if state.phase != FLIGHT or seat is None or actor not in track.flying(state):
+            raise RuleViolation("NOT_FLYING", "only a ship in flight can give up")
+        if not state.options.get("voluntary_give_up", True):
+            raise RuleViolation("GIVING_UP_NOT_ALLOWED", "this table does not allow giving up")
+        if seat.giving_up:
+            raise RuleViolation("ALREADY_GIVING_UP", "you have already given up; it counts once this card is resolved")
+        return [f.GiveUpAnnounced(player=actor)]
+    ask = state.step.get("ask") if state.step else None
+    if ask is None or state.phase not in (LAUNCH, FLIGHT):
+        raise RuleViolation("NO_DECISION_OWED", "nobody owes a decision now")
+    if ask["player"] != actor:
+        raise RuleViolation("NOT_YOUR_DECISION", f"{ask['player']} is to decide ({ask['kind']})")
+    if _KINDS[type(command)] != ask["kind"]:
+        raise RuleViolation("WRONG_DECISION", f"a {ask['kind']} decision is owed, not {command.type}")
+    value = _checked_value(state, command, actor, ask["options"])
+    return [f.DecisionTaken(player=actor, key=ask["key"], value=value)]
+
+
+def _checked_value(state, command, actor, options):
+    ship = state.seats[actor].ship
+    if isinstance(command, f.ChooseAliens):
+        allowed = {tuple(sq): colours for sq, colours in options["cabins"]}
+        colours = [c for _, c in command.aliens]
+        squares = [tuple(sq) for sq, _ in command.aliens]
+        if len(set(colours)) != len(colours) or len(set(squares)) != len(squares):
+            raise RuleViolation("TOO_MANY_ALIENS", "at most one purple and one brown alien, one per cabin")
+        for square, colour in zip(squares, colours):
+            if colour not in allowed.get(square, []):
+                raise RuleViolation("NO_LIFE_SUPPORT", f"the cabin at {square} is not joined to {colour} life support")
+        return [[list(sq), c] for sq, c in zip(squares, colours)]
+    if isinstance(command, f.PowerEngines):
+        if not 0 <= command.count <= options["max"]:
+            raise RuleViolation("TOO_MANY_ENGINES", f"you can power 0 to {options['max']} double engines")
+        return command.count
+    if isinstance(command, f.FireCannons):
+        squares = [tuple(sq) for sq in command.squares]
+        allowed = {tuple(sq) for sq in options["double_cannons"]}
+        if len(set(squares)) != len(squares) or not set(squares) <= allowed:
+            raise RuleViolation("NOT_A_DOUBLE_CANNON", "name each of your double cannons at most once")
+        if len(squares) > options["max"]:
+            raise RuleViolation("NOT_ENOUGH_BATTERIES", f"you have batteries for {options['max']} double cannons")
+        return [list(sq) for sq in squares]
+    if isinstance(command, f.ChoosePlanet):
+        if command.planet is not None and command.planet not in options["free"]:
+            raise RuleViolation("PLANET_NOT_FREE", f"planet {command.planet} is taken or does not exist")
+        return command.planet
+    if isinstance(command, (f.AnswerOffer, f.Defend)):
+        return command.accept if isinstance(command, f.AnswerOffer) else command.use
+    if isinstance(command, f.ChooseCrewLoss):
+        return _checked_crew(command, options)
+    if isinstance(command, f.ArrangeCargo):
+        return _checked_cargo(command, options)
+    if isinstance(command, f.KeepPart):
+        if not any(list(command.square) in part for part in options["parts"]):
+            raise RuleViolation("NOT_A_PART", f"no part of your ship holds {command.square}")
+        return list(command.square)
+    raise RuleViolation("NOT_NOW", f"{command.type} is not possible now")
+
+
+def _checked_crew(command, options):
+    if len(command.losses) != options["count"]:
+        raise RuleViolation("BAD_CREW_CHOICE", f"name exactly {options['count']} crew members to give up")
+    humans = {tuple(sq): n for sq, n in options["humans"]}
+    aliens = {tuple(sq): c for sq, c in options["aliens"]}
+    for square, what in command.losses:
+        square = tuple(square)
+        if what == "human" and humans.get(square, 0) > 0:
+            humans[square] -= 1
+        elif what != "human" and aliens.get(square) == what:
+            del aliens[square]
+        else:
+            raise RuleViolation("BAD_CREW_CHOICE", f"there is no {what} left to give up at {square}")
+    return [[list(sq), what] for sq, what in command.losses]
+
+
+def _checked_cargo(command, options):
+    holds = {tuple(sq): (capacity, red) for sq, capacity, red in options["holds"]}
+    pool = list(options["goods"])
+    squares = [tuple(sq) for sq, _ in command.cargo]
+    if len(set(squares)) != len(squares):
+        raise RuleViolation("BAD_CARGO", "name each hold once")
+    for square, goods in command.cargo:
+        square = tuple(square)
+        if square not in holds:
+            raise RuleViolation("BAD_CARGO", f"there is no cargo hold at {square}")
+        capacity, red = holds[square]
+        if len(goods) > capacity:
+            raise RuleViolation("BAD_CARGO", f"the hold at {square} takes {capacity} goods")
+        if "red" in goods and not red:
+            raise RuleViolation("BAD_CARGO", "red goods go only in red containers")
+        for good in goods:
+            if good not in pool:
+                raise RuleViolation("BAD_CARGO", f"there is no {good} good to load")
+            pool.remove(good)
+    return [[list(sq), list(g)] for sq, g in command.cargo]
+
+
+def to_act(state: TruckerState) -> list[str]:
+    if state.phase == BUILDING:
+        return [n for n in state.players if state.seats[n].order_tile is None]
+    if state.phase == REPAIR:
+        return [n for n in state.players if state.seats[n].flaws]
+    ask = state.step.get("ask") if state.step else None
+    return [ask["player"]] if ask else []
+
+
+def legal_actions(state: TruckerState, player: str) -> list[dict]:
+    """Command shapes this player may send now (a UI hint; `decide` is the judge)."""
+    seat = state.seats.get(player)
+    if seat is None or state.phase == OVER:
+        return []
+    if state.phase == BUILDING:
+        if not state.building_started:
+            return [{"type": "StartBuilding"}]
+        if seat.order_tile is not None:
+            return []
+        if seat.looking_at is not None:
+            return [{"type": "PutBackPile"}]
+        if seat.hand is not None:
+            actions = [{"type": "PlaceComponent"}, {"type": "ReserveComponent"}]
+            return actions + ([] if seat.from_reserve else [{"type": "ReturnComponent"}])
+        actions = [{"type": "GrabFaceDown"}, {"type": "Finish"}, {"type": "LookAtPile"}]
+        actions += [{"type": "GrabFaceUp", "component": c} for c in state.face_up]
+        actions += [{"type": "TakeReserved", "component": c} for c in seat.ship.reserve]
+        if seat.ship.newest is not None:
+            actions += [{"type": "MoveNewest"}, {"type": "ReturnComponent"}]
+        return actions
+    if state.phase == REPAIR:
+        return [{"type": "RepairShip"}] if seat.flaws else []
+    actions = []
+    ask = state.step.get("ask") if state.step else None
+    if ask and ask["player"] == player:
+        kind_to_type = {v: k.model_fields["type"].default for k, v in _KINDS.items()}
+        actions.append({"type": kind_to_type[ask["kind"]], "options": ask["options"]})
+    if state.phase == FLIGHT and player in track.flying(state) and not seat.giving_up:
+        actions.append({"type": "GiveUp"})
+    return actions
+
+
+# ------------------------------------------------------------------------------------------- evolve
+def evolve_flight(state: TruckerState, event: Event) -> TruckerState:
+    _EVOLVERS[type(event)](state, event)
+    return state
+
+
+def _inspection_closed(state, e):
+    state.phase, state.step = LAUNCH, new_step()
+
+
+def _requested(state, e: f.DecisionRequested):
+    state.step["ask"] = {"player": e.player, "kind": e.kind, "key": e.key, "options": e.options}
+
+
+def _taken(state, e: f.DecisionTaken):
+    state.step["answers"][e.key] = e.value
+    state.step["ask"] = None
+
+
+def _progressed(state, e: f.Progressed):
+    state.step["done"].append(e.marker)
+    if e.value is not None:
+        state.step["values"][e.marker] = e.value
+
+
+def _rolled(state, e: f.DiceRolled):
+    state.step["answers"][e.key] = list(e.dice)
+
+
+def _launched(state, e: f.ShipLaunched):
+    seat = state.seats[e.player]
+    seat.position = e.position
+    seat.ship.humans = {tuple(sq): n for sq, n in e.humans}
+    seat.ship.aliens = {tuple(sq): c for sq, c in e.aliens}
+    seat.ship.batteries = {tuple(sq): n for sq, n in e.batteries}
+    seat.ship.goods = {}
+
+
+def _deck_shuffled(state, e: f.FlightDeckShuffled):
+    state.deck, state.phase, state.step = list(e.order), FLIGHT, {}
+
+
+def _revealed(state, e: f.CardRevealed):
+    state.deck.remove(e.card)
+    state.card, state.step = e.card, new_step(e.flight_order)
+
+
+def _resolved(state, e: f.CardResolved):
+    state.card, state.step = None, {}
+
+
+def _spent(state, e: f.BatteriesSpent):
+    for square in e.squares:
+        state.seats[e.player].ship.batteries[tuple(square)] -= 1
+
+
+def _moved(state, e: f.ShipMoved):
+    state.seats[e.player].position = e.position
+
+
+def _crew_lost(state, e: f.CrewLost):
+    ship = state.seats[e.player].ship
+    for square, what in e.losses:
+        square = tuple(square)
+        if what == "human":
+            ship.humans[square] -= 1
+            if ship.humans[square] == 0:
+                del ship.humans[square]
+        else:
+            del ship.aliens[square]
+
+
+def _cargo(state, e: f.CargoSet):
+    state.seats[e.player].ship.goods = {tuple(sq): list(g) for sq, g in e.cargo}
+
+
+def _paid(state, e: f.CreditsPaid):
+    state.seats[e.player].credits += e.amount
+    state.bank -= e.amount
+
+
+def _nothing(state, e):
+    pass
+
+
+def _remove(ship, square) -> None:
+    square = tuple(square)
+    ship.lost.append(ship.tiles.pop(square).component)
+    for holder in (ship.humans, ship.aliens, ship.batteries, ship.goods):
+        holder.pop(square, None)
+    # An alien whose cabin is no longer joined to life support of its colour leaves the ship.
+    supported = sv.alien_options(ship)
+    for cabin, colour in list(ship.aliens.items()):
+        if colour not in supported.get(cabin, []):
+            del ship.aliens[cabin]
+
+
+def _destroyed(state, e: f.ComponentDestroyed):
+    _remove(state.seats[e.player].ship, e.square)
+
+
+def _part_kept(state, e: f.PartKept):
+    for square in e.lost:
+        _remove(state.seats[e.player].ship, square)
+
+
+def _announced(state, e: f.GiveUpAnnounced):
+    state.seats[e.player].giving_up = True
+
+
+def _gave_up(state, e: f.ShipGaveUp):
+    seat = state.seats[e.player]
+    seat.gave_up, seat.giving_up = True, False
+
+
+def _journey_ended(state, e: f.JourneyEnded):
+    state.finished_rounds = e.round
+
+
+def _credits_tallied(state, e: f.CreditsTallied):
+    state.phase = OVER
+
+
+_EVOLVERS = {
+    f.InspectionClosed: _inspection_closed, f.DecisionRequested: _requested, f.DecisionTaken: _taken,
+    f.Progressed: _progressed, f.DiceRolled: _rolled, f.ShipLaunched: _launched,
+    f.FlightDeckShuffled: _deck_shuffled, f.CardRevealed: _revealed, f.CardResolved: _resolved,
+    f.BatteriesSpent: _spent, f.ShipMoved: _moved, f.CrewLost: _crew_lost, f.CargoSet: _cargo,
+    f.CreditsPaid: _paid, f.HazardMet: _nothing, f.ComponentDestroyed: _destroyed, f.PartKept: _part_kept,
+    f.GiveUpAnnounced: _announced, f.ShipGaveUp: _gave_up, f.JourneyEnded: _journey_ended,
+    f.CreditsTallied: _credits_tallied,
+}

@@ -1,0 +1,65 @@
+"""The whole game's state: plain dataclasses (so two states compare with `==`), built only by `evolve`."""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from trucker_rules.ship import Ship
+
+# Phases of a round, in order.
+SETUP, BUILDING, REPAIR, LAUNCH, FLIGHT, OVER = "setup", "building", "repair", "launch", "flight", "over"
+
+
+@dataclass
+class Player:
+    name: str
+    cabin: str                                  # starting cabin id (its colour)
+    ship: Ship | None = None
+    hand: str | None = None                     # at most one component in hand
+    from_reserve: bool = False                  # the hand (or the newest) came from the reserve
+    order_tile: int | None = None
+    looking_at: int | None = None               # the adventure pile held, if any
+    credits: int = 0
+    # flight
+    position: int | None = None                 # flight-board space counted from the start, laps included
+    gave_up: bool = False
+    giving_up: bool = False                     # announced; takes effect when the current card is resolved
+    flaws: list[str] = field(default_factory=list)   # inspection flaw codes still to repair
+
+
+@dataclass
+class TruckerState:
+    players: list[str] = field(default_factory=list)
+    options: dict[str, Any] = field(default_factory=dict)
+    seats: dict[str, Player] = field(default_factory=dict)
+    round: int = 0
+    phase: str = SETUP
+    # building
+    face_down: list[str] = field(default_factory=list)   # PRIVATE order; the front is grabbed first
+    face_up: list[str] = field(default_factory=list)
+    piles: list[list[str]] = field(default_factory=list)  # PRIVATE adventure piles 1..4
+    building_started: bool = False
+    timer_space: int = 0
+    runs_out_at: float | None = None
+    order_tiles_free: list[int] = field(default_factory=list)
+    # flight (see flight.py)
+    used_cards: list[str] = field(default_factory=list)
+    deck: list[str] = field(default_factory=list)          # PRIVATE: cards still to come
+    card: str | None = None
+    step: dict[str, Any] = field(default_factory=dict)     # progress through the current card
+    bank: int = 0                                          # bank + all credits == 0 always
+    finished_rounds: int = 0
+
+    def player(self, name: str) -> Player:
+        return self.seats[name]
+
+    def clone(self) -> "TruckerState":
+        """A deep copy, written out because `copy.deepcopy` is slow for the hot path of `decide`."""
+        seats = {}
+        for name, p in self.seats.items():
+            seats[name] = replace(p, ship=p.ship.copy() if p.ship else None, flaws=list(p.flaws))
+        return replace(self, players=list(self.players), options=dict(self.options), seats=seats,
+                       face_down=list(self.face_down), face_up=list(self.face_up),
+                       piles=[list(p) for p in self.piles], order_tiles_free=list(self.order_tiles_free),
+                       used_cards=list(self.used_cards), deck=list(self.deck), step=copy.deepcopy(self.step))
