@@ -1,7 +1,8 @@
 """Cash held by named holders. Every move names both ends, so the total never changes.
 
 `Ledger.move(source, destination, amount)` is the only way money moves; `total()` is the conserved
-quantity a game's invariants check. A source that would go negative raises INSUFFICIENT_FUNDS.
+quantity a game's invariants check. A source that would go negative raises INSUFFICIENT_FUNDS, unless
+the move says `may_owe=True` (a broken bank that keeps paying in titles that play on).
 """
 from __future__ import annotations
 

@@ -97,7 +97,9 @@ class MarketState:
     def stack_depth(self, corp: str) -> int:
         return self.stacks[_key(*self.positions[corp])].index(corp)
 
-    def price_order(self, grid: MarketGrid, corps) -> list[str]:
-        """Descending share price order: price, then further right, then higher in the stack."""
+    def price_order(self, grid: MarketGrid, corps, right_first: bool = True) -> list[str]:
+        """Descending share price order: price, then (with `right_first`) the box further right, then
+        higher in the stack."""
         placed = [c for c in corps if c in self.positions]
-        return sorted(placed, key=lambda c: (-self.price(grid, c), -self.positions[c][1], self.stack_depth(c)))
+        return sorted(placed, key=lambda c: (-self.price(grid, c), -self.positions[c][1] if right_first else 0,
+                                             self.stack_depth(c)))

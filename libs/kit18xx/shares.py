@@ -6,7 +6,8 @@ with exactly one holder (the game names them: "ipo", "pool", "p:ann", "c:VH", "r
 Presidency (18xx rule): it changes only when someone holds *more* than the president; the new president
 is the largest holder, ties broken by the seat closest to the outgoing president's left (clockwise).
 The swap gives the president's certificate to the new president and enough ordinary certificates back
-to the outgoing one (`swap_presidency`).
+to the outgoing one (`swap_presidency`). `successor_by_holdings` applies the same rule to plain numbers
+(percent or share units per player) for games that keep holdings their own way.
 """
 from __future__ import annotations
 

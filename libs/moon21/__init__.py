@@ -1,1 +1,15 @@
-"""The 21Moon rules engine (pure)."""
+"""The 21Moon rules engine (pure): `moon21.game:GAME` implements the Starbase decider contract.
+
+Layout (data first, then one module per concern):
+
+- `data/entities.yaml`, `data/market.yaml` — facts; `rules.py` loads them. `RULINGS.md` — rulings.
+- `state.py` — the dataclasses; `commands.py`, `events.py` — the pydantic models; `evolve.py` — events → state.
+- `decide.py` — dispatch and `to_act`; `emit.py` — deciding on a private copy of the state.
+- `isr.py` (waterfall auction), `stock.py` (stock rounds), `corporate.py` (corporate rounds),
+  `trading.py` (selling, buying, presidency shared by all three).
+- `operating.py` (tiles, depots, transports, steps), `earnings.py` (runs and payouts), `privates.py`
+  (private powers and revenue), `deals.py` (purchases needing consent), `bankruptcy.py` (emergency
+  money raising and bankruptcies), `flow.py` (round sequence, automatic steps, receivership, game end).
+- `legal.py`, `bots.py`, `view.py`, `checks.py` (invariants), `game.py` (the `GAME` object).
+- `board/` — the map, tiles and route engine (its own package and owner).
+"""

@@ -1,0 +1,97 @@
+"""21Moon benchmarks: replay speed of a finished 5-player game and best-run search on its late board.
+
+Prints figures only; never fails on a timing. Run: `python benchmarks/bench_moon21.py`.
+"""
+from __future__ import annotations
+
+import copy
+import random
+import time
+
+from moon21 import board as bd
+from moon21.game import GAME
+from starbase_rules.contract import fold
+from starbase_rules.fair import FairRng
+from starbase_rules.playout import playout
+
+PLAYERS = ["ann", "bob", "cy", "dan", "eve"]
+
+
+def _heaviest_state(events):
+    """Replay and keep the state where a corporation about to operate holds the most transports, on the
+    fullest map."""
+    state, best, best_key = GAME.initial_state(), None, (0, 0)
+    for event in events:
+        state = GAME.evolve(state, event)
+        if event.type == "OperatingTurnStarted":
+            key = (state.corps[event.corp].transport_count(), len(state.board.tiles))
+            if key[0] and key > best_key:
+                best_key, best = key, (copy.deepcopy(state), event.corp)
+    return best, best_key
+
+
+def _decide_time(seed: int) -> float:
+    """Average `decide` time over the commands the bots play in the game of `seed` (same draws)."""
+    rng = FairRng(f"playout-moon21-{seed}".encode())
+    bots = random.Random(seed)
+    state = fold(GAME, GAME.setup(PLAYERS, {}, rng))
+    spent, commands = 0.0, 0
+    while GAME.outcome(state) is None:
+        actors = GAME.to_act(state)
+        actor = actors[bots.randrange(len(actors))]
+        command = GAME.bot_command(state, actor, bots)
+        t0 = time.perf_counter()
+        events = GAME.decide(state, command, actor, rng)
+        spent += time.perf_counter() - t0
+        commands += 1
+        state = fold(GAME, events, state)
+    return spent / commands
+
+
+def main() -> None:
+    started = time.perf_counter()
+    game = playout(GAME, PLAYERS, seed=4, check=False)
+    play_time = time.perf_counter() - started
+    stored = [e.model_dump() for e in game.events]
+    print(f"moon21 bot game (5 players): {game.commands} commands, {len(stored)} events, "
+          f"played in {play_time:.2f} s ({game.outcome.reason})")
+
+    rounds, replay_times = 5, []
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        state = fold(GAME, [GAME.parse_event(d) for d in stored])
+        replay_times.append(time.perf_counter() - t0)
+    assert state == game.state
+    best = min(replay_times)
+    print(f"replay (parse + fold): {best * 1000:.1f} ms per whole game, {len(stored) / best:,.0f} events/s")
+    t0 = time.perf_counter()
+    fold(GAME, game.events)
+    fold_only = time.perf_counter() - t0
+    print(f"replay (fold only):    {fold_only * 1000:.1f} ms per whole game, {len(stored) / fold_only:,.0f} events/s")
+
+    decide_ms = _decide_time(seed=4) * 1000
+    print(f"decide: {decide_ms:.2f} ms per command on average (the bots' commands of that game)")
+
+    heaviest, key = _heaviest_state(game.events)
+    for seed in range(5, 10):          # more games, to meet a heavier late-game board
+        other = playout(GAME, PLAYERS, seed=seed, check=False)
+        candidate, candidate_key = _heaviest_state(other.events)
+        if candidate is not None and candidate_key > key:
+            heaviest, key = candidate, candidate_key
+    if heaviest is None:
+        print("route search: no corporation with transports in this game")
+        return
+    state, corp = heaviest
+    c = state.corps[corp]
+    transports = {b: list(c.transports[b]) for b in ("LB", "SP")}
+    timings = []
+    for _ in range(5):
+        t0 = time.perf_counter()
+        result = bd.best_turn_runs(state.board, corp, transports, sp_value=state.space_port_value, phase=state.phase)
+        timings.append(time.perf_counter() - t0)
+    print(f"route search on the heaviest board met ({key[1]} tiles, {corp} with {transports}, phase {state.phase}): "
+          f"best ₡{result['revenue']} in {min(timings) * 1000:.1f} ms (first call {timings[0] * 1000:.1f} ms)")
+
+
+if __name__ == "__main__":
+    main()

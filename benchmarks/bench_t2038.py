@@ -1,0 +1,76 @@
+"""2038 benchmarks: replay speed of a finished game, and how long a bot takes to fly a route late in a game.
+
+Prints figures only; never fails on a timing.
+"""
+from __future__ import annotations
+
+import random
+import time
+
+from starbase_rules.contract import fold
+from starbase_rules.fair import FairRng
+from starbase_rules.playout import playout
+from t2038 import commands as cmd
+from t2038.game import GAME
+
+PLAYERS = ["ann", "bob", "cy", "dee"]
+
+
+def replay_speed(events: list, rounds: int = 5) -> float:
+    started = time.perf_counter()
+    for _ in range(rounds):
+        fold(GAME, events)
+    return len(events) * rounds / (time.perf_counter() - started)
+
+
+def late_operator_states(events: list, count: int = 8) -> list:
+    """States just as each of the last `count` corporations with ships began operating (late boards)."""
+    starts = [n for n, e in enumerate(events) if e.type == "OperatorStarted" and e.operator.startswith("c:")]
+    found = []
+    for index in reversed(starts):
+        state = fold(GAME, events[: index + 1])
+        if state.ships_of(state.operator):
+            found.append(state)
+        if len(found) == count:
+            break
+    return found
+
+
+def route_choice_times(state, seed: int = 1) -> list[float]:
+    """Seconds the bot spends choosing every step of each route of the operating corporation."""
+    rng, bots = FairRng(b"bench-t2038"), random.Random(seed)
+    player = GAME.to_act(state)[0]
+    times = []
+    while state.step == "routes":
+        started = time.perf_counter()
+        command = GAME.bot_command(state, player, bots)
+        spent = time.perf_counter() - started
+        if isinstance(command, cmd.DeclareEarnings):
+            break
+        if isinstance(command, cmd.StartRoute):
+            times.append(0.0)
+        times[-1] += spent
+        for event in GAME.decide(state, command, player, rng):
+            state = GAME.evolve(state, event)
+    return times
+
+
+def main() -> None:
+    started = time.perf_counter()
+    game = playout(GAME, PLAYERS, seed=7, check=False)
+    print(f"t2038: bot game (4 players, seed 7): {len(game.events)} events, {game.commands} commands "
+          f"in {time.perf_counter() - started:.2f} s")
+    print(f"t2038: replay speed: {replay_speed(game.events):,.0f} events/s "
+          f"({len(game.events)} events per game)")
+    boards = late_operator_states(game.events)
+    late = boards[0]
+    explored = len(late.tiles)
+    times = [t for board in boards for t in route_choice_times(board)]
+    if times:
+        print(f"t2038: bot route choice on a late board ({explored} hexes explored, "
+              f"{len(late.claims)} claims, phase {late.phase}): {len(times)} routes, "
+              f"mean {1000 * sum(times) / len(times):.1f} ms, max {1000 * max(times):.1f} ms per route")
+
+
+if __name__ == "__main__":
+    main()

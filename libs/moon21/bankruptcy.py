@@ -1,0 +1,66 @@
+"""Emergency money raising (11.7), player bankruptcy (11.8.1) and corporation removal (12)."""
+from __future__ import annotations
+
+from kit18xx.bankruptcy import successor_after_bankruptcy
+from kit18xx.emergency import may_sell
+from kit18xx.shares import corp_of
+from moon21 import commands as K
+from moon21 import events as E
+from moon21.emit import Emitter, refuse
+from moon21.state import C, P, State
+from moon21.trading import holder_of, sale_possible, sell
+
+
+def treasury_sellable(s: State, corp: str) -> list[str]:
+    """Corporations whose shares the raising corporation can still sell from its treasury."""
+    if s.cash(C(corp)) >= s.op.raising or s.corps[corp].receivership:
+        return []
+    held = sorted({corp_of(c) for c in s.shares.certs_held(C(corp))})
+    return [x for x in held if not s.corps[x].closed and sale_possible(s, C(corp), x, None)]
+
+
+def president_sellable(s: State, corp: str) -> list[str]:
+    president = s.president(corp)
+    if president is None or s.cash(C(corp)) + s.cash(P(president)) >= s.op.raising:
+        return []
+    held = sorted({corp_of(c) for c in s.shares.certs_held(P(president))})
+    return [x for x in held if not s.corps[x].closed and sale_possible(s, P(president), x, corp)]
+
+
+def emergency_sell(em: Emitter, corp: str, actor: str, cmd: K.SellShares) -> None:
+    s = em.state
+    need = s.op.raising
+    if not need:
+        raise refuse("WRONG_STEP", "shares are sold in operating rounds only to raise money for a transport")
+    if cmd.corp not in s.corps or not s.corps[cmd.corp].started or s.corps[cmd.corp].closed:
+        raise refuse("NOT_STARTED", f"{cmd.corp} has no shares in play")
+    price = s.price(cmd.corp)
+    if cmd.seller == "corporation":
+        if not may_sell(s.cash(C(corp)), need, price, cmd.count):
+            raise refuse("SELLING_TOO_MUCH", f"{corp} must stop selling once it has ₡{need}")
+        sell(em, C(corp), cmd.corp, cmd.count, drop=True)
+    else:
+        if treasury_sellable(s, corp):
+            raise refuse("SELL_TREASURY_FIRST", "the corporation sells its treasury stock first")
+        if not may_sell(s.cash(C(corp)) + s.cash(P(actor)), need, price, cmd.count):
+            raise refuse("SELLING_TOO_MUCH", f"stop selling once you can make up ₡{need}")
+        sell(em, P(actor), cmd.corp, cmd.count, drop=True, keep_presidency=corp)
+
+
+def declare_bankruptcy(em: Emitter, corp: str, actor: str) -> None:
+    s = em.state
+    need = s.op.raising
+    if not need or s.cash(C(corp)) + s.cash(P(actor)) >= need or treasury_sellable(s, corp) \
+            or president_sellable(s, corp):
+        raise refuse("NOT_BANKRUPT", "you can still raise the money for a transport")
+    em(E.CorporationClosed(corp=corp, reason="bankrupt: could not buy a transport"))
+    bankrupt_player(em, actor)
+
+
+def bankrupt_player(em: Emitter, player: str) -> None:
+    s = em.state
+    successors: dict[str, str | None] = {}
+    for corp in s.live_corps():
+        if s.shares.president_of(corp) == P(player):
+            successors[corp] = successor_after_bankruptcy(s.shares, corp, s.players, holder_of(s), player)
+    em(E.PlayerBankrupt(player=player, successors=successors))

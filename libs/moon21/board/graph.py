@@ -1,0 +1,179 @@
+"""The road network compiled from the tiles on the map, and reachability from a base.
+
+Nodes are depots ("HEX-j"), off-board areas (by name) and *edge points* (where the roads of two
+neighbouring hexes meet at their shared edge). Segments are the pieces of road: one per tile path,
+one per pre-printed Space Port spoke, one per printed entry into an off-board area. At an edge
+point a route must cross to the other hex (turning back onto a road of the same hex would reverse
+direction at a plain junction, rule 11.1); at a depot it may leave by any other road.
+
+The compiled network depends only on the tiles (not on tokens), so it is cached per tile layout.
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from moon21.board.geometry import AREA_ENTRIES, SPACE_PORT, neighbour, rotated_paths
+from moon21.board.state import Board
+
+EDGE, DEPOT, AREA = 0, 1, 2
+
+
+@dataclass
+class Network:
+    node_keys: list[str] = field(default_factory=list)       # "HEX-j", area name, or "HEX.e"
+    node_kind: list[int] = field(default_factory=list)
+    node_index: dict[str, int] = field(default_factory=dict)
+    seg_ends: list[tuple[int, int]] = field(default_factory=list)
+    seg_side: list[str] = field(default_factory=list)         # hex (or "@area") the segment lies in
+    seg_names: list[str] = field(default_factory=list)        # "HEX:a-b", ends edges or dJ
+    incident: list[list[int]] = field(default_factory=list)   # node -> segments touching it
+
+    def node(self, key: str, kind: int) -> int:
+        idx = self.node_index.get(key)
+        if idx is None:
+            idx = len(self.node_keys)
+            self.node_index[key] = idx
+            self.node_keys.append(key)
+            self.node_kind.append(kind)
+            self.incident.append([])
+        return idx
+
+    def add_segment(self, a: int, b: int, side: str, label: str) -> None:
+        sid = len(self.seg_ends)
+        self.seg_ends.append((a, b))
+        self.seg_side.append(side)
+        self.seg_names.append(label)
+        self.incident[a].append(sid)
+        if b != a:
+            self.incident[b].append(sid)
+
+    def other_end(self, seg: int, node: int) -> int:
+        a, b = self.seg_ends[seg]
+        return b if a == node else a
+
+    def depot_hex(self, node: int) -> str:
+        return self.node_keys[node].split("-")[0]
+
+
+def edge_point_key(hex_id: str, edge: int) -> str:
+    """One name for both sides of a shared edge (the smaller of the two spellings)."""
+    nb = neighbour(hex_id, edge)
+    if nb is None:
+        return f"{hex_id}.{edge}"
+    return min(f"{hex_id}.{edge}", f"{nb}.{(edge + 3) % 6}")
+
+
+def _end_label(end: int) -> str:
+    return str(end) if end >= 0 else f"d{-1 - end}"
+
+
+def _add_hex_roads(net: Network, hex_id: str, paths) -> None:
+    for a, b in paths:
+        ends = []
+        for end in (a, b):
+            if end >= 0:
+                ends.append(net.node(edge_point_key(hex_id, end), EDGE))
+            else:
+                ends.append(net.node(f"{hex_id}-{-1 - end}", DEPOT))
+        net.add_segment(ends[0], ends[1], hex_id, f"{hex_id}:{_end_label(a)}-{_end_label(b)}")
+
+
+_CACHE: dict[tuple, Network] = {}
+
+
+def compile_network(board: Board) -> Network:
+    key = tuple(sorted((h, t[0], t[1]) for h, t in board.tiles.items()))
+    net = _CACHE.get(key)
+    if net is not None:
+        return net
+    net = Network()
+    _add_hex_roads(net, SPACE_PORT, [(e, -1) for e in range(6)])
+    for hex_id in sorted(board.tiles):
+        tile, rotation = board.tiles[hex_id]
+        _add_hex_roads(net, hex_id, rotated_paths(tile, rotation))
+    for (hex_id, edge), area in sorted(AREA_ENTRIES.items()):
+        if hex_id in board.tiles:   # an entry with no road on the board side leads nowhere
+            a = net.node(area, AREA)
+            net.add_segment(a, net.node(f"{hex_id}.{edge}", EDGE), f"@{area}", f"{area}:{hex_id}.{edge}")
+    if len(_CACHE) > 64:
+        _CACHE.clear()
+    _CACHE[key] = net
+    return net
+
+
+def passable(board: Board, net: Network, node: int, corp: str) -> bool:
+    """May `corp`'s route pass through this depot (rule 11.1)? Areas never; edge points always."""
+    kind = net.node_kind[node]
+    if kind == EDGE:
+        return True
+    if kind == AREA:
+        return False
+    hex_id, j = net.node_keys[node].split("-")
+    return board.corp_in_hex(corp, hex_id) or board.has_open_slot(hex_id, int(j))
+
+
+def base_node(board: Board, net: Network, corp: str, base: str) -> int | None:
+    """The depot holding the base's token, or None when that token has no road yet."""
+    if base == "SP":
+        return net.node_index.get(f"{SPACE_PORT}-0") if corp in board.space_port else None
+    for hex_id, depots in board.tokens.items():
+        for j, slots in enumerate(depots):
+            if f"LB:{corp}" in slots:
+                return net.node_index.get(f"{hex_id}-{j}")
+    return None
+
+
+@dataclass
+class Reach:
+    depots: set[str]                    # depots ("HEX-j") and areas a route from the base reaches
+    entered: set[tuple[str, int]]       # (hex, edge): a route arrives at this edge of the hex
+
+
+def reach(board: Board, corp: str, base: str) -> Reach:
+    """Where the base's routes go, for tile lays and depot tokens (rule 11.1).
+
+    A breadth-first walk over (segment, direction) states. It ignores the rule against re-using
+    a segment within one route, which only matters for a route that must double back along a
+    loop of plain road; see docs/moon21_board.md."""
+    net = compile_network(board)
+    start = base_node(board, net, corp, base)
+    out = Reach(set(), set())
+    if start is None:
+        return out
+    out.depots.add(net.node_keys[start])
+    seen: set[tuple[int, int]] = set()
+    queue: deque[tuple[int, int]] = deque()   # (segment, node it is travelling towards)
+    for s in net.incident[start]:
+        queue.append((s, net.other_end(s, start)))
+    while queue:
+        s, v = queue.popleft()
+        if (s, v) in seen:
+            continue
+        seen.add((s, v))
+        kind = net.node_kind[v]
+        if kind == EDGE:
+            side = net.seg_side[s]
+            for hx, e in _edge_sides(net.node_keys[v]):
+                if hx != side:
+                    out.entered.add((hx, e))
+            for t in net.incident[v]:
+                if net.seg_side[t] != side:
+                    queue.append((t, net.other_end(t, v)))
+            continue
+        out.depots.add(net.node_keys[v])
+        if v != start and passable(board, net, v, corp):
+            for t in net.incident[v]:
+                if t != s:
+                    queue.append((t, net.other_end(t, v)))
+    return out
+
+
+def _edge_sides(key: str) -> list[tuple[str, int]]:
+    hex_id, edge = key.split(".")
+    edge = int(edge)
+    nb = neighbour(hex_id, edge)
+    sides = [(hex_id, edge)]
+    if nb is not None:
+        sides.append((nb, (edge + 3) % 6))
+    return sides

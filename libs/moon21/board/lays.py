@@ -1,0 +1,301 @@
+"""Tile lays (rules 11.2, 11.2.1, 11.2.2), the Terminal tile (P5) and the Old Landing Site (P1)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import permutations
+
+from starbase_rules import RuleViolation
+
+from moon21.board.geometry import (
+    CLOSED, HEXES, MAP, RIFT, SPACE_PORT, TERMINAL_HEX, TERMINAL_TILE, TILES, distinct_rotations,
+    hex_distance, neighbour, road_edges, rotated_paths, tile_kind_for_hex,
+)
+from moon21.board.graph import Reach, reach
+from moon21.board.state import Board, local_base_hex
+
+PHASE_COLOURS: dict[str, tuple[str, ...]] = {
+    "2": ("yellow",), "3": ("yellow", "green"), "4": ("yellow", "green"),
+    "5": ("yellow", "green", "brown"), "6": ("yellow", "green", "brown"),
+    "10": ("yellow", "green", "brown", "gray"),
+}
+TERRAIN_COST = MAP["terrain_cost"]
+OLS_MIN_DISTANCE: int = MAP["ols_min_distance"]
+
+
+def upgrades_of(tile: str) -> tuple[str, ...]:
+    """Tiles that may replace `tile` (rule 11.2.2 as ruled in docs/moon21_board.md)."""
+    return TILES[tile].upgrades
+
+
+def keeps_roads(old: tuple[str, int], new: tuple[str, int]) -> dict[int, int] | None:
+    """If the new tile keeps every road of the old one, how the old depots map onto the new ones.
+
+    Every old edge-to-edge road must be a road of the new tile; every old depot's roads must all
+    run into one depot of the new tile, a different one for each old depot (so tokens keep
+    their place). Returns None when some road would be lost."""
+    old_paths, new_paths = rotated_paths(*old), rotated_paths(*new)
+    new_plain = {frozenset(p) for p in new_paths if p[0] >= 0 and p[1] >= 0}
+    if any(frozenset(p) not in new_plain for p in old_paths if p[0] >= 0 and p[1] >= 0):
+        return None
+    old_depots, new_depots = _depot_edges(old_paths), _depot_edges(new_paths)
+    olds = sorted(old_depots)
+    for chosen in permutations(sorted(new_depots), len(olds)):
+        if all(old_depots[i] <= new_depots[j] for i, j in zip(olds, chosen)):
+            return dict(zip(olds, chosen))
+    return None
+
+
+def _depot_edges(paths) -> dict[int, set[int]]:
+    out: dict[int, set[int]] = {}
+    for a, b in paths:
+        for edge, end in ((a, b), (b, a)):
+            if end < 0 and edge >= 0:
+                out.setdefault(-1 - end, set()).add(edge)
+    return out
+
+
+@dataclass
+class _Context:
+    corp: str
+    base: str
+    phase: str
+    space_bridge: bool
+    tunnel: bool
+    terminal_open: bool
+    reach: Reach
+
+
+def _context(board, corp, base, phase, space_bridge, tunnel, terminal_open) -> _Context:
+    if base not in ("LB", "SP"):
+        raise RuleViolation("UNKNOWN_BASE", f"base must be LB or SP, not {base!r}")
+    if phase not in PHASE_COLOURS:
+        raise RuleViolation("UNKNOWN_PHASE", f"no phase {phase!r}")
+    return _Context(corp, base, phase, space_bridge, tunnel, terminal_open, reach(board, corp, base))
+
+
+def _check(board: Board, ctx: _Context, hex_id: str, tile: str, rotation: int) -> int:
+    if hex_id not in HEXES:
+        raise RuleViolation("UNKNOWN_HEX", f"{hex_id} is not a hex of the board")
+    if tile not in TILES:
+        raise RuleViolation("UNKNOWN_TILE", f"there is no tile {tile!r}")
+    if not isinstance(rotation, int) or not 0 <= rotation < 6:
+        raise RuleViolation("ILLEGAL_ROTATION", f"rotation must be 0..5, not {rotation!r}")
+    kind = tile_kind_for_hex(hex_id)
+    if kind is None:
+        raise RuleViolation("ILLEGAL_HEX", "no tile may be placed on the Space Port")
+    if (tile == TERMINAL_TILE) != (hex_id == TERMINAL_HEX):
+        raise RuleViolation("ILLEGAL_TILE", "the Terminal tile X29 goes on F8 and nothing else does")
+    if hex_id == TERMINAL_HEX and not ctx.terminal_open:
+        raise RuleViolation("TERMINAL_RESERVED", "while P5 is open only its power may place the Terminal")
+    current = board.tile_at(hex_id)
+    new = TILES[tile]
+    if current is None:
+        if new.kind != kind or (new.colour != "yellow" and kind != "terminal"):
+            raise RuleViolation("ILLEGAL_TILE", f"{hex_id} takes a yellow {kind.replace('_', ' ')} tile, not {tile}")
+    elif tile not in upgrades_of(current[0]):
+        raise RuleViolation("ILLEGAL_TILE", f"{tile} is not an upgrade of {current[0]} (rule 11.2.2)")
+    if new.kind != "terminal" and new.colour not in PHASE_COLOURS[ctx.phase]:
+        raise RuleViolation("ILLEGAL_TILE", f"{new.colour} tiles are not available in phase {ctx.phase}")
+    if board.supply.get(tile, 0) <= 0:
+        raise RuleViolation("TILE_NOT_AVAILABLE", f"no copy of tile {tile} is left in the supply")
+    _check_rotation(board, hex_id, tile, rotation, current, ctx.space_bridge)
+    _check_route(board, ctx, hex_id, tile, rotation, current)
+    if current is not None:
+        return 0
+    terrain = HEXES[hex_id]["kind"]
+    if terrain == "mountain":
+        return TERRAIN_COST["tunnel_mountain"] if ctx.tunnel else TERRAIN_COST["mountain"]
+    return TERRAIN_COST["hill"] if terrain == "hill" else 0
+
+
+def _check_rotation(board, hex_id, tile, rotation, current, space_bridge) -> None:
+    edges = road_edges(tile, rotation)
+    off = edges & CLOSED[hex_id]
+    if off:
+        raise RuleViolation("ILLEGAL_ROTATION", f"{tile} at rotation {rotation} runs road off the map at edge {min(off)}")
+    old_edges = road_edges(*current) if current else frozenset()
+    into_rift = [e for e in edges - old_edges if (hex_id, e) in RIFT]
+    if into_rift and not space_bridge:
+        raise RuleViolation("ILLEGAL_ROTATION", f"{tile} at rotation {rotation} runs road into the Rift (needs P3)")
+    if current is not None and keeps_roads(current, (tile, rotation)) is None:
+        raise RuleViolation("ILLEGAL_ROTATION", f"{tile} at rotation {rotation} does not keep every road of {current[0]}")
+
+
+def _check_route(board, ctx, hex_id, tile, rotation, current) -> None:
+    entered = {e for h, e in ctx.reach.entered if h == hex_id}
+    if current is None:
+        if ctx.base == "LB" and hex_id == local_base_hex(ctx.corp):
+            return   # no track in the local base hex yet: any suitable depot tile (11.2.1)
+        if entered & road_edges(tile, rotation):
+            return
+        raise RuleViolation("NO_ROUTE", f"the {ctx.base} base has no route to extend into {hex_id}")
+    if TILES[current[0]].kind == "plain":
+        old = {frozenset(p) for p in rotated_paths(*current)}
+        added = [p for p in rotated_paths(tile, rotation) if frozenset(p) not in old]
+        if any(end in entered for p in added for end in p):
+            return
+        raise RuleViolation("NO_ROUTE", f"the {ctx.base} base has no route to the new road on {hex_id}")
+    in_hex = any(_node_hex(n) == hex_id for n in ctx.reach.depots)
+    if in_hex or entered & road_edges(*current):
+        return
+    raise RuleViolation("NO_ROUTE", f"the {ctx.base} base has no route to {hex_id}")
+
+
+def _node_hex(stop: str) -> str:
+    """The hex of a reached stop ("G13-1" -> "G13"; area names pass through unchanged)."""
+    return stop.split("-")[0]
+
+
+def check_lay(board: Board, corp: str, base: str, hex_id: str, tile: str, rotation: int, *,
+              phase: str, space_bridge: bool = False, tunnel: bool = False,
+              terminal_open: bool = False) -> int:
+    """Is this a legal tile action for the base? Returns the terrain cost; raises RuleViolation.
+
+    `space_bridge`: the corporation owns P3; `tunnel`: it owns P6 (mountains cost 10);
+    `terminal_open`: P5 has closed, so X29 is an ordinary tile action (rule 11.2.1)."""
+    ctx = _context(board, corp, base, phase, space_bridge, tunnel, terminal_open)
+    return _check(board, ctx, hex_id, tile, rotation)
+
+
+def lay_options(board: Board, corp: str, base: str, *, phase: str, space_bridge: bool = False,
+                tunnel: bool = False, terminal_open: bool = False) -> list[dict]:
+    """Every legal tile action of the base: [{"hex", "tile", "rotation", "cost"}] (one entry per
+    distinct resulting road, so rotations that give the same tile appear once)."""
+    ctx = _context(board, corp, base, phase, space_bridge, tunnel, terminal_open)
+    touched = {h for h, _ in ctx.reach.entered} | {_node_hex(n) for n in ctx.reach.depots}
+    if base == "LB":
+        touched.add(local_base_hex(corp))
+    out = []
+    for hex_id in sorted(touched & set(HEXES)):
+        current = board.tile_at(hex_id)
+        kind = tile_kind_for_hex(hex_id)
+        if kind is None:
+            continue
+        if current is None:
+            candidates = [t for t, d in TILES.items() if d.kind == kind and (d.colour == "yellow" or kind == "terminal")]
+        else:
+            candidates = list(upgrades_of(current[0]))
+        for tile in candidates:
+            for rotation in distinct_rotations(tile):
+                try:
+                    cost = _check(board, ctx, hex_id, tile, rotation)
+                except RuleViolation:
+                    continue
+                out.append({"hex": hex_id, "tile": tile, "rotation": rotation, "cost": cost})
+    return out
+
+
+def rift_crossings(board: Board) -> set[tuple[str, int]]:
+    """Rift edges with road on both sides (each crossing named from both hexes)."""
+    out = set()
+    for hex_id, edge in RIFT:
+        nb = neighbour(hex_id, edge)
+        if hex_id in board.tiles and nb in board.tiles and edge in road_edges(*board.tile_at(hex_id)) \
+                and (edge + 3) % 6 in road_edges(*board.tile_at(nb)):
+            out.add((hex_id, edge))
+    return out
+
+
+def rift_crossed(board: Board) -> bool:
+    """Does any road cross the Rift (the Space Bridge bonus condition)?"""
+    return bool(rift_crossings(board))
+
+
+def apply_lay(board: Board, hex_id: str, tile: str, rotation: int) -> dict:
+    """Put the tile on the map (the old one returns to the supply; tokens keep their depots).
+
+    Returns {"replaced": old tile or None, "rift_bridge_built": this lay made the first road
+    across a Rift edge that had none}. Check the lay first; this only refuses impossible shapes."""
+    before = rift_crossings(board)
+    current = board.tile_at(hex_id)
+    if board.supply.get(tile, 0) <= 0:
+        raise RuleViolation("TILE_NOT_AVAILABLE", f"no copy of tile {tile} is left in the supply")
+    if current is not None:
+        mapping = keeps_roads(current, (tile, rotation))
+        if mapping is None:
+            raise RuleViolation("ILLEGAL_ROTATION", f"{tile} at rotation {rotation} loses road of {current[0]}")
+        board.supply[current[0]] += 1
+    else:
+        mapping = {0: 0}
+    board.supply[tile] -= 1
+    board.tiles[hex_id] = [tile, rotation]
+    if hex_id in board.tokens:
+        old = board.tokens[hex_id]
+        moved = [[] for _ in TILES[tile].slots]
+        for i, slots in enumerate(old):
+            moved[mapping[i]] = list(slots)
+        board.tokens[hex_id] = moved
+    return {"replaced": current[0] if current else None,
+            "rift_bridge_built": bool(rift_crossings(board) - before) and not before}
+
+
+# -- the Passenger Terminal (P5) ------------------------------------------------------------
+
+def terminal_options(board: Board) -> list[dict]:
+    """X29 on F8 through P5's power: any rotation, no route needed (rule 6.1.5)."""
+    if TERMINAL_HEX in board.tiles or board.supply.get(TERMINAL_TILE, 0) <= 0:
+        return []
+    return [{"hex": TERMINAL_HEX, "tile": TERMINAL_TILE, "rotation": r, "cost": 0}
+            for r in distinct_rotations(TERMINAL_TILE)
+            if not road_edges(TERMINAL_TILE, r) & CLOSED[TERMINAL_HEX]]
+
+
+# -- the Old Landing Site (P1) --------------------------------------------------------------
+
+def ols_options(board: Board) -> list[dict]:
+    """Yellow depot tiles for the OLS token: an empty mineral hex at least three hexes from the
+    Space Port (card text), any rotation that keeps the road on the map and out of the Rift;
+    [{"hex", "tile", "rotation", "depot"}]."""
+    out = []
+    for hex_id in sorted(h for h, d in HEXES.items() if d["kind"] == "mineral"):
+        if hex_id in board.tiles or hex_distance(hex_id, SPACE_PORT) < OLS_MIN_DISTANCE:
+            continue
+        kind = tile_kind_for_hex(hex_id)
+        for tile, d in TILES.items():
+            if d.kind != kind or d.colour != "yellow" or board.supply.get(tile, 0) <= 0:
+                continue
+            for rotation in distinct_rotations(tile):
+                edges = road_edges(tile, rotation)
+                if edges & CLOSED[hex_id] or any((hex_id, e) in RIFT for e in edges):
+                    continue
+                out.extend({"hex": hex_id, "tile": tile, "rotation": rotation, "depot": j}
+                           for j in range(len(d.slots)))
+    return out
+
+
+def check_ols(board: Board, hex_id: str, tile: str, rotation: int, depot: int) -> None:
+    if {"hex": hex_id, "tile": tile, "rotation": rotation, "depot": depot} in ols_options(board):
+        return
+    if hex_id not in HEXES:
+        raise RuleViolation("UNKNOWN_HEX", f"{hex_id} is not a hex of the board")
+    if HEXES[hex_id]["kind"] != "mineral" or hex_id in board.tiles \
+            or hex_distance(hex_id, SPACE_PORT) < OLS_MIN_DISTANCE:
+        raise RuleViolation("ILLEGAL_HEX", "the OLS goes on an empty mineral hex at least 3 hexes from the Space Port")
+    if tile not in TILES or TILES[tile].kind != tile_kind_for_hex(hex_id) or TILES[tile].colour != "yellow":
+        raise RuleViolation("ILLEGAL_TILE", f"{tile} is not a yellow depot tile for {hex_id}")
+    if board.supply.get(tile, 0) <= 0:
+        raise RuleViolation("TILE_NOT_AVAILABLE", f"no copy of tile {tile} is left in the supply")
+    if not isinstance(depot, int) or not 0 <= depot < len(TILES[tile].slots):
+        raise RuleViolation("NO_SUCH_DEPOT", f"{tile} has no depot {depot}")
+    raise RuleViolation("ILLEGAL_ROTATION", f"{tile} at rotation {rotation} leaves the map or enters the Rift")
+
+
+def place_ols(board: Board, hex_id: str, tile: str, rotation: int, depot: int) -> None:
+    """Lay the OLS tile (free) and put the black OLS token in the chosen depot."""
+    check_ols(board, hex_id, tile, rotation, depot)
+    apply_lay(board, hex_id, tile, rotation)
+    slots = [[] for _ in TILES[tile].slots]
+    slots[depot].append("OLS")
+    board.tokens[hex_id] = slots
+
+
+def convert_ols(board: Board, corp: str) -> str:
+    """A corporation bought P1: the black token becomes its extra depot. Returns the hex."""
+    for hex_id, depots in board.tokens.items():
+        for slots in depots:
+            if "OLS" in slots:
+                if board.corp_in_hex(corp, hex_id):
+                    raise RuleViolation("TOKEN_IN_HEX", f"{corp} already has a token in {hex_id}")
+                slots[slots.index("OLS")] = f"OLS:{corp}"
+                return hex_id
+    raise RuleViolation("NO_OLS_TOKEN", "the Old Landing Site token is not on the map")

@@ -1,0 +1,117 @@
+"""The stop graph of one corporation: stops, their values, and the *legs* of road joining them.
+
+A leg is a stretch of plain road between two stops that passes no other depot (a route that
+passes a depot counts it as a stop: stops cannot be skipped, rule 11.4). Routes are chains of
+legs with no segment used twice (rule 11.1), so the route engine works on legs, not on tiles.
+Legs that use a superset of another leg's road between the same two stops are dropped: they
+can never make a route legal that the smaller one does not.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from moon21.board.geometry import EAST_AREAS, EAST_WEST_BONUS, TERMINAL_HEX, WEST_AREAS
+from moon21.board.graph import EDGE, Network, base_node, compile_network, passable
+from moon21.board.state import Board, stop_value, token_corp
+
+TERMINAL_BONUS = 30
+
+
+@dataclass
+class StopGraph:
+    net: Network
+    stops: list[str]                  # stop keys: "HEX-j" or an area name; list index = bit
+    index: dict[str, int]
+    value: list[int]
+    through: list[bool]               # may a route pass through (not only end at) this stop
+    legs: list[list[tuple[int, int]]]  # stop -> [(other stop, segment mask)]
+    east: int                         # bit mask of eastern areas
+    west: int
+    terminal: int                     # bit of the Terminal stop (0 when not on the map)
+    base_bits: dict[str, int]         # "LB"/"SP" -> bit of the base token's stop (0 if none)
+    token_bits: int                   # stops holding one of the corporation's depot tokens
+
+    def segment_names(self, mask: int) -> list[str]:
+        names, i = [], 0
+        while mask:
+            if mask & 1:
+                names.append(self.net.seg_names[i])
+            mask >>= 1
+            i += 1
+        return names
+
+    def bonus(self, stop_mask: int) -> tuple[int, bool, bool]:
+        """(bonus revenue, east-west, terminal bonus) of a run visiting these stops."""
+        east_west = bool(stop_mask & self.east) and bool(stop_mask & self.west)
+        terminal = bool(stop_mask & self.terminal) and bool(stop_mask & self.east)
+        return (2 * EAST_WEST_BONUS if east_west else 0) + (TERMINAL_BONUS if terminal else 0), east_west, terminal
+
+    def stops_counted(self, stop_mask: int) -> int:
+        """Stops counted against the transport: the Terminal is free on a run to the East."""
+        n = stop_mask.bit_count()
+        return n - 1 if stop_mask & self.terminal and stop_mask & self.east else n
+
+
+_CACHE: dict[tuple, StopGraph] = {}
+
+
+def stop_graph(board: Board, corp: str, *, phase: str, sp_value: int) -> StopGraph:
+    key = (repr(board.to_json()), corp, phase, sp_value)
+    cached = _CACHE.get(key)
+    if cached is not None:
+        return cached
+    net = compile_network(board)
+    stops = [k for k, kind in zip(net.node_keys, net.node_kind) if kind != EDGE]
+    index = {s: i for i, s in enumerate(stops)}
+    nodes = [net.node_index[s] for s in stops]
+    value = [stop_value(board, s, phase=phase, sp_value=sp_value) for s in stops]
+    through = [passable(board, net, n, corp) for n in nodes]
+    bit = lambda names: sum(1 << index[a] for a in names if a in index)   # noqa: E731
+    base_bits = {}
+    for base in ("LB", "SP"):
+        node = base_node(board, net, corp, base)
+        base_bits[base] = 1 << index[net.node_keys[node]] if node is not None else 0
+    token_bits = 0
+    for hex_id, depots in board.tokens.items():
+        for j, slots in enumerate(depots):
+            if any(token_corp(o) == corp and not o.startswith("LB:") for o in slots) and f"{hex_id}-{j}" in index:
+                token_bits |= 1 << index[f"{hex_id}-{j}"]
+    graph = StopGraph(
+        net=net, stops=stops, index=index, value=value, through=through,
+        legs=[_legs_from(net, n, index) for n in nodes],
+        east=bit(EAST_AREAS), west=bit(WEST_AREAS),
+        terminal=bit([f"{TERMINAL_HEX}-0"]), base_bits=base_bits, token_bits=token_bits,
+    )
+    if len(_CACHE) > 32:
+        _CACHE.clear()
+    _CACHE[key] = graph
+    return graph
+
+
+def _legs_from(net: Network, start: int, index: dict[str, int]) -> list[tuple[int, int]]:
+    found: dict[int, list[int]] = {}
+
+    def walk(v: int, side: str, mask: int) -> None:
+        for t in net.incident[v]:
+            if net.seg_side[t] == side or mask >> t & 1:
+                continue
+            w = net.other_end(t, v)
+            if net.node_kind[w] == EDGE:
+                walk(w, net.seg_side[t], mask | 1 << t)
+            elif w != start:
+                found.setdefault(index[net.node_keys[w]], []).append(mask | 1 << t)
+
+    for s in net.incident[start]:
+        w = net.other_end(s, start)
+        if net.node_kind[w] == EDGE:
+            walk(w, net.seg_side[s], 1 << s)
+        elif w != start:
+            found.setdefault(index[net.node_keys[w]], []).append(1 << s)
+    legs = []
+    for other, masks in sorted(found.items()):
+        kept: list[int] = []
+        for m in sorted(set(masks), key=int.bit_count):
+            if not any(k & m == k for k in kept):
+                kept.append(m)
+        legs.extend((other, m) for m in kept)
+    return legs

@@ -1,0 +1,67 @@
+"""Depot tokens (rule 11.3) and whether a base has a route at all (rule 11.6)."""
+from __future__ import annotations
+
+from starbase_rules import RuleViolation
+
+from moon21.board.geometry import HEXES, SPACE_PORT
+from moon21.board.graph import EDGE, base_node, compile_network, reach
+from moon21.board.state import Board
+
+
+def token_options(board: Board, corp: str) -> list[dict]:
+    """Open depot slots a route from either base reaches: [{"hex", "depot"}]. Never the Space
+    Port, never a hex where the corporation already has a token (its local base hex included)."""
+    reached = reach(board, corp, "LB").depots | reach(board, corp, "SP").depots
+    out = []
+    for key in sorted(reached):
+        if "-" not in key:
+            continue   # an off-board area
+        hex_id, j = key.split("-")
+        if hex_id != SPACE_PORT and board.has_open_slot(hex_id, int(j)) and not board.corp_in_hex(corp, hex_id):
+            out.append({"hex": hex_id, "depot": int(j)})
+    return out
+
+
+def check_token(board: Board, corp: str, hex_id: str, depot: int, *, need_route: bool = True) -> None:
+    """Refuse an illegal depot token. `need_route=False` for the Terminal power (rule 6.1.5)."""
+    if hex_id not in HEXES:
+        raise RuleViolation("UNKNOWN_HEX", f"{hex_id} is not a hex of the board")
+    if hex_id == SPACE_PORT:
+        raise RuleViolation("ILLEGAL_HEX", "depot tokens may not be placed on the Space Port")
+    if not isinstance(depot, int) or not 0 <= depot < len(board.slot_capacity(hex_id)):
+        raise RuleViolation("NO_SUCH_DEPOT", f"{hex_id} has no depot {depot}")
+    if board.corp_in_hex(corp, hex_id):
+        raise RuleViolation("TOKEN_IN_HEX", f"{corp} already has a token in {hex_id}")
+    if not board.has_open_slot(hex_id, depot):
+        raise RuleViolation("NO_OPEN_SLOT", f"depot {depot} of {hex_id} has no open slot")
+    if need_route and {"hex": hex_id, "depot": depot} not in token_options(board, corp):
+        raise RuleViolation("NO_ROUTE", f"neither base of {corp} has a route to {hex_id}")
+
+
+def place_token(board: Board, corp: str, hex_id: str, depot: int, *, need_route: bool = True) -> None:
+    """Put one of `corp`'s charter depot tokens in the slot (checked first)."""
+    check_token(board, corp, hex_id, depot, need_route=need_route)
+    depots = board.tokens.setdefault(hex_id, [[] for _ in board.slot_capacity(hex_id)])
+    depots[depot].append(corp)
+
+
+def has_route(board: Board, corp: str, base: str) -> bool:
+    """Can the base run a transport at all: does a road lead from its token to another stop?"""
+    net = compile_network(board)
+    start = base_node(board, net, corp, base)
+    if start is None:
+        return False
+    seen: set[tuple[int, int]] = set()
+    stack = [(s, net.other_end(s, start)) for s in net.incident[start]]
+    while stack:
+        s, v = stack.pop()
+        if (s, v) in seen:
+            continue
+        seen.add((s, v))
+        if net.node_kind[v] != EDGE:
+            if v != start:
+                return True
+            continue
+        side = net.seg_side[s]
+        stack.extend((t, net.other_end(t, v)) for t in net.incident[v] if net.seg_side[t] != side)
+    return False

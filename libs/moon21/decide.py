@@ -1,0 +1,93 @@
+"""`decide`: check a command against the state and return the events it causes (never mutates)."""
+from __future__ import annotations
+
+from moon21 import commands as K
+from moon21.bankruptcy import declare_bankruptcy, emergency_sell
+from moon21.corporate import corporate_actor, decide_cr
+from moon21.earnings import submit_runs
+from moon21.emit import Emitter, refuse
+from moon21.flow import advance
+from moon21.isr import decide_isr, decide_ols
+from moon21.operating import buy_transport, finish_step, lay_tile, move_transport, place_depot
+from moon21.deals import acquire_private, answer_deal
+from moon21.privates import lay_terminal, place_research_marker, use_un_contract
+from moon21.state import State
+from moon21.stock import decide_sr
+
+
+def to_act(s: State) -> list[str]:
+    if s.ended or s.kind == "SETUP":
+        return []
+    if s.ols_pending:
+        return [s.ols_pending]
+    if s.kind == "ISR":
+        a = s.auction
+        return [a.resolution_turn if a.resolving else s.auction_turn]
+    if s.kind == "SR":
+        return [s.sr.current]
+    if s.kind == "CR":
+        actor = corporate_actor(s)
+        return [actor] if actor else []
+    if s.kind == "OR" and s.op:
+        if s.op.deal:
+            return [s.op.deal["seller"]]
+        president = s.president(s.op.corp)
+        return [president] if president else []
+    return []
+
+
+def decide(state: State, cmd, actor: str | None) -> list:
+    if state.ended:
+        raise refuse("GAME_OVER", "the game has ended")
+    if actor not in state.players:
+        raise refuse("NOT_A_PLAYER", f"{actor!r} is not playing this game")
+    if actor not in to_act(state):
+        raise refuse("NOT_YOUR_TURN", f"waiting for {', '.join(to_act(state)) or 'nobody'}")
+    em = Emitter(state)
+    if state.ols_pending:
+        decide_ols(em, cmd, actor)
+    elif state.kind == "ISR":
+        decide_isr(em, cmd, actor)
+    elif state.kind == "SR":
+        decide_sr(em, cmd, actor)
+    elif state.kind == "CR":
+        decide_cr(em, cmd, actor)
+    else:
+        decide_or(em, cmd, actor)
+    advance(em)
+    return em.events
+
+
+OR_HANDLERS = {
+    K.LayTile: lay_tile, K.PlaceDepot: place_depot, K.MoveTransport: move_transport,
+    K.BuyTransport: buy_transport, K.LayTerminal: lay_terminal, K.PlaceResearchMarker: place_research_marker,
+    K.UseUnContract: use_un_contract,
+}
+
+
+def decide_or(em: Emitter, cmd, actor: str) -> None:
+    s = em.state
+    corp = s.op.corp
+    if s.op.deal:
+        return answer_deal(em, actor, cmd)
+    if isinstance(cmd, K.AnswerDeal):
+        raise refuse("NO_DEAL", "there is no offer to answer")
+    if s.op.pending_un and not isinstance(cmd, K.UseUnContract):
+        raise refuse("UN_CONTRACT_PENDING", "choose what the UN Contract does first")
+    if s.op.raising and not isinstance(cmd, (K.SellShares, K.BuyTransport, K.DeclareBankruptcy)):
+        raise refuse("MUST_BUY_TRANSPORT", f"{corp} must raise money and buy a transport")
+    handler = OR_HANDLERS.get(type(cmd))
+    if handler:
+        handler(em, corp, cmd)
+    elif isinstance(cmd, K.RunTransports):
+        submit_runs(em, corp, cmd.runs)
+    elif isinstance(cmd, K.AcquirePrivate):
+        acquire_private(em, corp, actor, cmd)
+    elif isinstance(cmd, K.SellShares):
+        emergency_sell(em, corp, actor, cmd)
+    elif isinstance(cmd, K.DeclareBankruptcy):
+        declare_bankruptcy(em, corp, actor)
+    elif isinstance(cmd, K.Pass):
+        finish_step(em, corp)
+    else:
+        raise refuse("WRONG_ROUND", f"{cmd.type} is not an operating round action")

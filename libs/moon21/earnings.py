@@ -1,0 +1,118 @@
+"""Running transports (11.4) and distributing earnings (11.5): the runs must earn the most possible;
+local-base earnings go to the treasury, Space Port earnings are paid as dividends and move the price.
+East-West runs take the areas' bonus tokens (11.4.2)."""
+from __future__ import annotations
+
+from moon21 import board as bd
+from moon21 import events as E
+from moon21.emit import Emitter, refuse
+from moon21.state import C, State
+from moon21.trading import move_price
+from starbase_rules.contract import RuleViolation
+
+
+def best_turn(s: State, corp: str) -> dict:
+    c = s.corps[corp]
+    return bd.best_turn_runs(s.board, corp, {b: list(c.transports[b]) for b in ("LB", "SP")},
+                             sp_value=s.space_port_value, phase=s.phase)
+
+
+def _stops(result: dict) -> list[tuple[int, tuple[str, ...]]]:
+    return [(r["transport"], tuple(r["stops"])) for r in result["runs"]]
+
+
+def validate(s: State, corp: str, runs: dict[str, list[dict]], best: dict | None = None) -> dict:
+    """Check both bases' runs (they may not share road) and price them.
+
+    The board validates one base at a time, fixing the road of the first base before the second; a
+    legal pair can then look blocked, so both orders are tried, and runs identical to the best found
+    by the route engine (which places both bases' road together) are accepted as that result."""
+    c = s.corps[corp]
+    unknown = set(runs) - {"LB", "SP"}
+    if unknown:
+        raise refuse("UNKNOWN_BASE", f"runs are given per base LB and SP, not {sorted(unknown)}")
+    if best is not None and all(
+            _stops(best[b]) == [(r.get("transport"), tuple(r.get("stops", []))) for r in runs.get(b, [])]
+            for b in ("LB", "SP")):
+        return best
+    refusal = None
+    for first, second in (("LB", "SP"), ("SP", "LB")):
+        try:
+            one = bd.validate_runs(s.board, corp, first, runs.get(first, []), list(c.transports[first]),
+                                   sp_value=s.space_port_value, phase=s.phase)
+            used = [seg for r in one["runs"] for seg in r.get("segments", [])]
+            two = bd.validate_runs(s.board, corp, second, runs.get(second, []), list(c.transports[second]),
+                                   sp_value=s.space_port_value, phase=s.phase, used_segments=used)
+        except RuleViolation as error:
+            refusal = refusal or error
+            continue
+        result = {first: one, second: two}
+        return {"LB": result["LB"], "SP": result["SP"], "revenue": one["revenue"] + two["revenue"]}
+    raise refusal
+
+
+def submit_runs(em: Emitter, corp: str, runs: dict[str, list[dict]]) -> None:
+    s = em.state
+    if s.op.step not in ("tiles", "token", "run"):
+        raise refuse("WRONG_STEP", "transports have already run this turn")
+    best = best_turn(s, corp)
+    result = validate(s, corp, runs, best)
+    if result["revenue"] < best["revenue"]:
+        raise refuse("NOT_MAXIMUM_REVENUE",
+                     f"these runs earn ₡{result['revenue']}; the transports can earn ₡{best['revenue']}")
+    pay(em, corp, result)
+
+
+def run_and_pay(em: Emitter, corp: str, runs: dict | None) -> None:
+    """Automatic runs: no transports, or a corporation in receivership (the bank runs the best)."""
+    s = em.state
+    pay(em, corp, best_turn(s, corp) if runs is None else validate(s, corp, runs))
+
+
+def pay(em: Emitter, corp: str, result: dict) -> None:
+    s = em.state
+    if s.op.step != "run":
+        em(E.StepFinished(corp=corp, step=s.op.step, next_step="run"))
+    receivership = s.corps[corp].receivership
+    for base in ("LB", "SP"):
+        part = result[base]
+        if s.corps[corp].transports[base]:
+            em(E.TransportsRun(corp=corp, base=base, runs=part["runs"], revenue=part["revenue"]))
+    lb, sp = result["LB"]["revenue"], result["SP"]["revenue"]
+    if lb:
+        em(E.EarningsPaid(corp=corp, base="LB", revenue=lb, payouts={C(corp): lb}))
+    if sp:
+        payouts = {C(corp): sp} if receivership else dividends(s, corp, sp)
+        em(E.EarningsPaid(corp=corp, base="SP", revenue=sp, payouts=payouts))
+    _take_bonus_tokens(em, corp, result)
+    price = s.price(corp)
+    if receivership or sp == 0:
+        move_price(em, corp, "left", reason="no dividend")
+    elif sp >= 2 * price:
+        move_price(em, corp, "right", 2, reason="dividend at least twice the price")
+    elif 2 * sp >= price:
+        move_price(em, corp, "right", reason="dividend at least half the price")
+    if not em.state.corps[corp].closed:
+        em(E.StepFinished(corp=corp, step="run", next_step="buy"))
+
+
+def dividends(s: State, corp: str, revenue: int) -> dict[str, int]:
+    """10 % of the earnings per share to each player or corporation holding it; IPO and pool get nothing."""
+    out = {}
+    for holder, percent in sorted(s.shares.holdings(corp).items()):
+        if holder.startswith(("p:", "c:")) and percent:
+            out[holder] = revenue * percent // 100
+    return {h: a for h, a in out.items() if a}
+
+
+def _take_bonus_tokens(em: Emitter, corp: str, result: dict) -> None:
+    s = em.state
+    areas: list[str] = []
+    for base in ("LB", "SP"):
+        for run in result[base]["runs"]:
+            if run.get("east_west"):
+                for area in run.get("areas", []):
+                    if area not in s.corps[corp].bonus_tokens and area not in areas and s.bonus_left.get(area, 0) > 0:
+                        areas.append(area)
+    if areas:
+        em(E.BonusTokensTaken(corp=corp, areas=areas))

@@ -1,0 +1,176 @@
+"""The round sequence and everything that happens without a player's decision: round starts and ends,
+OR events and private revenue, skipping steps with nothing to do, receivership turns, the game end."""
+from __future__ import annotations
+
+from kit18xx.turns import next_to_operate
+from moon21 import events as E
+from moon21.corporate import end_of_corporate_round
+from moon21.earnings import run_and_pay
+from moon21.emit import Emitter
+from moon21.operating import bank_price, depot_options, must_buy, open_bases, phase_change
+from moon21.privates import pay_private_revenue
+from moon21.rules import rules
+from moon21.state import C, State
+
+
+def advance(em: Emitter) -> None:
+    """Emit automatic events until a player owes a decision or the game is over."""
+    for _ in range(10_000):
+        s = em.state
+        if s.ended or s.ols_pending:
+            return
+        if len(s.active_players()) <= 1 and s.kind != "SETUP":
+            return end_game(em, "all players but one are bankrupt")
+        if not _step(em):
+            return
+    raise RuntimeError("advance did not settle")
+
+
+def _step(em: Emitter) -> bool:
+    s = em.state
+    if s.kind == "SR":
+        if s.sr.all_passed():
+            em(E.PriorityDealt(player=s.sr.priority_after_round()))
+            order = s.market.price_order(s.grid, s.live_corps())
+            em(E.RoundStarted(kind="CR", set_no=s.set_no, order=order))
+            return True
+        return False
+    if s.kind == "CR":
+        return _corporate(em)
+    if s.kind == "OR":
+        return _operating(em)
+    return False
+
+
+def _corporate(em: Emitter) -> bool:
+    s = em.state
+    if s.cr.current is not None:
+        return False
+    pending = [c for c in s.cr.order if c not in s.cr.done and not s.corps[c].closed]
+    if not pending:
+        end_of_corporate_round(em)
+        start_operating_round(em, em.state.set_no, 1)
+        return True
+    corp = pending[0]
+    em(E.CorporateTurnStarted(corp=corp))
+    if s.corps[corp].receivership or em.state.president(corp) is None:
+        em(E.CorporateTurnEnded(corp=corp))
+    return True
+
+
+def start_operating_round(em: Emitter, set_no: int, or_no: int) -> None:
+    em(E.RoundStarted(kind="OR", set_no=set_no, or_no=or_no))
+    s = em.state
+    if or_no == 1:
+        value = rules()["space_port_value"].get(set_no)
+        if value and value != s.space_port_value:
+            em(E.SpacePortValueChanged(value=value))
+        if set_no == rules()["privates_close_at_set"]:
+            for private, owner in sorted(s.private_owner.items()):
+                if owner != "closed":
+                    em(E.PrivateClosed(private=private, reason="OR 4.1"))
+    pay_private_revenue(em)
+
+
+def _operating(em: Emitter) -> bool:
+    s = em.state
+    if s.op is None:
+        floated = [c for c in s.live_corps() if s.corps[c].floated]
+        corp = next_to_operate(s.market, s.grid, floated, set(s.operated))
+        if corp is None:
+            _end_operating_round(em)
+            return True
+        em(E.OperatingTurnStarted(corp=corp))
+        if s.corps[corp].receivership:
+            _receivership_turn(em, corp)
+        return True
+    return _skip_empty_step(em)
+
+
+def _end_operating_round(em: Emitter) -> None:
+    s = em.state
+    per_set = rules()["ors_per_set"]
+    if s.or_no < per_set[s.set_no - 1]:
+        start_operating_round(em, s.set_no, s.or_no + 1)
+    elif s.set_no >= len(per_set):
+        end_game(em, f"operating round {s.set_no}.{s.or_no} finished")
+    else:
+        em(E.RoundStarted(kind="SR", set_no=s.set_no + 1))
+
+
+def _skip_empty_step(em: Emitter) -> bool:
+    s = em.state
+    op = s.op
+    corp = op.corp
+    if op.pending_un or op.deal:
+        return False
+    if op.step == "tiles":
+        if len(op.tile_bases) == 2 and not (s.owns_private(corp, "P5") and not op.terminal_laid):
+            em(E.StepFinished(corp=corp, step="tiles", next_step="token"))
+            return True
+        return False
+    if op.step == "token":
+        if op.token_placed or not depot_options(s, corp):
+            em(E.StepFinished(corp=corp, step="token", next_step="run"))
+            return True
+        return False
+    if op.step == "run":
+        if s.corps[corp].transport_count() == 0:
+            run_and_pay(em, corp, {"LB": [], "SP": []})
+            return True
+        return False
+    if op.step == "buy":
+        if must_buy(s, corp) and open_bases(s, corp):
+            if s.cash(C(corp)) < bank_price(s) and not op.raising:
+                em(E.EmergencyBegan(corp=corp, need=bank_price(s)))
+                return True
+            return False
+        if not open_bases(s, corp) and not _may_buy_private(s, corp):
+            em(E.OperatingTurnEnded(corp=corp))
+            return True
+    return False
+
+
+def _may_buy_private(s: State, corp: str) -> bool:
+    return any(s.privates_of(f"p:{player}") for player in s.active_players())
+
+
+def _receivership_turn(em: Emitter, corp: str) -> None:
+    """Rule 11.8.2: no tiles, tokens or moves; best run withheld; price left; buy from the bank or close."""
+    em(E.StepFinished(corp=corp, step="tiles", next_step="run"))
+    run_and_pay(em, corp, None)
+    s = em.state
+    if s.corps[corp].closed:
+        return
+    if s.corps[corp].transport_count() == 0:
+        price = bank_price(s)
+        if s.cash(C(corp)) >= price:
+            transport = s.top_transport()
+            em(E.TransportBought(corp=corp, base="SP", transport=transport, price=price))
+            phase_change(em, transport)
+        else:
+            em(E.CorporationClosed(corp=corp, reason="bankrupt in receivership: no transport"))
+            return
+    em(E.OperatingTurnEnded(corp=corp))
+
+
+def standings(s: State) -> list[dict]:
+    bonus = rules()["end_game_bonus_token_value"]
+    wealth = {}
+    for player in s.players:
+        total = s.cash(f"p:{player}")
+        for corp in s.live_corps():
+            value = s.price(corp) + bonus * len(s.corps[corp].bonus_tokens)
+            total += s.shares.held_percent(corp, f"p:{player}") // 10 * value
+        wealth[player] = 0 if player in s.bankrupt else total
+    ordered = sorted(s.players, key=lambda p: (p in s.bankrupt, -wealth[p]))
+    out = []
+    standing = {p: (p not in s.bankrupt, wealth[p]) for p in s.players}
+    for player in ordered:
+        better = sum(1 for q in s.players if standing[q] > standing[player])
+        out.append({"player": player, "rank": better + 1, "score": wealth[player]})
+    return out
+
+
+def end_game(em: Emitter, reason: str) -> None:
+    em(E.GameFinished(reason=reason, standings=standings(em.state)))

@@ -1,0 +1,126 @@
+"""Stock rounds (rule 9): sell any number, then buy, start or swap once; Tunnel Company's free share."""
+from __future__ import annotations
+
+from kit18xx.shares import POOL, corp_of, is_president_cert
+from moon21 import commands as K
+from moon21 import events as E
+from moon21.emit import Emitter, refuse
+from moon21.rules import rules
+from moon21.state import C, P
+from moon21.trading import (
+    buy, cert_limit, check_float, holding_cap, leave_receivership, player_cert_count, sale_possible, sell,
+    settle_presidency,
+)
+
+
+def decide_sr(em: Emitter, cmd, actor: str) -> None:
+    s = em.state
+    if actor != s.sr.current:
+        raise refuse("NOT_YOUR_TURN", f"it is {s.sr.current}'s stock turn")
+    if isinstance(cmd, K.SellShares):
+        if cmd.seller != "player":
+            raise refuse("WRONG_ROUND", "corporations sell in corporate rounds")
+        drop = cmd.corp not in s.sr_turn_sold
+        sell(em, P(actor), cmd.corp, cmd.count, drop=drop)
+    elif isinstance(cmd, K.BuyShare):
+        _check_may_buy(em, actor, cmd.corp)
+        buy(em, P(actor), cmd.corp, cmd.source)
+        _end_turn(em, actor, passed=False)
+    elif isinstance(cmd, K.StartCorporation):
+        _start(em, actor, cmd)
+        _end_turn(em, actor, passed=False)
+    elif isinstance(cmd, K.SwapCertificate):
+        _swap(em, actor, cmd)
+        _end_turn(em, actor, passed=False)
+    elif isinstance(cmd, K.TakeTunnelShare):
+        take_tunnel_share(em, actor, cmd.corp)
+    elif isinstance(cmd, K.Pass):
+        if player_cert_count(s, actor) > cert_limit(s) and any(
+                sale_possible(s, P(actor), c) for c in {corp_of(x) for x in s.shares.certs_held(P(actor))}):
+            raise refuse("OVER_CERTIFICATE_LIMIT", f"sell down to the certificate limit of {cert_limit(s)} first")
+        _end_turn(em, actor, passed=not s.sr_turn_sold)
+    else:
+        raise refuse("WRONG_ROUND", f"{cmd.type} is not a stock round action")
+
+
+def _end_turn(em: Emitter, actor: str, passed: bool) -> None:
+    em(E.StockTurnEnded(player=actor, passed=passed))
+
+
+def _check_may_buy(em: Emitter, actor: str, corp: str) -> None:
+    s = em.state
+    if corp not in s.corps:
+        raise refuse("UNKNOWN_CORPORATION", f"no corporation {corp}")
+    if corp in s.sr_sold.get(actor, []):
+        raise refuse("SOLD_THIS_ROUND", f"you sold {corp} earlier in this stock round")
+    if player_cert_count(s, actor) >= cert_limit(s):
+        raise refuse("CERTIFICATE_LIMIT", f"you are at the certificate limit of {cert_limit(s)}")
+    if s.shares.held_percent(corp, P(actor)) >= holding_cap(s):
+        raise refuse("HOLDING_LIMIT", f"you already hold {holding_cap(s)}% or more of {corp}")
+
+
+def _start(em: Emitter, actor: str, cmd: K.StartCorporation) -> None:
+    s = em.state
+    corp = s.corps.get(cmd.corp)
+    if corp is None:
+        raise refuse("UNKNOWN_CORPORATION", f"no corporation {cmd.corp}")
+    if corp.started or corp.closed:
+        raise refuse("ALREADY_STARTED", f"{cmd.corp} has already been started")
+    if cmd.corp == s.held_back and s.set_no < rules()["held_back_available_from_sr"]:
+        raise refuse("HELD_BACK", f"{cmd.corp} may not be started before stock round 3")
+    if cmd.par not in rules()["par_prices"]:
+        raise refuse("ILLEGAL_PAR", f"par must be one of {rules()['par_prices']}")
+    if player_cert_count(s, actor) >= cert_limit(s):
+        raise refuse("CERTIFICATE_LIMIT", f"you are at the certificate limit of {cert_limit(s)}")
+    if s.cash(P(actor)) < 2 * cmd.par:
+        raise refuse("INSUFFICIENT_FUNDS", f"the president's certificate costs ₡{2 * cmd.par}")
+    em(E.CorporationStarted(player=actor, corp=cmd.corp, par=cmd.par))
+
+
+def _swap(em: Emitter, actor: str, cmd: K.SwapCertificate) -> None:
+    s = em.state
+    if cmd.corp not in s.corps or s.president(cmd.corp) != actor:
+        raise refuse("NOT_PRESIDENT", f"you must preside {cmd.corp} to swap with its treasury")
+    if s.shares.location.get(cmd.take) != C(cmd.corp):
+        raise refuse("NOT_IN_TREASURY", f"{cmd.take} is not in {cmd.corp}'s treasury")
+    if s.shares.location.get(cmd.give) != P(actor):
+        raise refuse("NOT_YOURS", f"you do not hold {cmd.give}")
+    if is_president_cert(cmd.give):
+        raise refuse("PRESIDENTS_CERTIFICATE", "a corporation may not be given a president's certificate")
+    if cmd.take in s.swapped or cmd.give in s.swapped:
+        raise refuse("ALREADY_SWAPPED", "a certificate may take part in one swap per stock round")
+    em(E.CertificatesSwapped(player=actor, corp=cmd.corp, taken=cmd.take, given=cmd.give))
+    for corp in {corp_of(cmd.take), corp_of(cmd.give)}:
+        leave_receivership(em, corp, actor)
+        settle_presidency(em, corp)
+
+
+def tunnel_taker(s, actor: str) -> str | None:
+    """Who would receive the P6 share: the owning player, or a corporation the actor presides."""
+    owner = s.private_owner.get("P6", "")
+    if owner == P(actor):
+        return owner
+    if owner.startswith("c:") and s.president(owner[2:]) == actor:
+        return owner
+    return None
+
+
+def take_tunnel_share(em: Emitter, actor: str, corp: str) -> None:
+    s = em.state
+    taker = tunnel_taker(s, actor)
+    if taker is None:
+        raise refuse("NOT_OWNER", "you do not control the Tunnel Company")
+    if s.set_no not in rules()["tunnel_free_share_rounds"]:
+        raise refuse("WRONG_ROUND", "the free share may be taken only in stock rounds 2, 3 or 4")
+    certs = s.shares.ordinary_certs(corp, POOL) if corp in s.corps else []
+    if not certs:
+        raise refuse("NO_SHARE_AVAILABLE", f"no {corp} share in the bank pool")
+    if taker.startswith("p:") and player_cert_count(s, actor) >= cert_limit(s):
+        raise refuse("CERTIFICATE_LIMIT", f"you are at the certificate limit of {cert_limit(s)}")
+    em(E.TunnelShareTaken(taker=taker, cert=certs[0]))
+    em(E.PrivateClosed(private="P6", reason="free share taken"))
+    if taker.startswith("p:"):
+        leave_receivership(em, corp, actor)
+        settle_presidency(em, corp)
+    check_float(em, corp)
+
