@@ -10,13 +10,15 @@ JetStream stream name suffix, a subject prefix or a Redis key prefix).
 from __future__ import annotations
 
 import os
+import tempfile
 import uuid
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Iterator
 
 import pytest
 
-from starbase_core.servers import NatsServer, RedisServer
+from starbase_core.servers import NatsServer, RedisServer, nats_config
 
 
 def _docker_answers() -> bool:
@@ -34,13 +36,18 @@ def _docker_answers() -> bool:
 
 
 @contextmanager
-def _container(image: str, port: int, scheme: str, command: str | None = None) -> Iterator[str]:
+def _container(image: str, port: int, scheme: str, command: str | None = None,
+               files: dict[str, str] | None = None) -> Iterator[str]:
     from testcontainers.core.container import DockerContainer
     from testcontainers.core.waiting_utils import wait_for_logs
 
     container = DockerContainer(image).with_exposed_ports(port)
     if command:
         container = container.with_command(command)
+    workdir = Path(tempfile.mkdtemp(prefix="starbase-container-"))
+    for inside, text in (files or {}).items():
+        (workdir / Path(inside).name).write_text(text)
+        container = container.with_volume_mapping(str(workdir / Path(inside).name), inside, "ro")
     with container:
         wait_for_logs(container, "Server is ready" if scheme == "nats" else "Ready to accept connections")
         host = container.get_container_host_ip()
@@ -52,7 +59,9 @@ def nats_url() -> Iterator[str]:
     if url := os.environ.get("NATS_URL"):
         yield url
     elif _docker_answers():
-        with _container("nats:2.10", 4222, "nats", "-js --sync_interval always") as url:
+        config = nats_config("0.0.0.0:4222", "0.0.0.0:8222", "/data/jetstream")
+        with _container("nats:2.11", 4222, "nats", "-c /etc/nats/starbase.conf",
+                        {"/etc/nats/starbase.conf": config}) as url:
             yield url
     else:
         with NatsServer() as server:
@@ -77,6 +86,30 @@ def fresh_name(prefix: str = "t") -> str:
 
 
 @pytest.fixture
+def new_name():
+    """A factory of fresh tokens, for tests that need several (`new_name("game")`)."""
+    return fresh_name
+
+
+@pytest.fixture
 def namespace() -> str:
     """A fresh per-test token for JetStream stream names, subject prefixes and Redis key prefixes."""
     return fresh_name()
+
+
+@pytest.fixture
+async def jetstream_store(nats_url, namespace):
+    """A JetStreamEventStore on its own JetStream stream and subject prefix, removed afterwards."""
+    from starbase_core.store_jetstream import JetStreamEventStore
+
+    store = await JetStreamEventStore.connect(nats_url, name=f"T_{namespace}", subject_prefix=namespace)
+    try:
+        yield store
+    finally:
+        js = store._nc.jetstream()
+        for stream in (store.name, f"KV_{store.name}_commands"):
+            try:
+                await js.delete_stream(stream)
+            except Exception:  # already gone: nothing to clean
+                pass
+        await store.close()

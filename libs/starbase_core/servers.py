@@ -108,6 +108,19 @@ class _ManagedServer:
         self.stop()
 
 
+def nats_config(listen: str, monitor: str, store_dir: str) -> str:
+    """A nats-server config: JetStream on a file store that fsyncs every write before acknowledging."""
+    return (
+        f"listen: {listen}\n"
+        f"http: {monitor}\n"
+        "max_payload: 4MB\n"
+        "jetstream {\n"
+        f'  store_dir: "{store_dir}"\n'
+        "  sync_interval: always\n"
+        "}\n"
+    )
+
+
 class NatsServer(_ManagedServer):
     """nats-server with JetStream on a file store that fsyncs before acknowledging."""
 
@@ -126,21 +139,10 @@ class NatsServer(_ManagedServer):
     def monitor_url(self) -> str:
         return f"http://127.0.0.1:{self.monitor_port}"
 
-    def _config(self) -> str:
-        store = (self.workdir / "jetstream").as_posix()
-        return (
-            f"listen: 127.0.0.1:{self.port}\n"
-            f"http: 127.0.0.1:{self.monitor_port}\n"
-            "max_payload: 4MB\n"
-            "jetstream {\n"
-            f'  store_dir: "{store}"\n'
-            "  sync_interval: always\n"
-            "}\n"
-        )
-
     def _command(self) -> list[str]:
         config = self.workdir / "nats.conf"
-        config.write_text(self._config())
+        config.write_text(nats_config(f"127.0.0.1:{self.port}", f"127.0.0.1:{self.monitor_port}",
+                                      (self.workdir / "jetstream").as_posix()))
         return [find_binary("nats-server"), "-c", str(config)]
 
     def _answers(self) -> bool:

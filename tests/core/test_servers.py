@@ -23,8 +23,3 @@ async def test_redis_server_answers(redis_url, namespace):
         await client.delete(f"{namespace}:k")
     finally:
         await client.aclose()
-
-
-def test_fresh_namespaces_differ(namespace):
-    from conftest import fresh_name
-    assert fresh_name() != fresh_name() != namespace

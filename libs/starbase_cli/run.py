@@ -1,0 +1,198 @@
+"""`python -m starbase_cli.run` (what `make run` calls): the whole Starbase on this machine.
+
+Starts NATS with JetStream (fsync before every acknowledgement) and Redis from the venv's wheels, then
+the adjudicator, scoring, the lobby (and the Trucker service when it is installed) as child processes,
+waits until each answers its readiness probe, and prints the URLs. Ctrl-C or SIGTERM stops everything
+in reverse order — the lobby first (so no new commands arrive), the store last (so nothing accepted is
+lost) — and each child gets its grace period before being killed.
+
+Data lives in `.run/` (JetStream files, Redis append-only file, the lobby's token secret), so games,
+tables and leaderboards survive a restart. Ports: LOBBY_PORT (8000), NATS_PORT (4222), REDIS_PORT
+(6379), ADJUDICATOR_PORT (50051), TRUCKER_PORT (8300); a busy port is replaced by a free one and said so.
+"""
+from __future__ import annotations
+
+import importlib.util
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from starbase_core.servers import NatsServer, RedisServer, free_port
+
+RUN_DIR = Path(os.environ.get("STARBASE_RUN_DIR", ".run"))
+STOP_GRACE = 15.0
+READY_TIMEOUT = 60.0
+
+
+def port_is_free(port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def pick_port(variable: str, preferred: int) -> int:
+    wanted = int(os.environ.get(variable) or preferred)
+    if port_is_free(wanted):
+        return wanted
+    chosen = free_port()
+    print(f"  port {wanted} ({variable}) is busy: using {chosen}", flush=True)
+    return chosen
+
+
+@dataclass
+class Child:
+    name: str
+    module: str
+    ready_url: str
+    env: dict = field(default_factory=dict)
+    optional: bool = False          # if it fails, say so and run without it (the core still works)
+    process: subprocess.Popen | None = None
+
+    def start(self, base_env: dict, logs: Path) -> None:
+        log = open(logs / f"{self.name}.log", "ab")
+        # Its own session: Ctrl-C reaches only us, and we stop the children in order.
+        self.process = subprocess.Popen([sys.executable, "-m", self.module], env={**base_env, **self.env},
+                                        stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        log.close()
+
+    def ready(self) -> bool:
+        try:
+            with urllib.request.urlopen(self.ready_url, timeout=1) as reply:
+                return reply.status == 200
+        except OSError:
+            return False
+
+    def stop(self) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(STOP_GRACE)
+        except subprocess.TimeoutExpired:
+            print(f"  {self.name} did not stop within {STOP_GRACE}s: killing it", flush=True)
+            self.process.kill()
+            self.process.wait()
+
+
+class Stop(Exception):
+    pass
+
+
+def _raise_stop(signum, frame):
+    raise Stop()
+
+
+def lobby_secret() -> str:
+    """One secret kept in .run/, so tokens stay valid across restarts (LOBBY_SECRET overrides it)."""
+    if os.environ.get("LOBBY_SECRET"):
+        return os.environ["LOBBY_SECRET"]
+    path = RUN_DIR / "lobby_secret"
+    if not path.exists():
+        path.write_text(secrets.token_urlsafe(32))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+def services(env: dict) -> list[Child]:
+    adjudicator_port = pick_port("ADJUDICATOR_PORT", 50051)
+    lobby_port = pick_port("LOBBY_PORT", 8000)
+    children = [
+        Child("adjudicator", "adjudicator", f"http://127.0.0.1:{(health := free_port())}/readyz",
+              {"ADJUDICATOR_PORT": str(adjudicator_port), "ADJUDICATOR_HOST": "127.0.0.1",
+               "ADJUDICATOR_HEALTH_PORT": str(health)}),
+        Child("scoring", "scoring", f"http://127.0.0.1:{(health := free_port())}/readyz",
+              {"SCORING_HEALTH_PORT": str(health), "SCORING_HEALTH_HOST": "127.0.0.1"}),
+        Child("lobby", "lobby", f"http://127.0.0.1:{lobby_port}/readyz",
+              {"LOBBY_PORT": str(lobby_port), "ADJUDICATOR_TARGET": f"127.0.0.1:{adjudicator_port}"}),
+    ]
+    if importlib.util.find_spec("trucker") and importlib.util.find_spec("trucker.__main__"):
+        trucker_port = pick_port("TRUCKER_PORT", 8300)
+        children.append(Child("trucker", "trucker", f"http://127.0.0.1:{trucker_port}/readyz",
+                              {"TRUCKER_PORT": str(trucker_port)}, optional=True))
+    return children
+
+
+def check_alive(children: list[Child]) -> None:
+    """Raise if a required child died; drop (with a warning) an optional one that did."""
+    for child in list(children):
+        if child.process.poll() is None:
+            continue
+        message = f"{child.name} exited with {child.process.returncode}: see {RUN_DIR}/logs/{child.name}.log"
+        if not child.optional:
+            raise RuntimeError(message)
+        print(f"  warning: {message}; running without it", flush=True)
+        children.remove(child)
+
+
+def wait_ready(children: list[Child]) -> None:
+    deadline = time.monotonic() + READY_TIMEOUT
+    waiting = list(children)
+    while waiting:
+        check_alive(children)
+        for child in list(waiting):
+            if child not in children or child.ready():
+                waiting.remove(child)
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"not ready after {READY_TIMEOUT}s: {', '.join(c.name for c in waiting)}")
+        time.sleep(0.2)
+
+
+def main() -> int:
+    signal.signal(signal.SIGINT, _raise_stop)
+    signal.signal(signal.SIGTERM, _raise_stop)
+    logs = RUN_DIR / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    children: list[Child] = []
+    print("Starting Starbase…", flush=True)
+    nats = NatsServer(port=pick_port("NATS_PORT", 4222), workdir=RUN_DIR / "nats")
+    redis = RedisServer(port=pick_port("REDIS_PORT", 6379), workdir=RUN_DIR / "redis", persist=True)
+    try:
+        nats.start()
+        redis.start()
+        env = {**os.environ, "NATS_URL": nats.url, "REDIS_URL": redis.url, "LOBBY_SECRET": lobby_secret(),
+               "PYTHONUNBUFFERED": "1"}
+        children = services(env)
+        for child in children:
+            child.start(env, logs)
+        wait_ready(children)
+        lobby = next(c for c in children if c.name == "lobby")
+        base = lobby.ready_url.rsplit("/", 1)[0]
+        print(f"\n  lobby        {base}   (API docs: {base}/docs)", flush=True)
+        for child in children:
+            if child.name != "lobby":
+                print(f"  {child.name:<12} ready at {child.ready_url}", flush=True)
+        print(f"  NATS         {nats.url}  (monitoring {nats.monitor_url})", flush=True)
+        print(f"  Redis        {redis.url}", flush=True)
+        print(f"  logs         {logs}/\n\nCtrl-C stops everything.", flush=True)
+        while True:
+            check_alive(children)
+            time.sleep(0.5)
+    except Stop:
+        print("\nStopping…", flush=True)
+        return 0
+    except (RuntimeError, OSError) as problem:
+        print(f"\nStarbase could not keep running: {problem}", file=sys.stderr, flush=True)
+        return 1
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)      # a second Ctrl-C must not cut the shutdown short
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        for child in reversed(children):
+            child.stop()
+        redis.stop()
+        nats.stop()
+        print("Stopped.", flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,79 @@
+"""NATS connections and plain publish/subscribe helpers shared by the services.
+
+`connect_nats` retries with backoff, so a service that starts before its NATS server (compose,
+Kubernetes, `make run`) waits for it instead of crashing. Payloads on the bus are JSON.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any, AsyncIterator, Awaitable, Callable
+
+import nats
+import structlog
+from nats.aio.client import Client as NATS
+
+log = structlog.get_logger(__name__)
+
+
+async def connect_nats(url: str, *, name: str = "starbase", attempts: int = 30,
+                       first_delay: float = 0.2, max_delay: float = 2.0) -> NATS:
+    """Connect, retrying the first connection; once connected nats-py reconnects by itself."""
+    delay, last_error = first_delay, None
+    for attempt in range(1, attempts + 1):
+        try:
+            # nats-py retries a first connection by itself (for ever with unlimited reconnects), so it
+            # gets two quick tries here, our loop does the backoff, and unlimited reconnects start once connected.
+            connection = await nats.connect(
+                url, name=name, connect_timeout=2, max_reconnect_attempts=1, reconnect_time_wait=0.1,
+                error_cb=_log_error,
+            )
+            connection.options["allow_reconnect"] = True
+            connection.options["max_reconnect_attempts"] = -1
+            connection.options["reconnect_time_wait"] = 0.5
+            return connection
+        except Exception as error:  # connection refused, DNS not ready yet, no servers available
+            last_error = error
+            log.warning("nats_connect_retry", url=url, attempt=attempt, error=str(error))
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, max_delay)
+    raise ConnectionError(f"could not reach NATS at {url} after {attempts} attempts: {last_error}")
+
+
+async def _log_error(error: Exception) -> None:
+    log.warning("nats_error", error=str(error) or type(error).__name__)
+
+
+def encode(payload: Any) -> bytes:
+    return json.dumps(payload, separators=(",", ":")).encode()
+
+
+def decode(data: bytes) -> Any:
+    return json.loads(data) if data else None
+
+
+async def publish_json(connection: NATS, subject: str, payload: Any) -> None:
+    await connection.publish(subject, encode(payload))
+
+
+async def subscribe_json(connection: NATS, subject: str,
+                         handler: Callable[[str, Any], Awaitable[None]], *, queue: str = ""):
+    """Call `handler(subject, payload)` for each message; returns the subscription (unsubscribe it)."""
+
+    async def on_message(message) -> None:
+        try:
+            await handler(message.subject, decode(message.data))
+        except Exception:  # one bad message must not kill the subscription
+            log.exception("bus_handler_failed", subject=message.subject)
+
+    return await connection.subscribe(subject, queue=queue, cb=on_message)
+
+
+async def messages_json(connection: NATS, subject: str) -> AsyncIterator[tuple[str, Any]]:
+    """Iterate `(subject, payload)` pairs; stops when the caller stops iterating."""
+    subscription = await connection.subscribe(subject)
+    try:
+        async for message in subscription.messages:
+            yield message.subject, decode(message.data)
+    finally:
+        await subscription.unsubscribe()

@@ -1,0 +1,135 @@
+"""The event envelope: what the store keeps for every event, hash-chained per stream.
+
+An `Envelope` wraps one event of one stream (`game.<id>`, `table.<id>`) with its place (`seq`: 1, 2, …),
+who caused it (`actor`, `command_id`), when (`time`, ISO 8601 UTC), free `meta` (for games: `draw_end`,
+the FairRng counter after the command, and `command`, the command that produced it) and the chain:
+`hash` is SHA-256 over the canonical JSON (sorted keys, no spaces) of every other field, `prev_hash` is
+the previous envelope's `hash` (64 zeros for the first). Altering, dropping or reordering any stored
+event breaks the chain, which is what lets an auditor trust a stream handed to them.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from datetime import datetime, timezone
+from typing import Any, Iterable
+
+from pydantic import BaseModel, ConfigDict, Field
+
+GENESIS_HASH = "0" * 64
+
+# Stream names are NATS subject tokens joined by dots ("game.ab12"): no spaces, no wildcards.
+STREAM_NAME = re.compile(r"^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)+$")
+
+
+class InvalidName(ValueError):
+    pass
+
+
+def check_stream_name(stream: str) -> str:
+    if not STREAM_NAME.match(stream):
+        raise InvalidName(
+            f"{stream!r} is not a stream name: use dot-separated tokens of letters, digits, '_' or '-', "
+            "such as 'game.42'"
+        )
+    return stream
+
+
+# Command ids travel in NATS headers: printable ASCII without spaces, bounded.
+COMMAND_ID = re.compile(r"^[!-~]{1,200}$")
+
+
+def check_command_id(command_id: str | None) -> str | None:
+    if command_id is not None and not COMMAND_ID.match(command_id):
+        raise InvalidName(f"{command_id!r} is not a command id: use 1 to 200 printable ASCII characters")
+    return command_id
+
+
+def canonical_json(value: Any) -> bytes:
+    """The one byte form hashes are taken over: sorted keys, no spaces, UTF-8."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      allow_nan=False).encode()
+
+
+def utc_now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+class NewEvent(BaseModel):
+    """An event about to be appended; the store gives it its place, time and hashes."""
+
+    model_config = ConfigDict(frozen=True)
+    type: str
+    data: dict = Field(default_factory=dict)
+    actor: str | None = None
+    meta: dict = Field(default_factory=dict)
+
+
+class Envelope(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    stream: str
+    seq: int
+    type: str
+    data: dict
+    command_id: str | None = None
+    actor: str | None = None
+    time: str
+    meta: dict = Field(default_factory=dict)
+    prev_hash: str
+    hash: str
+
+    def computed_hash(self) -> str:
+        return hash_of(self.model_dump(exclude={"hash"}))
+
+
+def hash_of(fields: dict) -> str:
+    return hashlib.sha256(canonical_json(fields)).hexdigest()
+
+
+def seal(stream: str, events: Iterable[NewEvent], *, last_seq: int, last_hash: str,
+         command_id: str | None = None, time: str | None = None) -> list[Envelope]:
+    """Chain new events after (last_seq, last_hash): the envelopes the store will append."""
+    time = time or utc_now()
+    sealed: list[Envelope] = []
+    prev_hash, seq = last_hash, last_seq
+    for event in events:
+        seq += 1
+        body = {
+            "stream": stream, "seq": seq, "type": event.type, "data": event.data,
+            "command_id": command_id, "actor": event.actor, "time": time, "meta": event.meta,
+            "prev_hash": prev_hash,
+        }
+        envelope = Envelope(**body, hash=hash_of(body))
+        sealed.append(envelope)
+        prev_hash = envelope.hash
+    return sealed
+
+
+def chain_problems(envelopes: Iterable[Envelope], *, stream: str | None = None) -> list[str]:
+    """Everything wrong with a stream's chain, in order; empty when the chain holds from seq 1."""
+    problems: list[str] = []
+    prev_hash, expected_seq = GENESIS_HASH, 1
+    for envelope in envelopes:
+        where = f"seq {envelope.seq}"
+        if stream is not None and envelope.stream != stream:
+            problems.append(f"{where}: belongs to stream {envelope.stream!r}, not {stream!r}")
+        if envelope.seq != expected_seq:
+            problems.append(f"{where}: expected seq {expected_seq} (a gap, a duplicate or a reorder)")
+        if envelope.prev_hash != prev_hash:
+            problems.append(f"{where}: prev_hash does not match the hash of the event before it")
+        if envelope.computed_hash() != envelope.hash:
+            problems.append(f"{where}: hash does not match its content (the event was altered)")
+        prev_hash, expected_seq = envelope.hash, envelope.seq + 1
+    return problems
+
+
+def verify_chain(envelopes: Iterable[Envelope], *, stream: str | None = None) -> None:
+    if problems := chain_problems(envelopes, stream=stream):
+        raise BrokenChain(problems)
+
+
+class BrokenChain(Exception):
+    def __init__(self, problems: list[str]):
+        super().__init__("; ".join(problems))
+        self.problems = problems

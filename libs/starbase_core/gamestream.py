@@ -1,0 +1,138 @@
+"""A game's stream, as the platform writes it around a rules engine.
+
+    seq 1      GameCreated {game, players, options, commitment}      meta.draw_end
+    seq 2..    the engine's setup events                             meta.draw_end
+    …          per accepted command: the engine's events             meta.draw_end, meta.command (first)
+               or, when a command changed nothing, CommandHadNoEffect
+    last       GameEnded {standings, reason, seed}                   (appended with the final command)
+
+`meta.draw_end` is the FairRng counter after the command that produced the envelope, so the next command
+draws from there, and an auditor holding the revealed seed can re-derive every draw.
+`meta.command` (the validated command, as JSON) makes every command re-runnable by an auditor.
+Engine events are wrapped as `type = event.type`, `data = event.model_dump()`.
+
+Engines may have events of the same names (every engine has its own `GameEnded`), so the platform's
+envelopes are marked `meta.platform = true`: use `is_platform` / `ends_game`, never the type alone.
+
+`GameRecord` is what a stream folds into; `redact` is what a viewer may see of one envelope.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable
+
+from starbase_core.envelope import GENESIS_HASH, Envelope, NewEvent, check_stream_name
+from starbase_rules.contract import Event, Game, Outcome
+
+GAME_CREATED = "GameCreated"
+GAME_ENDED = "GameEnded"
+NO_EFFECT = "CommandHadNoEffect"
+PLATFORM_TYPES = frozenset({GAME_CREATED, GAME_ENDED, NO_EFFECT})
+
+
+def is_platform(envelope: Envelope) -> bool:
+    """Written by the platform around the engine (GameCreated, GameEnded, CommandHadNoEffect)."""
+    return envelope.meta.get("platform") is True and envelope.type in PLATFORM_TYPES
+
+
+def ends_game(envelope: Envelope) -> bool:
+    """The platform's GameEnded (standings, reason, revealed seed), not an engine event of that name."""
+    return envelope.type == GAME_ENDED and is_platform(envelope)
+
+
+class CorruptStream(Exception):
+    pass
+
+
+def game_stream(game_id: str) -> str:
+    return check_stream_name(f"game.{game_id}")
+
+
+def game_created(game_name: str, players: list[str], options: dict, commitment: str,
+                 draw_end: int) -> NewEvent:
+    return NewEvent(type=GAME_CREATED, meta={"draw_end": draw_end, "platform": True}, data={
+        "game": game_name, "players": list(players), "options": dict(options), "commitment": commitment,
+    })
+
+
+def game_ended(outcome: Outcome, seed: bytes, draw_end: int) -> NewEvent:
+    return NewEvent(type=GAME_ENDED, meta={"draw_end": draw_end, "platform": True}, data={
+        "standings": [standing.model_dump() for standing in outcome.standings],
+        "reason": outcome.reason,
+        "seed": seed.hex(),
+    })
+
+
+def wrap(events: Iterable[Event], *, actor: str | None, draw_end: int,
+         command: dict | None = None) -> list[NewEvent]:
+    """Engine events as new envelopes; the first carries the command, or a no-effect marker does."""
+    wrapped = [NewEvent(type=event.type, data=event.model_dump(mode="json"), actor=actor,
+                        meta={"draw_end": draw_end}) for event in events]
+    if command is not None:
+        if not wrapped:
+            wrapped = [NewEvent(type=NO_EFFECT, actor=actor, meta={"draw_end": draw_end, "platform": True})]
+        wrapped[0] = wrapped[0].model_copy(update={"meta": {**wrapped[0].meta, "command": command}})
+    return wrapped
+
+
+@dataclass
+class GameRecord:
+    """A game folded from its stream: the engine's state plus what the platform tracks around it."""
+
+    game_id: str
+    engine: Game
+    players: list[str]
+    options: dict
+    commitment: str
+    state: Any
+    last_seq: int = 0
+    last_hash: str = GENESIS_HASH
+    draw_end: int = 0
+    ended: dict | None = None          # GameEnded's data once the game is over
+    events: int = 0                    # engine events folded
+
+    @property
+    def game_name(self) -> str:
+        return self.engine.name
+
+    def apply(self, envelopes: Iterable[Envelope]) -> "GameRecord":
+        for envelope in envelopes:
+            if envelope.seq != self.last_seq + 1:
+                raise CorruptStream(f"{envelope.stream}: seq {envelope.seq} after {self.last_seq}")
+            if ends_game(envelope):
+                self.ended = envelope.data
+            elif not is_platform(envelope):
+                self.state = self.engine.evolve(self.state, self.engine.parse_event(envelope.data))
+                self.events += 1
+            self.last_seq, self.last_hash = envelope.seq, envelope.hash
+            self.draw_end = envelope.meta.get("draw_end", self.draw_end)
+        return self
+
+
+def replay(game_id: str, envelopes: list[Envelope], get_game: Callable[[str], Game]) -> GameRecord:
+    """Rebuild a game from its whole stream (which must start with GameCreated)."""
+    if not envelopes or envelopes[0].type != GAME_CREATED or not is_platform(envelopes[0]):
+        raise CorruptStream(f"game {game_id}: the stream does not start with {GAME_CREATED}")
+    created = envelopes[0].data
+    engine = get_game(created["game"])
+    record = GameRecord(game_id=game_id, engine=engine, players=list(created["players"]),
+                        options=dict(created["options"]), commitment=created["commitment"],
+                        state=engine.initial_state())
+    return record.apply(envelopes)
+
+
+def redact(engine: Game, envelope: Envelope, viewer: str | None) -> dict | None:
+    """What `viewer` (None: a spectator) may see of an envelope, or None when nothing at all.
+
+    `platform` tells the platform's GameCreated / GameEnded / CommandHadNoEffect from engine events of
+    the same name. Hashes and meta stay out: a hash over hidden data could be brute-forced back to it (a card is one of
+    a few values), and the audit trail is for after the game. The public log after `GameEnded` is whole.
+    """
+    if is_platform(envelope):
+        data = dict(envelope.data)
+    else:
+        data = engine.redact(engine.parse_event(envelope.data), viewer)
+        if data is None:
+            return None
+    return {"stream": envelope.stream, "seq": envelope.seq, "type": envelope.type, "data": data,
+            "actor": envelope.actor, "time": envelope.time, "platform": is_platform(envelope)}

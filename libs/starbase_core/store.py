@@ -1,0 +1,70 @@
+"""The event-store port: append-only streams with optimistic concurrency and idempotent commands.
+
+Adapters: `store_memory.MemoryEventStore` (unit tests, single process) and
+`store_jetstream.JetStreamEventStore` (NATS JetStream, the real thing). Both pass the one contract suite
+in `tests/core/test_store_contract.py`.
+
+Semantics every adapter keeps:
+
+- `append(stream, events, expected_seq=N, command_id=C)` stores all `events` atomically as seqs N+1, N+2, …
+  only if the stream's last seq is N; otherwise it raises `WrongExpectedSeq(actual)` and stores nothing.
+- A `command_id` is remembered per stream for ever: appending again with one already stored returns the
+  envelopes first stored for it and stores nothing, whatever `expected_seq` says. `find_command` asks
+  the same question without appending (a service checks it before re-deciding a retried command).
+- `read(stream, from_seq)` gives the stream's envelopes in seq order; `last_seq` its last seq (0: empty).
+- `follow(from_position, subject_filter)` yields `(position, envelope)` for every envelope of every
+  stream whose name matches the NATS-style filter ("game.>", "table.*"), in append order, then waits
+  for more. Positions are opaque, strictly increasing ints; `follow(p)` resumes right after position p,
+  so a consumer that saves the position of each envelope it has handled resumes exactly.
+"""
+from __future__ import annotations
+
+from typing import AsyncIterator, Protocol, runtime_checkable
+
+from starbase_core.envelope import Envelope, NewEvent
+
+
+class StoreError(Exception):
+    pass
+
+
+class WrongExpectedSeq(StoreError):
+    """Someone appended first: re-read the stream and decide again."""
+
+    def __init__(self, actual: int, expected: int | None = None, stream: str | None = None):
+        super().__init__(f"stream {stream or '?'} is at seq {actual}, not the expected {expected}")
+        self.actual = actual
+        self.expected = expected
+        self.stream = stream
+
+
+class EmptyAppend(StoreError, ValueError):
+    pass
+
+
+@runtime_checkable
+class EventStore(Protocol):
+    async def append(self, stream: str, events: list[NewEvent], *, expected_seq: int,
+                     command_id: str | None = None) -> list[Envelope]: ...
+
+    async def find_command(self, stream: str, command_id: str) -> list[Envelope] | None: ...
+
+    async def read(self, stream: str, from_seq: int = 1) -> list[Envelope]: ...
+
+    async def last_seq(self, stream: str) -> int: ...
+
+    def follow(self, from_position: int = 0,
+               subject_filter: str = "game.>") -> AsyncIterator[tuple[int, Envelope]]: ...
+
+    async def close(self) -> None: ...
+
+
+def subject_matches(subject_filter: str, subject: str) -> bool:
+    """NATS subject matching: '*' is one token, '>' the rest (one or more tokens)."""
+    wanted, tokens = subject_filter.split("."), subject.split(".")
+    for index, token in enumerate(wanted):
+        if token == ">":
+            return len(tokens) > index
+        if index >= len(tokens) or (token != "*" and token != tokens[index]):
+            return False
+    return len(tokens) == len(wanted)

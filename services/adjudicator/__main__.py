@@ -1,0 +1,66 @@
+"""`python -m adjudicator`: the gRPC adjudicator with /healthz, /readyz and /metrics on a side port.
+
+Environment: NATS_URL, ADJUDICATOR_PORT (50051), ADJUDICATOR_HEALTH_PORT (8081), ADJUDICATOR_HOST,
+EVENT_STREAM, EVENT_SUBJECT_PREFIX, STORE_REPLICAS, SEED_BUCKET, CACHE_GAMES, LOG_LEVEL, LOG_JSON.
+SIGTERM or SIGINT: stop taking calls, finish the ones in flight (grace period), then close the store.
+"""
+from __future__ import annotations
+
+import asyncio
+import signal
+
+from adjudicator.server import start_grpc_server
+from adjudicator.service import Adjudicator
+from starbase_core.config import CoreSettings, from_env
+from starbase_core.health import HealthServer
+from starbase_core.logging import configure_logging
+from starbase_core.seeds import JetStreamSeedVault
+from starbase_core.store_jetstream import JetStreamEventStore
+
+
+class AdjudicatorSettings(CoreSettings):
+    adjudicator_host: str = "0.0.0.0"
+    adjudicator_port: int = 50051
+    adjudicator_health_port: int = 8081
+    cache_games: int = 1000
+    shutdown_grace: float = 10.0
+
+
+async def serve(settings: AdjudicatorSettings, stop: asyncio.Event, wrap_store=None) -> None:
+    """Run until `stop` is set. `wrap_store` lets a test put a fault-injecting shim around the store."""
+    log = configure_logging("adjudicator", settings.log_level, settings.log_json)
+    store = await JetStreamEventStore.connect(
+        settings.nats_url, name=settings.event_stream, subject_prefix=settings.event_subject_prefix,
+        replicas=settings.store_replicas,
+    )
+    vault = await JetStreamSeedVault(store._nc, settings.seed_bucket, settings.store_replicas).ensure()
+    adjudicator = Adjudicator(wrap_store(store) if wrap_store else store, vault,
+                              cache_size=settings.cache_games)
+
+    async def ready() -> bool:
+        return store._nc.is_connected
+
+    health = await HealthServer(settings.adjudicator_health_port, ready, settings.adjudicator_host).start()
+    server, port = await start_grpc_server(adjudicator, settings.adjudicator_port, settings.adjudicator_host)
+    log.info("adjudicator_started", grpc_port=port, health_port=health.port, nats=settings.nats_url)
+    try:
+        await stop.wait()
+    finally:
+        log.info("adjudicator_stopping", grace=settings.shutdown_grace)
+        await server.stop(settings.shutdown_grace)
+        await health.stop()
+        await store.close()
+        log.info("adjudicator_stopped")
+
+
+async def main(wrap_store=None) -> None:
+    settings = from_env(AdjudicatorSettings)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    await serve(settings, stop, wrap_store)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

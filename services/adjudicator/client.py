@@ -1,0 +1,89 @@
+"""A small async client for the adjudicator, for the lobby and tools.
+
+    client = AdjudicatorClient("127.0.0.1:50051")
+    envelopes = await client.submit(game_id, actor, {"type": "Draw"}, command_id)   # RuleViolation if refused
+    await client.close()
+
+`submit` and `create_game` are idempotent on their command id, so on UNAVAILABLE (a replica died, maybe
+between its append and its reply) the client retries with the same id and gets the same events.
+Several targets may be given as "host1:50051,host2:50051" (gRPC round-robins over them).
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+
+import grpc
+
+from adjudicator.wire import pb, rpc
+from starbase_core.envelope import Envelope
+from starbase_rules.contract import RuleViolation
+
+RETRYABLE = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED}
+
+
+class AdjudicatorClient:
+    def __init__(self, target: str, *, timeout: float = 10.0, retries: int = 8, retry_delay: float = 0.1):
+        if "," in target:
+            target = "ipv4:" + target if not target.startswith(("ipv4:", "dns:")) else target
+        self.target = target
+        self.timeout, self.retries, self.retry_delay = timeout, retries, retry_delay
+        self._channel = grpc.aio.insecure_channel(
+            target, options=[("grpc.lb_policy_name", "round_robin"), ("grpc.enable_retries", 0)],
+        )
+        self._stub = rpc.AdjudicatorStub(self._channel)
+
+    async def close(self) -> None:
+        await self._channel.close()
+
+    async def __aenter__(self):
+        return self
+
+    async def __aexit__(self, *exc_info):
+        await self.close()
+
+    async def create_game(self, game_id: str, game: str, players: list[str], options: dict | None = None,
+                          command_id: str | None = None) -> list[Envelope]:
+        request = pb.CreateGameRequest(game_id=game_id, game=game, players=players,
+                                       options_json=json.dumps(options or {}),
+                                       command_id=command_id or f"create-{game_id}")
+        return _envelopes(await self._call(self._stub.CreateGame, request))
+
+    async def submit(self, game_id: str, actor: str, command: dict,
+                     command_id: str | None = None) -> list[Envelope]:
+        request = pb.SubmitRequest(game_id=game_id, actor=actor, command_json=json.dumps(command),
+                                   command_id=command_id or uuid.uuid4().hex)
+        return _envelopes(await self._call(self._stub.Submit, request))
+
+    async def view(self, game_id: str, viewer: str | None = None) -> dict:
+        reply = await self._call(self._stub.GetView, pb.GetViewRequest(game_id=game_id, viewer=viewer or ""))
+        return json.loads(_json(reply))
+
+    async def legal_actions(self, game_id: str, player: str) -> list[dict]:
+        reply = await self._call(self._stub.LegalActions,
+                                 pb.LegalActionsRequest(game_id=game_id, player=player))
+        return json.loads(_json(reply))
+
+    async def _call(self, method, request):
+        delay = self.retry_delay
+        for attempt in range(self.retries + 1):
+            try:
+                return await method(request, timeout=self.timeout, wait_for_ready=attempt > 0)
+            except grpc.aio.AioRpcError as error:
+                if error.code() not in RETRYABLE or attempt == self.retries:
+                    raise
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 2.0)
+
+
+def _envelopes(reply) -> list[Envelope]:
+    if reply.WhichOneof("result") == "violation":
+        raise RuleViolation(reply.violation.code, reply.violation.message)
+    return [Envelope.model_validate_json(text) for text in reply.events.envelope_json]
+
+
+def _json(reply) -> str:
+    if reply.WhichOneof("result") == "violation":
+        raise RuleViolation(reply.violation.code, reply.violation.message)
+    return reply.json

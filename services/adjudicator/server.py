@@ -1,0 +1,113 @@
+"""The gRPC servicer: protobuf in, one call to `Adjudicator`, protobuf out. Nothing else lives here."""
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+
+import grpc
+import structlog
+from nats.errors import Error as NatsError
+
+from adjudicator.service import Adjudicator
+from adjudicator.wire import pb, rpc
+from starbase_core.envelope import InvalidName
+from starbase_core.store import StoreError
+from starbase_rules.contract import RuleViolation
+
+log = structlog.get_logger(__name__)
+
+
+# Failures of the store or the bus, not of the command: the caller may retry with the same command id.
+TRANSIENT = (StoreError, NatsError, ConnectionError, asyncio.TimeoutError)
+
+
+def _unavailable_on_transient(handler):
+    @functools.wraps(handler)
+    async def wrapped(self, request, context):
+        try:
+            return await handler(self, request, context)
+        except TRANSIENT as error:
+            log.warning("adjudicator_transient_failure", rpc=handler.__name__, error=repr(error))
+            await context.abort(grpc.StatusCode.UNAVAILABLE, f"try again: {error!r}")
+    return wrapped
+
+
+def _violation(error: RuleViolation):
+    return pb.RuleViolation(code=error.code, message=error.message)
+
+
+def _json_object(text: str, what: str) -> dict:
+    try:
+        value = json.loads(text) if text else {}
+    except json.JSONDecodeError as error:
+        raise RuleViolation("MALFORMED_JSON", f"{what} is not JSON: {error}") from None
+    if not isinstance(value, dict):
+        raise RuleViolation("MALFORMED_JSON", f"{what} must be a JSON object")
+    return value
+
+
+def _events_reply(envelopes) -> "pb.EventsReply":
+    return pb.EventsReply(events=pb.Events(envelope_json=[e.model_dump_json() for e in envelopes]))
+
+
+class AdjudicatorServicer(rpc.AdjudicatorServicer):
+    def __init__(self, adjudicator: Adjudicator):
+        self.adjudicator = adjudicator
+
+    @_unavailable_on_transient
+    async def CreateGame(self, request, context):
+        try:
+            envelopes = await self.adjudicator.create_game(
+                request.game_id, request.game, list(request.players),
+                _json_object(request.options_json, "options_json"), request.command_id or None,
+            )
+        except RuleViolation as error:
+            return pb.EventsReply(violation=_violation(error))
+        except InvalidName as error:
+            return pb.EventsReply(violation=pb.RuleViolation(code="BAD_ID", message=str(error)))
+        return _events_reply(envelopes)
+
+    @_unavailable_on_transient
+    async def Submit(self, request, context):
+        try:
+            if not request.command_id:
+                raise RuleViolation("MISSING_COMMAND_ID", "every command needs a command_id")
+            envelopes = await self.adjudicator.submit(
+                request.game_id, request.actor, _json_object(request.command_json, "command_json"),
+                request.command_id,
+            )
+        except RuleViolation as error:
+            return pb.EventsReply(violation=_violation(error))
+        except InvalidName as error:
+            return pb.EventsReply(violation=pb.RuleViolation(code="BAD_ID", message=str(error)))
+        return _events_reply(envelopes)
+
+    @_unavailable_on_transient
+    async def GetView(self, request, context):
+        try:
+            view = await self.adjudicator.view(request.game_id, request.viewer or None)
+        except RuleViolation as error:
+            return pb.JsonReply(violation=_violation(error))
+        except InvalidName as error:
+            return pb.JsonReply(violation=pb.RuleViolation(code="BAD_ID", message=str(error)))
+        return pb.JsonReply(json=json.dumps(view))
+
+    @_unavailable_on_transient
+    async def LegalActions(self, request, context):
+        try:
+            actions = await self.adjudicator.legal_actions(request.game_id, request.player)
+        except RuleViolation as error:
+            return pb.JsonReply(violation=_violation(error))
+        except InvalidName as error:
+            return pb.JsonReply(violation=pb.RuleViolation(code="BAD_ID", message=str(error)))
+        return pb.JsonReply(json=json.dumps(actions))
+
+
+async def start_grpc_server(adjudicator: Adjudicator, port: int, host: str = "0.0.0.0") -> tuple[grpc.aio.Server, int]:
+    """A started server and the port it listens on (pass port 0 for a free one)."""
+    server = grpc.aio.server()
+    rpc.add_AdjudicatorServicer_to_server(AdjudicatorServicer(adjudicator), server)
+    bound = server.add_insecure_port(f"{host}:{port}")
+    await server.start()
+    return server, bound

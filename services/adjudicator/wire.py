@@ -1,0 +1,29 @@
+"""The gRPC messages and stubs, compiled from `proto/adjudicator.proto` when first imported.
+
+grpcio-tools compiles the .proto in memory (`grpc.protos_and_services`), so nobody runs protoc by hand
+and the stubs can never drift from the contract. `ADJUDICATOR_PROTO_DIR` points elsewhere if the
+service is installed without the repository's `proto/` directory.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import grpc
+
+PROTO_DIR = Path(os.environ.get("ADJUDICATOR_PROTO_DIR") or Path(__file__).resolve().parents[2] / "proto")
+
+
+def _compile():
+    if not (PROTO_DIR / "adjudicator.proto").exists():
+        raise ImportError(f"adjudicator.proto not found in {PROTO_DIR}; set ADJUDICATOR_PROTO_DIR")
+    sys.path.insert(0, str(PROTO_DIR))
+    try:
+        return grpc.protos_and_services("adjudicator.proto")
+    finally:
+        sys.path.remove(str(PROTO_DIR))
+
+
+pb, rpc = _compile()
+SERVICE_NAME = "starbase.adjudicator.v1.Adjudicator"

@@ -1,0 +1,118 @@
+"""The adjudicator as it runs: `python -m adjudicator` processes behind gRPC, on a real NATS server."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import grpc
+import httpx
+import pytest
+
+from adjudicator.client import AdjudicatorClient
+from starbase_core.servers import free_port
+from starbase_rules.contract import RuleViolation
+from tests.support.adjudicator_child import CRASH_EXIT_CODE
+
+pytestmark = pytest.mark.integration
+
+CHILD = Path(__file__).resolve().parents[1] / "support" / "adjudicator_child.py"
+PLAYERS = ["ann", "bob"]
+
+
+class Child:
+    def __init__(self, env: dict):
+        self.port, self.health_port = free_port(), free_port()
+        self.process = subprocess.Popen(
+            [sys.executable, str(CHILD)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            env={**os.environ, **env, "ADJUDICATOR_PORT": str(self.port), "ADJUDICATOR_HOST": "127.0.0.1",
+                 "ADJUDICATOR_HEALTH_PORT": str(self.health_port), "LOG_LEVEL": "warning"},
+        )
+        self.target = f"127.0.0.1:{self.port}"
+
+    def wait_ready(self, deadline: float = 30.0) -> None:
+        end = time.monotonic() + deadline
+        while time.monotonic() < end:
+            assert self.process.poll() is None, f"adjudicator exited with {self.process.returncode}"
+            try:
+                if httpx.get(f"http://127.0.0.1:{self.health_port}/readyz", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise AssertionError("the adjudicator did not become ready")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+
+@pytest.fixture
+def child_env(nats_url, jetstream_store, namespace):
+    return {"NATS_URL": nats_url, "EVENT_STREAM": jetstream_store.name,
+            "EVENT_SUBJECT_PREFIX": jetstream_store.prefix, "SEED_BUCKET": f"seeds_{namespace}"}
+
+
+@pytest.fixture
+def spawn(child_env):
+    children = []
+
+    def start(**extra) -> Child:
+        child = Child({**child_env, **extra})
+        children.append(child)
+        child.wait_ready()
+        return child
+
+    yield start
+    for child in children:
+        child.stop()
+
+
+async def test_commands_views_and_refusals_over_grpc(spawn, game_id):
+    child = spawn()
+    async with AdjudicatorClient(child.target) as client:
+        created = await client.create_game(game_id, "testjack", PLAYERS, {})
+        assert created[0].type == "GameCreated"
+        assert await client.legal_actions(game_id, "ann") == [{"type": "Draw"}, {"type": "Stand"},
+                                                               {"type": "Think"}]
+        assert await client.legal_actions(game_id, "bob") == []
+        drawn = await client.submit(game_id, "ann", {"type": "Draw"}, "c1")
+        assert drawn[0].seq == created[-1].seq + 1 and drawn[0].type == "CardDrawn"
+        with pytest.raises(RuleViolation) as refused:
+            await client.submit(game_id, "bob", {"type": "Draw"}, "c2")
+        assert refused.value.code == "NOT_YOUR_TURN"
+        view = await client.view(game_id, "ann")
+        assert view["seq"] == drawn[-1].seq and len(view["view"]["my_hand"]) == 2
+        assert (await client.view(game_id))["view"]["my_hand"] is None
+        with pytest.raises(RuleViolation) as refused:
+            await client.view("nosuch", "ann")
+        assert refused.value.code == "GAME_NOT_FOUND"
+    metrics = httpx.get(f"http://127.0.0.1:{child.health_port}/metrics").text
+    assert 'adjudicator_commands_total{result="accepted"}' in metrics
+    assert httpx.get(f"http://127.0.0.1:{child.health_port}/healthz").status_code == 200
+
+
+async def test_a_killed_adjudicator_loses_no_accepted_move_and_the_retry_gets_the_same_events(
+        spawn, jetstream_store, game_id):
+    doomed = spawn(STARBASE_TEST_CRASH_ON="the-move")
+    survivor = spawn()
+    async with AdjudicatorClient(doomed.target, retries=0) as first, \
+            AdjudicatorClient(survivor.target) as second:
+        await first.create_game(game_id, "testjack", PLAYERS, {})
+        with pytest.raises(grpc.aio.AioRpcError):
+            await first.submit(game_id, "ann", {"type": "Draw"}, "the-move")
+        assert doomed.process.wait(10) == CRASH_EXIT_CODE
+        retried = await second.submit(game_id, "ann", {"type": "Draw"}, "the-move")
+    stream = await jetstream_store.read(f"game.{game_id}")
+    assert [e for e in stream if e.command_id == "the-move"] == retried
+    assert stream[-len(retried):] == retried
+
+
+async def test_sigterm_stops_the_adjudicator_cleanly(spawn):
+    child = spawn()
+    child.process.send_signal(signal.SIGTERM)
+    assert child.process.wait(30) == 0
