@@ -57,6 +57,7 @@ class Child:
     ready_url: str
     env: dict = field(default_factory=dict)
     optional: bool = False          # if it fails, say so and run without it (the core still works)
+    address: str = ""               # what to print for people
     process: subprocess.Popen | None = None
 
     def start(self, base_env: dict, logs: Path) -> None:
@@ -110,16 +111,18 @@ def services(env: dict) -> list[Child]:
     children = [
         Child("adjudicator", "adjudicator", f"http://127.0.0.1:{(health := free_port())}/readyz",
               {"ADJUDICATOR_PORT": str(adjudicator_port), "ADJUDICATOR_HOST": "127.0.0.1",
-               "ADJUDICATOR_HEALTH_PORT": str(health)}),
+               "ADJUDICATOR_HEALTH_PORT": str(health)}, address=f"gRPC 127.0.0.1:{adjudicator_port}"),
         Child("scoring", "scoring", f"http://127.0.0.1:{(health := free_port())}/readyz",
-              {"SCORING_HEALTH_PORT": str(health), "SCORING_HEALTH_HOST": "127.0.0.1"}),
+              {"SCORING_HEALTH_PORT": str(health), "SCORING_HEALTH_HOST": "127.0.0.1"},
+              address=f"health http://127.0.0.1:{health}/readyz"),
         Child("lobby", "lobby", f"http://127.0.0.1:{lobby_port}/readyz",
               {"LOBBY_PORT": str(lobby_port), "ADJUDICATOR_TARGET": f"127.0.0.1:{adjudicator_port}"}),
     ]
     if importlib.util.find_spec("trucker") and importlib.util.find_spec("trucker.__main__"):
         trucker_port = pick_port("TRUCKER_PORT", 8300)
         children.append(Child("trucker", "trucker", f"http://127.0.0.1:{trucker_port}/readyz",
-                              {"TRUCKER_PORT": str(trucker_port)}, optional=True))
+                              {"TRUCKER_PORT": str(trucker_port)}, optional=True,
+                              address=f"http://127.0.0.1:{trucker_port}"))
     return children
 
 
@@ -171,7 +174,7 @@ def main() -> int:
         print(f"\n  lobby        {base}   (API docs: {base}/docs)", flush=True)
         for child in children:
             if child.name != "lobby":
-                print(f"  {child.name:<12} ready at {child.ready_url}", flush=True)
+                print(f"  {child.name:<12} {child.address}", flush=True)
         print(f"  NATS         {nats.url}  (monitoring {nats.monitor_url})", flush=True)
         print(f"  Redis        {redis.url}", flush=True)
         print(f"  logs         {logs}/\n\nCtrl-C stops everything.", flush=True)

@@ -1,0 +1,28 @@
+"""`python -m lobby`: the HTTP/WebSocket lobby on LOBBY_PORT (8000).
+
+SIGTERM or Ctrl-C: uvicorn stops accepting, lets requests in flight finish (LOBBY_SHUTDOWN_GRACE
+seconds), closes the WebSockets (clients resume from their last seq on another replica), then the
+lifespan closes the feed, the store and Redis.
+"""
+from __future__ import annotations
+
+import uvicorn
+
+from starbase_core.logging import configure_logging
+
+from lobby.app import create_app
+from lobby.config import load_settings
+
+
+def main() -> None:
+    settings = load_settings()
+    configure_logging("lobby", settings.log_level, settings.log_json)
+    app = create_app(settings)
+    uvicorn.run(app, host=settings.lobby_host, port=settings.lobby_port, log_config=None,
+                timeout_graceful_shutdown=int(settings.lobby_shutdown_grace), proxy_headers=True,
+                # No access log: WebSocket URLs carry tokens (?token=), which must not reach log files.
+                access_log=False)
+
+
+if __name__ == "__main__":
+    main()

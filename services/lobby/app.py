@@ -1,0 +1,152 @@
+"""The FastAPI app: error bodies, the body-size gate, metrics, health, and the routers.
+
+Every refusal leaves as `{"error": {"code": ..., "message": ...}}` with a 4xx status, whether it came
+from the lobby (`LobbyError`), the game's rules (`RuleRefused`), request validation or routing; an
+unreachable adjudicator or store is a 503 in the same shape (retry: commands carry their command id).
+"""
+from __future__ import annotations
+
+import time
+from contextlib import asynccontextmanager
+
+import grpc
+import structlog
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from prometheus_client import Counter, Histogram
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from starbase_core.health import health_router
+from starbase_core.store import StoreError
+
+from lobby.bootstrap import LobbyRuntime
+from lobby.config import LobbySettings
+from lobby.exceptions import LobbyError
+from lobby.router import router
+from lobby.websocket import ws_router
+
+log = structlog.get_logger(__name__)
+REQUESTS = Counter("lobby_requests_total", "HTTP requests answered", ["method", "route", "status"])
+LATENCY = Histogram("lobby_request_seconds", "HTTP request latency", ["method", "route"])
+HTTP_CODES = {400: "BAD_REQUEST", 401: "NOT_AUTHENTICATED", 403: "FORBIDDEN", 404: "NOT_FOUND",
+              405: "METHOD_NOT_ALLOWED", 413: "BODY_TOO_LARGE", 415: "UNSUPPORTED_MEDIA_TYPE"}
+
+
+def error_body(code: str, message: str) -> dict:
+    return {"error": {"code": code, "message": message}}
+
+
+def create_app(settings: LobbySettings, runtime: LobbyRuntime | None = None) -> FastAPI:
+    runtime = runtime or LobbyRuntime(settings)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        await runtime.start()
+        try:
+            yield
+        finally:
+            await runtime.stop()
+
+    app = FastAPI(title="Starbase lobby", version="1", lifespan=lifespan,
+                  description="Players, tables, games and live events of the Starbase game server.")
+    app.state.lobby = runtime
+    app.include_router(router)
+    app.include_router(ws_router)
+    app.include_router(health_router(runtime.ready))
+    _install_errors(app)
+    _install_metrics(app)
+    app.add_middleware(BodyLimit, limit=settings.lobby_max_body_bytes)
+    return app
+
+
+def _install_errors(app: FastAPI) -> None:
+    @app.exception_handler(LobbyError)
+    async def lobby_error(request: Request, error: LobbyError):
+        return JSONResponse(error_body(error.code, error.message), status_code=error.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, error: RequestValidationError):
+        problems = error.errors()
+        if any(p.get("type") == "json_invalid" for p in problems):
+            return JSONResponse(error_body("MALFORMED_JSON", "the request body is not valid JSON"), 400)
+        described = "; ".join(
+            f"{'.'.join(str(part) for part in p.get('loc', ()) if part != 'body') or 'body'}: {p.get('msg')}"
+            for p in problems)
+        return JSONResponse(error_body("VALIDATION_FAILED", described), 422)
+
+    @app.exception_handler(grpc.aio.AioRpcError)
+    async def adjudicator_down(request: Request, error: grpc.aio.AioRpcError):
+        log.warning("adjudicator_call_failed", code=str(error.code()), details=error.details())
+        return JSONResponse(error_body("ADJUDICATOR_UNAVAILABLE",
+                                       "the game server is not answering; retry (a command resent with its "
+                                       "command_id is applied once)"), 503)
+
+    @app.exception_handler(StoreError)
+    async def store_down(request: Request, error: StoreError):
+        log.warning("store_call_failed", error=str(error))
+        return JSONResponse(error_body("STORE_UNAVAILABLE", "the event store is not answering; retry"), 503)
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, error: Exception):
+        log.exception("unexpected_error", path=request.url.path)
+        return JSONResponse(error_body("INTERNAL", "something went wrong on our side; it is logged"), 500)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException):
+        code = HTTP_CODES.get(error.status_code, "HTTP_ERROR")
+        message = error.detail if isinstance(error.detail, str) else code
+        if error.status_code == 404 and message == "Not Found":
+            message = f"no such route: {request.method} {request.url.path}"
+        return JSONResponse(error_body(code, message), error.status_code)
+
+
+class BodyLimit:
+    """Pure ASGI: refuse a body over `limit` bytes, announced (Content-Length) or streamed (chunked),
+    before the app reads it. The app never sees a partial body, so an oversized request changes nothing."""
+
+    def __init__(self, app, limit: int):
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        headers = dict(scope.get("headers") or [])
+        declared = headers.get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            return await self._refuse(scope, send, declared.isdigit())
+        chunks, received = [], 0
+        while True:                 # read it all first, up to the limit: small by construction
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            received += len(message.get("body", b""))
+            if received > self.limit:
+                return await self._refuse(scope, send, True)
+            chunks.append(message)
+            if not message.get("more_body", False):
+                break
+        pending = iter(chunks)
+
+        async def replay():
+            return next(pending, None) or await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _refuse(self, scope, send, too_big: bool) -> None:
+        body = error_body("BODY_TOO_LARGE", f"request bodies are limited to {self.limit} bytes") if too_big \
+            else error_body("BAD_REQUEST", "Content-Length is not a number")
+        response = JSONResponse(body, 413 if too_big else 400)
+        await response(scope, None, send)
+
+
+def _install_metrics(app: FastAPI) -> None:
+    @app.middleware("http")
+    async def measure(request: Request, call_next):
+        started = time.perf_counter()
+        response = await call_next(request)
+        route = request.scope.get("route")
+        path = getattr(route, "path", "unmatched")
+        LATENCY.labels(request.method, path).observe(time.perf_counter() - started)
+        REQUESTS.labels(request.method, path, str(response.status_code)).inc()
+        return response

@@ -1,0 +1,120 @@
+"""Live events for WebSockets: one follower of the store per lobby process, fanned out in memory.
+
+Each lobby replica follows `game.>` and `table.>` once and hands each envelope to the local subscribers
+of its stream, so N sockets on a game cost one JetStream consumer, not N. A socket that resumes after
+a reconnect first reads what it missed from the store (by per-stream `seq`), then takes live envelopes,
+skipping any it has already sent and filling any gap from the store: every client sees every event of
+its stream once and in order, whichever replica it lands on.
+"""
+from __future__ import annotations
+
+import asyncio
+from collections import defaultdict
+from typing import AsyncIterator, Awaitable, Callable
+
+import structlog
+
+from starbase_core.envelope import Envelope
+
+log = structlog.get_logger(__name__)
+
+# A subscriber that falls this far behind is dropped; its client reconnects and resumes from its seq.
+QUEUE_LIMIT = 1000
+
+
+class SlowConsumer(Exception):
+    pass
+
+
+async def end_position(store) -> int:
+    """The store's current last position, so a live follower starts at "now" instead of replaying all.
+
+    The port has no such call yet (asked for in docs/NEEDS_FROM_PLATFORM.md); until it has, ask the
+    two known adapters in their own terms.
+    """
+    if hasattr(store, "end_position"):
+        return await store.end_position()
+    if hasattr(store, "_log"):                          # MemoryEventStore: position = index + 1
+        return len(store._log)
+    from starbase_core.store_jetstream import POSITION_STRIDE
+    info = await store._js.stream_info(store.name)
+    return info.state.last_seq * POSITION_STRIDE + POSITION_STRIDE - 1
+
+
+class _Subscription:
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue = asyncio.Queue(QUEUE_LIMIT)
+        self.overflowed = False
+
+
+class Feed:
+    def __init__(self, store, on_envelope: Callable[[Envelope], Awaitable[None]] | None = None):
+        self.store = store
+        self.on_envelope = on_envelope
+        self._subscribers: dict[str, set[_Subscription]] = defaultdict(set)
+        self._tasks: list[asyncio.Task] = []
+        self.started = asyncio.Event()
+
+    async def start(self) -> None:
+        position = await end_position(self.store)
+        for subject_filter in ("game.>", "table.>"):
+            self._tasks.append(asyncio.create_task(self._follow(position, subject_filter)))
+        self.started.set()
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._tasks.clear()
+
+    async def _follow(self, position: int, subject_filter: str) -> None:
+        while True:
+            try:
+                async for position, envelope in self.store.follow(position, subject_filter):
+                    self._dispatch(envelope)
+                    if self.on_envelope is not None:
+                        try:
+                            await self.on_envelope(envelope)
+                        except Exception:       # a projection hiccup must not stop the live feed
+                            log.exception("feed_handler_failed", stream=envelope.stream, seq=envelope.seq)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("feed_follow_failed", filter=subject_filter, position=position)
+                await asyncio.sleep(1.0)        # NATS reconnects by itself; follow again from where we were
+
+    def _dispatch(self, envelope: Envelope) -> None:
+        for subscription in list(self._subscribers.get(envelope.stream, ())):
+            try:
+                subscription.queue.put_nowait(envelope)
+            except asyncio.QueueFull:
+                self._subscribers[envelope.stream].discard(subscription)
+                subscription.overflowed = True
+
+    async def events(self, stream: str, after: int) -> AsyncIterator[Envelope]:
+        """Every envelope of `stream` past seq `after`, in order, then live ones as they come."""
+        subscription = _Subscription()
+        self._subscribers[stream].add(subscription)     # subscribe first, then read: nothing falls in between
+        try:
+            last = after
+            for envelope in await self.store.read(stream, after + 1):
+                yield envelope
+                last = envelope.seq
+            while True:
+                if subscription.overflowed and subscription.queue.empty():
+                    raise SlowConsumer(f"fell {QUEUE_LIMIT} events behind on {stream}")
+                envelope = await subscription.queue.get()
+                if envelope.seq <= last:
+                    continue
+                if envelope.seq > last + 1:      # missed some (e.g. the follower restarted): fill from the store
+                    for missed in await self.store.read(stream, last + 1):
+                        if missed.seq >= envelope.seq:
+                            break
+                        yield missed
+                        last = missed.seq
+                yield envelope
+                last = envelope.seq
+        finally:
+            self._subscribers[stream].discard(subscription)
+            if not self._subscribers[stream]:
+                self._subscribers.pop(stream, None)

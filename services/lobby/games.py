@@ -1,0 +1,121 @@
+"""Playing: submit a command for my seat, read my view, my legal actions, the public log, live events.
+
+The lobby is the gate: it decides *who* may act (only the player seated in a seat acts for it; a
+spectator never acts) and hands the command to the adjudicator, which decides *whether* it is legal.
+It reads events straight from the store and redacts them per viewer (see `redaction.py`).
+"""
+from __future__ import annotations
+
+import uuid
+from typing import AsyncIterator
+
+from starbase_rules.contract import RuleViolation
+
+from lobby.domain import Table
+from lobby.exceptions import Forbidden, NotFound, RuleRefused
+from lobby.feed import Feed
+from lobby.redaction import wire_event
+from lobby.service import TableService, domain_id_ok, load_engine
+from lobby.tokens import Identity
+
+
+class GameService:
+    def __init__(self, store, tables: TableService, adjudicator, feed: Feed):
+        self.store, self.tables, self.adjudicator, self.feed = store, tables, adjudicator, feed
+
+    async def table_of(self, game_id: str) -> Table:
+        if not domain_id_ok(game_id):
+            raise NotFound(f"no game {game_id!r}", "GAME_NOT_FOUND")
+        table = self.tables.projection.get(game_id)
+        if table is None or table.game_id != game_id:
+            try:
+                table = await self.tables.load(game_id)
+            except NotFound:
+                raise NotFound(f"no game {game_id!r}", "GAME_NOT_FOUND") from None
+        if table.game_id != game_id:
+            raise NotFound(f"game {game_id!r} has not started", "GAME_NOT_FOUND")
+        return table
+
+    def viewer_at(self, table: Table, who: Identity | None, invite: str | None = None) -> str | None:
+        """The seat-holder's own id, or None for a spectator; private games are closed to strangers."""
+        player = who.player_id if who else None
+        if player is not None and table.seat_of(player) is not None:
+            return player
+        if not table.may_see(player, invite):
+            raise Forbidden("this game is private: watch it with its table's invite code", "INVITE_REQUIRED")
+        return None
+
+    async def submit(self, who: Identity, game_id: str, command: dict, command_id: str | None,
+                     seat: int | None) -> tuple[str, list[dict]]:
+        table = await self.table_of(game_id)
+        my_seat = table.seat_of(who.player_id)
+        if my_seat is None:
+            raise Forbidden("only a player seated in this game may act in it; spectators cannot",
+                            "NOT_SEATED")
+        if seat is not None and seat != my_seat:
+            raise Forbidden(f"you sit in seat {my_seat}, not seat {seat}: you may act only for your own seat",
+                            "NOT_YOUR_SEAT")
+        # A finished game still goes to the adjudicator: a retry of the winning move (same command id)
+        # gets its original events back, anything else is refused there with GAME_OVER.
+        # Command ids are per stream; prefixing the player's id keeps one player's ids from ever
+        # colliding with (and so replaying) another's.
+        command_id = command_id or uuid.uuid4().hex
+        try:
+            envelopes = await self.adjudicator.submit(game_id, who.player_id, command,
+                                                      f"{who.player_id}:{command_id}")
+        except RuleViolation as refusal:
+            raise RuleRefused(refusal.message, refusal.code) from None
+        engine = load_engine(table.game)
+        return command_id, [wire_event(engine, e, who.player_id) for e in envelopes]
+
+    async def view(self, who: Identity | None, game_id: str, invite: str | None = None) -> dict:
+        table = await self.table_of(game_id)
+        return await self._ask(self.adjudicator.view(game_id, self.viewer_at(table, who, invite)))
+
+    async def legal_actions(self, who: Identity, game_id: str) -> list[dict]:
+        table = await self.table_of(game_id)
+        if table.seat_of(who.player_id) is None:
+            raise Forbidden("spectators have no actions: only seated players act", "NOT_SEATED")
+        return await self._ask(self.adjudicator.legal_actions(game_id, who.player_id))
+
+    async def log(self, who: Identity | None, game_id: str, after: int, limit: int,
+                  invite: str | None = None) -> tuple[list[dict], int]:
+        """The public log: what a spectator sees, whoever asks."""
+        table = await self.table_of(game_id)
+        self.viewer_at(table, who, invite)
+        engine = load_engine(table.game)
+        envelopes = (await self.store.read(f"game.{game_id}", after + 1))[:limit]
+        last = envelopes[-1].seq if envelopes else after
+        return [wire_event(engine, e, None) for e in envelopes], last
+
+    async def live(self, who: Identity | None, game_id: str, after: int,
+                   invite: str | None = None) -> AsyncIterator[dict]:
+        """Check the caller may watch, then give the game's events past `after`, redacted, live."""
+        table = await self.table_of(game_id)
+        viewer = self.viewer_at(table, who, invite)
+        return self._stream(load_engine(table.game), f"game.{game_id}", after, viewer)
+
+    async def live_table(self, who: Identity | None, table_id: str, after: int,
+                         invite: str | None = None) -> AsyncIterator[dict]:
+        table = await self.tables.load(table_id)
+        if not table.may_see(who.player_id if who else None, invite):
+            raise Forbidden("this table is private: watch it with its invite code", "INVITE_REQUIRED")
+        return self._stream(None, f"table.{table_id}", after, None)
+
+    async def _stream(self, engine, stream: str, after: int, viewer: str | None) -> AsyncIterator[dict]:
+        async for envelope in self.feed.events(stream, after):
+            yield wire_event(engine, envelope, viewer)
+
+    @staticmethod
+    async def _ask(call):
+        try:
+            return await call
+        except RuleViolation as refusal:
+            raise _as_lobby_error(refusal) from None
+
+
+def _as_lobby_error(refusal: RuleViolation):
+    """The adjudicator's refusal as an HTTP error: a missing game is a 404, a rule's refusal a 422."""
+    if refusal.code == "GAME_NOT_FOUND":
+        return NotFound(refusal.message, refusal.code)
+    return RuleRefused(refusal.message, refusal.code)

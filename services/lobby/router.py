@@ -1,0 +1,173 @@
+"""HTTP routes: wire format in, one call to a service, wire format out. No decisions live here."""
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Depends, Query
+
+from lobby.dependencies import MaybePlayer, Player, lobby
+from lobby.domain import Table
+from lobby.exceptions import Forbidden, NotFound
+from lobby.projection import TableFilter
+from lobby.schemas import (
+    ChatIn, ChatMessageOut, CommandIn, CommandOut, CreateTableIn, ErrorOut, HistoryOut, JoinIn,
+    LeaderboardEntry, LeaderboardOut, LogPage, PlayerOut, ReadyIn, RegisteredOut, RegisterIn, SeatOut,
+    SpectateIn, TableOut, TablePage,
+)
+
+ERRORS = {code: {"model": ErrorOut} for code in (400, 401, 403, 404, 409, 413, 422)}
+router = APIRouter(responses=ERRORS)
+Lobby = Annotated[object, Depends(lobby)]
+
+
+def table_out(runtime, table: Table, viewer: str | None) -> TableOut:
+    member = viewer is not None and (table.seat_of(viewer) is not None or viewer == table.host)
+    seats = [SeatOut(seat=s, player_id=table.seated.get(s), name=runtime.projection.name_of(table.seated.get(s)),
+                     ready=table.seated.get(s) in table.ready) for s in range(table.seats)]
+    return TableOut(table_id=table.table_id, game=table.game, options=table.options, seats=seats,
+                    free_seats=table.free_seats, private=table.private, invite=table.invite if member else None,
+                    host=table.host, status=table.status, game_id=table.game_id,
+                    spectators=len(table.spectators), standings=table.standings, seq=table.seq)
+
+
+# --- players ---
+
+@router.post("/players", status_code=201, response_model=RegisteredOut, tags=["players"])
+async def register(body: RegisterIn, runtime: Lobby) -> RegisteredOut:
+    identity, token = await runtime.players.register(body.name)
+    return RegisteredOut(player_id=identity.player_id, name=identity.name, token=token)
+
+
+@router.get("/players/me", response_model=PlayerOut, tags=["players"])
+async def me(player: Player) -> PlayerOut:
+    return PlayerOut(player_id=player.player_id, name=player.name)
+
+
+@router.get("/players/{player_id}/history", response_model=HistoryOut, tags=["scoring"])
+async def history(player_id: str, runtime: Lobby, offset: Annotated[int, Query(ge=0)] = 0,
+                  limit: Annotated[int, Query(ge=1, le=100)] = 50) -> HistoryOut:
+    return HistoryOut(player_id=player_id, games=await runtime.ledger.history(player_id, offset, limit))
+
+
+@router.get("/leaderboards", response_model=list[str], tags=["scoring"])
+async def boards(runtime: Lobby) -> list[str]:
+    """The boards there are: `all` (every game) and one per game played."""
+    return ["all", *await runtime.ledger.boards()]
+
+
+@router.get("/leaderboards/{board}", response_model=LeaderboardOut, tags=["scoring"])
+async def leaderboard(board: str, runtime: Lobby, offset: Annotated[int, Query(ge=0)] = 0,
+                      limit: Annotated[int, Query(ge=1, le=100)] = 50) -> LeaderboardOut:
+    rows = await runtime.ledger.leaderboard(board, offset, limit)
+    return LeaderboardOut(board=board, entries=[
+        LeaderboardEntry(rank=r["rank"], player_id=r["player"], name=runtime.projection.name_of(r["player"]),
+                         ordinal=r["ordinal"], mu=r["mu"], sigma=r["sigma"], games=r["games"]) for r in rows])
+
+
+# --- tables ---
+
+@router.post("/tables", status_code=201, response_model=TableOut, tags=["tables"])
+async def create_table(body: CreateTableIn, player: Player, runtime: Lobby) -> TableOut:
+    table = await runtime.tables.create(player, body.game, body.options, body.seats, body.private)
+    return table_out(runtime, table, player.player_id)
+
+
+@router.get("/tables", response_model=TablePage, tags=["tables"])
+async def list_tables(runtime: Lobby, viewer: MaybePlayer,
+                      game: str | None = None,
+                      status: Literal["open", "playing", "finished", "closed"] | None = None,
+                      free_seats: Annotated[int | None, Query(ge=0, description="at least this many free")] = None,
+                      offset: Annotated[int, Query(ge=0)] = 0,
+                      limit: Annotated[int, Query(ge=1, le=100)] = 20) -> TablePage:
+    who = viewer.player_id if viewer else None
+    tables, total = runtime.projection.list(TableFilter(game, status, free_seats, who), offset, limit)
+    return TablePage(items=[table_out(runtime, t, who) for t in tables], total=total, offset=offset, limit=limit)
+
+
+@router.get("/tables/{table_id}", response_model=TableOut, tags=["tables"])
+async def get_table(table_id: str, runtime: Lobby, viewer: MaybePlayer, invite: str | None = None) -> TableOut:
+    table = await runtime.tables.load(table_id)
+    who = viewer.player_id if viewer else None
+    if not table.may_see(who, invite):
+        raise NotFound(f"no table {table_id!r}", "TABLE_NOT_FOUND")   # a private table is not disclosed
+    return table_out(runtime, table, who)
+
+
+@router.post("/tables/{table_id}/join", response_model=TableOut, tags=["tables"])
+async def join(table_id: str, player: Player, runtime: Lobby, body: JoinIn | None = None) -> TableOut:
+    body = body or JoinIn()
+    return table_out(runtime, await runtime.tables.join(player, table_id, body.seat, body.invite), player.player_id)
+
+
+@router.post("/tables/{table_id}/leave", response_model=TableOut, tags=["tables"])
+async def leave(table_id: str, player: Player, runtime: Lobby) -> TableOut:
+    return table_out(runtime, await runtime.tables.leave(player, table_id), player.player_id)
+
+
+@router.post("/tables/{table_id}/ready", response_model=TableOut, tags=["tables"])
+async def ready(table_id: str, player: Player, runtime: Lobby, body: ReadyIn | None = None) -> TableOut:
+    table = await runtime.tables.ready(player, table_id, body.ready if body else True)
+    return table_out(runtime, table, player.player_id)
+
+
+@router.post("/tables/{table_id}/start", response_model=TableOut, tags=["tables"])
+async def start(table_id: str, player: Player, runtime: Lobby) -> TableOut:
+    return table_out(runtime, await runtime.tables.start(player, table_id), player.player_id)
+
+
+@router.post("/tables/{table_id}/spectate", response_model=TableOut, tags=["tables"])
+async def spectate(table_id: str, player: Player, runtime: Lobby, body: SpectateIn | None = None) -> TableOut:
+    table = await runtime.tables.spectate(player, table_id, body.invite if body else None)
+    return table_out(runtime, table, player.player_id)
+
+
+@router.post("/tables/{table_id}/chat", status_code=201, response_model=TableOut, tags=["chat"])
+async def chat(table_id: str, body: ChatIn, player: Player, runtime: Lobby) -> TableOut:
+    return table_out(runtime, await runtime.tables.chat(player, table_id, body.text), player.player_id)
+
+
+@router.get("/tables/{table_id}/chat", response_model=list[ChatMessageOut], tags=["chat"])
+async def chat_log(table_id: str, runtime: Lobby, viewer: MaybePlayer, invite: str | None = None,
+                   after: Annotated[int, Query(ge=0)] = 0) -> list[ChatMessageOut]:
+    table = await runtime.tables.load(table_id)
+    if not table.may_see(viewer.player_id if viewer else None, invite):
+        raise Forbidden("this table is private: read its chat with its invite code", "INVITE_REQUIRED")
+    envelopes = await runtime.store.read(f"table.{table_id}", after + 1)
+    return [ChatMessageOut(seq=e.seq, player_id=e.data["player"], name=runtime.projection.name_of(e.data["player"]),
+                           text=e.data["text"], time=e.time) for e in envelopes if e.type == "ChatPosted"]
+
+
+# --- games ---
+
+@router.post("/games/{game_id}/commands", response_model=CommandOut, tags=["games"])
+async def submit(game_id: str, body: CommandIn, player: Player, runtime: Lobby) -> CommandOut:
+    command_id, events = await runtime.games.submit(player, game_id, body.command, body.command_id, body.seat)
+    return CommandOut(command_id=command_id, events=events)
+
+
+@router.get("/games/{game_id}/view", tags=["games"])
+async def view(game_id: str, runtime: Lobby, viewer: MaybePlayer, invite: str | None = None) -> dict:
+    """Your view if you sit in the game, else a spectator's."""
+    return await runtime.games.view(viewer, game_id, invite)
+
+
+@router.get("/games/{game_id}/actions", response_model=list[dict], tags=["games"])
+async def actions(game_id: str, player: Player, runtime: Lobby) -> list[dict]:
+    return await runtime.games.legal_actions(player, game_id)
+
+
+@router.get("/games/{game_id}/log", response_model=LogPage, tags=["games"])
+async def game_log(game_id: str, runtime: Lobby, viewer: MaybePlayer, invite: str | None = None,
+                   after: Annotated[int, Query(ge=0)] = 0,
+                   limit: Annotated[int, Query(ge=1, le=1000)] = 500) -> LogPage:
+    events, last = await runtime.games.log(viewer, game_id, after, limit, invite)
+    return LogPage(game_id=game_id, events=events, last_seq=last)
+
+
+@router.get("/games/{game_id}/result", tags=["scoring"])
+async def result(game_id: str, runtime: Lobby) -> dict:
+    found = await runtime.ledger.result(game_id)
+    if found is None:
+        raise NotFound(f"no result for game {game_id!r} (yet): scoring records it when the game ends",
+                       "RESULT_NOT_FOUND")
+    return found

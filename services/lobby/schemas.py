@@ -1,0 +1,150 @@
+"""The lobby's wire format: request bodies and responses (pydantic), as OpenAPI shows them at /docs."""
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Body(BaseModel):
+    # Unknown fields are refused rather than ignored, so a typo is a 422, not a silent no-op.
+    model_config = ConfigDict(extra="forbid")
+
+
+class ErrorDetail(BaseModel):
+    code: str
+    message: str
+
+
+class ErrorOut(BaseModel):
+    error: ErrorDetail
+
+
+# --- players ---
+
+class RegisterIn(Body):
+    name: str = Field(min_length=1, max_length=40, pattern=r"^[\w .\-]+$")
+
+
+class PlayerOut(BaseModel):
+    player_id: str
+    name: str
+
+
+class RegisteredOut(PlayerOut):
+    token: str
+
+
+# --- tables ---
+
+class CreateTableIn(Body):
+    game: str = Field(min_length=1, max_length=40)
+    seats: int = Field(ge=1, le=16)
+    options: dict[str, Any] = Field(default_factory=dict)
+    private: bool = False
+
+
+class JoinIn(Body):
+    seat: int | None = Field(default=None, ge=0)
+    invite: str | None = None
+
+
+class SpectateIn(Body):
+    invite: str | None = None
+
+
+class ReadyIn(Body):
+    ready: bool = True
+
+
+class ChatIn(Body):
+    text: str = Field(min_length=1, max_length=500)
+
+
+class SeatOut(BaseModel):
+    seat: int
+    player_id: str | None
+    name: str | None
+    ready: bool
+
+
+class TableOut(BaseModel):
+    table_id: str
+    game: str
+    options: dict[str, Any]
+    seats: list[SeatOut]
+    free_seats: int
+    private: bool
+    invite: str | None = None       # shown to the table's members only
+    host: str
+    status: Literal["open", "playing", "finished", "closed"]
+    game_id: str | None
+    spectators: int
+    standings: list[dict] = Field(default_factory=list)
+    seq: int
+
+
+class TablePage(BaseModel):
+    items: list[TableOut]
+    total: int
+    offset: int
+    limit: int
+
+
+class ChatMessageOut(BaseModel):
+    seq: int
+    player_id: str
+    name: str | None
+    text: str
+    time: str
+
+
+# --- games ---
+
+class CommandIn(Body):
+    command: dict[str, Any] = Field(description="the engine's command, e.g. {\"type\": \"Take\", \"count\": 2}")
+    command_id: str | None = Field(default=None, max_length=100, pattern=r"^[A-Za-z0-9_.:\-]+$",
+                                   description="makes a retry safe: the same id is applied once")
+    seat: int | None = Field(default=None, ge=0, description="optional: the seat you mean to act for")
+
+
+class EventOut(BaseModel):
+    stream: str
+    seq: int
+    type: str
+    data: dict[str, Any] | None
+    actor: str | None = None
+    time: str
+
+
+class CommandOut(BaseModel):
+    command_id: str
+    events: list[EventOut]
+
+
+class LogPage(BaseModel):
+    game_id: str
+    events: list[EventOut]
+    last_seq: int
+
+
+# --- scoring ---
+
+class LeaderboardEntry(BaseModel):
+    rank: int
+    player_id: str
+    name: str | None
+    ordinal: float
+    mu: float
+    sigma: float
+    games: int
+
+
+class LeaderboardOut(BaseModel):
+    board: str
+    entries: list[LeaderboardEntry]
+
+
+class HistoryOut(BaseModel):
+    player_id: str
+    games: list[dict[str, Any]]

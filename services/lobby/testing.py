@@ -1,0 +1,160 @@
+"""A whole Starbase stack in one asyncio loop, on real NATS and Redis: for tests and benchmarks.
+
+    async with local_stack(nats_url, redis_url, "t1234") as stack:
+        httpx.post(f"{stack.http}/players", ...); websockets.connect(f"{stack.ws}/games/<id>/ws?...")
+
+It runs the real adjudicator behind its real gRPC server, the real lobby behind uvicorn on a loopback
+port, and (optionally) scoring as its durable JetStream consumer. `namespace` isolates the JetStream
+stream, the subjects, the seed bucket and the Redis keys, so tests sharing one NATS and one Redis never
+see each other.
+"""
+from __future__ import annotations
+
+import asyncio
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import AsyncIterator
+
+import uvicorn
+from redis.asyncio import Redis
+
+from adjudicator.client import AdjudicatorClient
+from adjudicator.server import start_grpc_server
+from adjudicator.service import Adjudicator
+from starbase_core.seeds import JetStreamSeedVault
+from starbase_core.servers import free_port
+from starbase_core.store_jetstream import JetStreamEventStore
+
+from lobby.app import create_app
+from lobby.bootstrap import LobbyRuntime
+from lobby.config import LobbySettings
+from scoring.consumer import ScoringConsumer
+from scoring.durable import DurableScoring
+from scoring.ledger import Ledger
+
+
+@dataclass
+class Stack:
+    http: str
+    ws: str
+    store: JetStreamEventStore          # a connection of its own, for checks "behind the API"
+    ledger: Ledger
+    runtime: LobbyRuntime
+    settings: LobbySettings
+    scoring: DurableScoring | None
+
+
+@asynccontextmanager
+async def local_stack(nats_url: str, redis_url: str, namespace: str, *,
+                      scoring: bool = True) -> AsyncIterator[Stack]:
+    store_options = dict(name=f"ES{namespace}", subject_prefix=namespace)
+    adjudicator_store = await JetStreamEventStore.connect(nats_url, **store_options)
+    lobby_store = await JetStreamEventStore.connect(nats_url, **store_options)
+    checker_store = await JetStreamEventStore.connect(nats_url, **store_options)
+    vault = await JetStreamSeedVault(adjudicator_store._nc, f"seeds{namespace}").ensure()
+    grpc_server, grpc_port = await start_grpc_server(Adjudicator(adjudicator_store, vault), 0, "127.0.0.1")
+    client = AdjudicatorClient(f"127.0.0.1:{grpc_port}")
+    redis = Redis.from_url(redis_url, decode_responses=True)
+    settings = LobbySettings(
+        nats_url=nats_url, redis_url=redis_url, event_stream=store_options["name"],
+        event_subject_prefix=namespace, lobby_host="127.0.0.1", lobby_port=free_port(),
+        adjudicator_target=f"127.0.0.1:{grpc_port}", lobby_secret=f"secret-{namespace}",
+        scoring_prefix=f"scoring{namespace}", lobby_shutdown_grace=2,
+    )
+    runtime = LobbyRuntime(settings, store=lobby_store, adjudicator=client, redis=redis)
+    server = uvicorn.Server(uvicorn.Config(create_app(settings, runtime), host="127.0.0.1",
+                                           port=settings.lobby_port, log_config=None, lifespan="on",
+                                           timeout_graceful_shutdown=2))
+    serving = asyncio.create_task(server.serve())
+    while not server.started:
+        if serving.done():
+            serving.result()                            # raises what stopped it
+        await asyncio.sleep(0.02)
+    ledger = Ledger(Redis.from_url(redis_url, decode_responses=True), settings.scoring_prefix)
+    consumer = DurableScoring(checker_store, ScoringConsumer(checker_store, ledger)) if scoring else None
+    scoring_task = asyncio.create_task(consumer.run()) if consumer else None
+    try:
+        yield Stack(http=f"http://127.0.0.1:{settings.lobby_port}", ws=f"ws://127.0.0.1:{settings.lobby_port}",
+                    store=checker_store, ledger=ledger, runtime=runtime, settings=settings, scoring=consumer)
+    finally:
+        if scoring_task:
+            scoring_task.cancel()
+            await asyncio.gather(scoring_task, return_exceptions=True)
+        server.should_exit = True
+        await serving
+        await grpc_server.stop(1)
+        await client.close()
+        await ledger.redis.aclose()
+        await redis.aclose()
+        for store in (adjudicator_store, lobby_store, checker_store):
+            await store.close()
+
+
+@asynccontextmanager
+async def another_lobby(stack: Stack) -> AsyncIterator[str]:
+    """A second lobby replica on the same store, adjudicator and secret: its base URL."""
+    settings = stack.settings.model_copy(update={"lobby_port": free_port()})
+    store = await JetStreamEventStore.connect(settings.nats_url, name=settings.event_stream,
+                                              subject_prefix=settings.event_subject_prefix)
+    client = AdjudicatorClient(settings.adjudicator_target)
+    redis = Redis.from_url(settings.redis_url, decode_responses=True)
+    runtime = LobbyRuntime(settings, store=store, adjudicator=client, redis=redis)
+    server = uvicorn.Server(uvicorn.Config(create_app(settings, runtime), host="127.0.0.1",
+                                           port=settings.lobby_port, log_config=None, lifespan="on",
+                                           timeout_graceful_shutdown=2))
+    serving = asyncio.create_task(server.serve())
+    while not server.started:
+        if serving.done():
+            serving.result()
+        await asyncio.sleep(0.02)
+    try:
+        yield f"127.0.0.1:{settings.lobby_port}"
+    finally:
+        server.should_exit = True
+        await serving
+        await client.close()
+        await redis.aclose()
+        await store.close()
+
+
+class ApiPlayer:
+    """One registered player talking to the lobby over HTTP only (tests, benchmarks, examples)."""
+
+    def __init__(self, http, player_id: str, name: str, token: str):
+        self.http, self.player_id, self.name, self.token = http, player_id, name, token
+
+    @classmethod
+    async def register(cls, http, name: str) -> "ApiPlayer":
+        reply = await http.post("/players", json={"name": name})
+        reply.raise_for_status()
+        body = reply.json()
+        return cls(http, body["player_id"], body["name"], body["token"])
+
+    @property
+    def auth(self) -> dict:
+        return {"Authorization": f"Bearer {self.token}"}
+
+    async def post(self, path: str, body: dict | None = None):
+        return await self.http.post(path, json=body if body is not None else {}, headers=self.auth)
+
+    async def get(self, path: str, **params):
+        return await self.http.get(path, params=params, headers=self.auth)
+
+    async def ok(self, reply) -> dict | list:
+        reply = await reply
+        if reply.status_code >= 400:
+            raise AssertionError(f"{reply.request.method} {reply.request.url.path}: {reply.status_code} {reply.text}")
+        return reply.json()
+
+
+async def seat_and_start(players: list[ApiPlayer], game: str, options: dict | None = None) -> str:
+    """The first player opens a table for all of them, everyone joins and gets ready, and it starts."""
+    host, *others = players
+    table = await host.ok(host.post("/tables", {"game": game, "seats": len(players), "options": options or {}}))
+    table_id = table["table_id"]
+    for player in others:
+        await player.ok(player.post(f"/tables/{table_id}/join"))
+    for player in players:
+        await player.ok(player.post(f"/tables/{table_id}/ready"))
+    started = await host.ok(host.post(f"/tables/{table_id}/start"))
+    return started["game_id"]

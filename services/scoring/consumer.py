@@ -1,0 +1,84 @@
+"""Scoring's consumer: follows every game stream and records each `GameEnded` in the ledger.
+
+`handle` is the one place an envelope is scored. `run` drives it through the event-store port
+(any adapter: the in-memory one in tests, JetStream); `durable.DurableScoring` drives it from a
+durable JetStream consumer, which is what `python -m scoring` runs.
+
+Through the port, `run` keeps its place ("processed up to position N") in Redis next to what it
+computed, so a restart resumes where it stopped. Either way `record` is idempotent on (stream, seq),
+so events seen again after a crash change nothing, and replaying from zero after `Ledger.reset` gives
+the same ratings and boards (same events, same order).
+"""
+from __future__ import annotations
+
+import asyncio
+
+import structlog
+from prometheus_client import Counter
+
+from starbase_core.envelope import Envelope
+from starbase_core.gamestream import GAME_CREATED, GAME_ENDED
+
+from scoring.ledger import EndedGame, Ledger
+
+log = structlog.get_logger(__name__)
+GAMES_SCORED = Counter("scoring_games_total", "GameEnded events handled", ["result"])
+# Positions are saved at every GameEnded and at least this often, so a restart rereads little.
+SAVE_EVERY = 200
+
+
+def ends_game(envelope: Envelope) -> bool:
+    """The platform's GameEnded (standings and the revealed seed), not an engine event of the same name."""
+    return envelope.type == GAME_ENDED and "standings" in envelope.data and "seed" in envelope.data
+
+
+class ScoringConsumer:
+    def __init__(self, store, ledger: Ledger):
+        self.store, self.ledger = store, ledger
+        self.position = 0
+        self._unsaved = 0
+
+    async def handle(self, envelope: Envelope) -> bool:
+        """Score one envelope if it ends a game; True when it changed the ledger."""
+        if not ends_game(envelope):
+            return False
+        game_id = envelope.stream.split(".", 1)[1]
+        first = await self.store.read(envelope.stream, 1)
+        game = first[0].data.get("game", "unknown") if first and first[0].type == GAME_CREATED else "unknown"
+        recorded = await self.ledger.record(EndedGame(
+            stream=envelope.stream, seq=envelope.seq, game_id=game_id, game=game,
+            standings=list(envelope.data.get("standings", [])), time=envelope.time))
+        GAMES_SCORED.labels("recorded" if recorded else "duplicate").inc()
+        log.info("game_scored", game_id=game_id, game=game, duplicate=not recorded)
+        return recorded
+
+    async def run(self) -> None:
+        """Follow the store for ever (cancel to stop), resuming after the saved position.
+
+        Each envelope is handled in a shielded step: a stop (cancel) never lands inside a Redis call,
+        where a client library may swallow it, and the step in hand finishes before `run` returns.
+        """
+        self.position = await self.ledger.position()
+        step: asyncio.Future | None = None
+        while True:
+            try:
+                async for position, envelope in self.store.follow(self.position, "game.>"):
+                    step = asyncio.ensure_future(self._step(position, envelope))
+                    await asyncio.shield(step)
+            except asyncio.CancelledError:
+                if step is not None and not step.done():
+                    await asyncio.wait({step})
+                if self._unsaved:
+                    await asyncio.wait({asyncio.ensure_future(self.ledger.save_position(self.position))})
+                raise
+            except Exception:
+                log.exception("scoring_follow_failed", position=self.position)
+                await asyncio.sleep(1.0)    # NATS or Redis hiccup: resume from the last handled position
+
+    async def _step(self, position: int, envelope: Envelope) -> None:
+        changed = await self.handle(envelope)
+        self.position = position
+        self._unsaved += 1
+        if changed or self._unsaved >= SAVE_EVERY:
+            await self.ledger.save_position(position)
+            self._unsaved = 0

@@ -1,0 +1,117 @@
+"""WebSockets resume from the last seq a client saw; tables list, filter and page; chat is kept."""
+import asyncio
+import json
+
+import httpx
+import pytest
+import websockets
+
+from lobby.projection import TableFilter, TableProjection
+from lobby.testing import another_lobby, seat_and_start
+
+pytestmark = pytest.mark.integration
+
+
+async def receive(socket, count: int) -> list[dict]:
+    return [json.loads(await asyncio.wait_for(socket.recv(), 10)) for _ in range(count)]
+
+
+async def test_a_socket_resumes_after_a_reconnect_from_the_last_seq_it_saw(stack, register):
+    ann, bob = await register("ann"), await register("bob")
+    game_id = await seat_and_start([ann, bob], "testjack")
+    url = f"{stack.ws}/games/{game_id}/ws?token={ann.token}"
+    start_seq = await stack.store.last_seq(f"game.{game_id}")
+
+    async with websockets.connect(url) as socket:
+        seen = await receive(socket, start_seq)
+    # While ann is away, both players move (Think changes nothing but is recorded).
+    for _ in range(2):
+        for player in (ann, bob):
+            if (await player.ok(player.get(f"/games/{game_id}/actions"))):
+                await player.ok(player.post(f"/games/{game_id}/commands", {"command": {"type": "Think"}}))
+    now = await stack.store.last_seq(f"game.{game_id}")
+    assert now > start_seq
+
+    async with websockets.connect(f"{url}&after={seen[-1]['seq']}") as socket:
+        missed = await receive(socket, now - start_seq)
+        mover = ann if (await ann.ok(ann.get(f"/games/{game_id}/actions"))) else bob
+        await mover.ok(mover.post(f"/games/{game_id}/commands", {"command": {"type": "Think"}}))
+        live = await receive(socket, 1)
+    assert [e["seq"] for e in seen + missed + live] == list(range(1, now + 2))
+    assert {e["kind"] for e in seen + missed + live} == {"event"}
+
+
+async def test_a_socket_on_an_unknown_game_or_with_a_forged_token_gets_a_clear_error(stack, register):
+    ann, bob = await register("ann"), await register("bob")
+    game_id = await seat_and_start([ann, bob], "testjack")
+    for path, code in ((f"/games/nosuch/ws", "GAME_NOT_FOUND"), (f"/games/{game_id}/ws?token=forged", "INVALID_TOKEN"),
+                       (f"/games/{game_id}/ws?after=minus", "BAD_AFTER")):
+        async with websockets.connect(stack.ws + path) as socket:
+            message = json.loads(await asyncio.wait_for(socket.recv(), 10))
+            assert message == {"kind": "error", "error": {"code": code, "message": message["error"]["message"]}}
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                await asyncio.wait_for(socket.recv(), 10)
+            assert closed.value.rcvd.code >= 4400
+
+
+async def test_tables_list_by_game_status_and_free_seats_newest_first_in_pages(stack, register):
+    hosts = [await register(f"host{i}") for i in range(5)]
+    tables = [await h.ok(h.post("/tables", {"game": "testjack", "seats": 2 + i % 2})) for i, h in enumerate(hosts)]
+    await hosts[1].ok(hosts[1].post(f"/tables/{tables[0]['table_id']}/join"))     # table 0 is now full
+    reader = hosts[4]
+
+    page1 = await reader.ok(reader.get("/tables", game="testjack", status="open", limit=2))
+    page2 = await reader.ok(reader.get("/tables", game="testjack", status="open", limit=2, offset=2))
+    everything = await reader.ok(reader.get("/tables", game="testjack", limit=100))
+    with_room = await reader.ok(reader.get("/tables", game="testjack", free_seats=2))
+
+    ids = [t["table_id"] for t in tables]
+    assert [t["table_id"] for t in everything["items"]] == ids[::-1]
+    assert page1["total"] == 5 and [t["table_id"] for t in page1["items"] + page2["items"]] == ids[::-1][:4]
+    assert {t["table_id"] for t in with_room["items"]} == {ids[1], ids[3]}             # three seats, one taken
+    assert (await reader.get("/tables", game="chess")).json()["total"] == 0
+    assert (await reader.get("/tables", status="nonsense")).status_code == 422
+
+
+async def test_leave_ready_and_chat_are_recorded_on_the_table_and_pushed_to_its_socket(stack, register):
+    ann, bob = await register("ann"), await register("bob")
+    table = await ann.ok(ann.post("/tables", {"game": "testjack", "seats": 2}))
+    table_id = table["table_id"]
+    async with websockets.connect(f"{stack.ws}/tables/{table_id}/ws?token={bob.token}") as socket:
+        await bob.ok(bob.post(f"/tables/{table_id}/join"))
+        await bob.ok(bob.post(f"/tables/{table_id}/chat", {"text": "hello"}))
+        ready = await bob.ok(bob.post(f"/tables/{table_id}/ready", {"ready": True}))
+        assert [s["ready"] for s in ready["seats"]] == [False, True]
+        left = await bob.ok(bob.post(f"/tables/{table_id}/leave"))
+        assert left["free_seats"] == 1
+        pushed = await receive(socket, 6)
+    assert [e["type"] for e in pushed] == ["TableCreated", "PlayerSeated", "PlayerSeated", "ChatPosted",
+                                           "ReadinessChanged", "PlayerLeft"]
+    chat = await ann.ok(ann.get(f"/tables/{table_id}/chat"))
+    assert [(m["name"], m["text"]) for m in chat] == [("bob", "hello")]
+
+
+async def test_a_restarted_lobby_rebuilds_its_table_list_from_the_store(stack, register):
+    ann = await register("ann")
+    table = await ann.ok(ann.post("/tables", {"game": "testjack", "seats": 2}))
+    original = stack.runtime.projection.get(table["table_id"])
+    rebuilt = TableProjection(stack.store)
+    follower = stack.store.follow(0, "table.>")
+    async for _, envelope in follower:
+        await rebuilt.apply(envelope)
+        if envelope.seq == original.seq:
+            break
+    await follower.aclose()
+    assert rebuilt.get(table["table_id"]) == original
+    assert rebuilt.list(TableFilter(game="testjack"), 0, 10)[1] == 1
+
+
+async def test_a_lobby_started_on_a_busy_store_is_ready_only_with_its_table_list_rebuilt(stack, register):
+    hosts = [await register(f"h{i}") for i in range(3)]
+    opened = {(await h.ok(h.post("/tables", {"game": "testjack", "seats": 2})))["table_id"] for h in hosts}
+    async with another_lobby(stack) as other:
+        async with httpx.AsyncClient(base_url=f"http://{other}") as http_b:
+            while (await http_b.get("/readyz")).status_code != 200:
+                await asyncio.sleep(0.05)
+            listed = (await http_b.get("/tables", params={"game": "testjack", "limit": 100})).json()
+    assert {t["table_id"] for t in listed["items"]} >= opened
