@@ -6,7 +6,7 @@ import importlib
 import sys
 
 # Each module offers `register(subparsers)`; a module that is not installed is simply left out.
-COMMAND_MODULES = ["starbase_cli.play", "starbase_cli.script", "starbase_cli.audit"]
+COMMAND_MODULES = ["starbase_cli.play", "starbase_cli.script", "starbase_cli.audit", "starbase_cli.load"]
 
 
 def build_parser() -> argparse.ArgumentParser:
