@@ -1,0 +1,269 @@
+"""Trucker's real-time service under load, and its floor.
+
+1. The service (`python -m trucker`, one process) with 250 tables of 4 bots, each bot on its own
+   WebSocket grabbing and placing as fast as it can for a fixed time: grab-to-acknowledgement latency
+   (p50 / p99 / p99.9; an ack means the event is durable in JetStream) and acknowledged moves per second.
+2. The floor: the same Lua scripts and the same JetStream appends (through the outbox relay, batched per
+   game the same way) issued from this one Python client, with no socket and no service in between,
+   at the same concurrency.
+The service's throughput is printed as a ratio of the floor. Everything runs on loopback with its own
+nats-server (JetStream, fsync on every message) and redis-server. Figures only; nothing is judged.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+
+import websockets
+from redis.asyncio import BlockingConnectionPool, Redis
+
+from starbase_core.gamestream import game_created, game_stream, wrap
+from starbase_core.servers import NatsServer, RedisServer, free_port
+from starbase_core.store_jetstream import JetStreamEventStore
+from starbase_rules.contract import RuleViolation
+from starbase_rules.fair import FairRng, commitment
+from trucker_rules.building import check_placement
+from trucker_rules.game import GAME
+from trucker_rules.ship import Placed, Ship
+
+TABLES = int(os.environ.get("BENCH_TRUCKER_TABLES", 250))
+BOTS_PER_TABLE = 4
+SERVICE_SECONDS = float(os.environ.get("BENCH_TRUCKER_SECONDS", 10))
+FLOOR_SECONDS = float(os.environ.get("BENCH_TRUCKER_FLOOR_SECONDS", 6))
+CONNECT_SECONDS = float(os.environ.get("BENCH_TRUCKER_CONNECT_SECONDS", 40))
+PLAYERS = ["p1", "p2", "p3", "p4"]
+
+
+async def create_games(store, count: int) -> list[str]:
+    async def one(index: int) -> str:
+        game = f"bench{index}x{random.randrange(10**9)}"
+        seed = os.urandom(16)
+        rng = FairRng(seed)
+        setup = GAME.setup(PLAYERS, {}, rng)
+        await store.append(game_stream(game), [game_created("trucker", PLAYERS, {}, commitment(seed), 0)],
+                           expected_seq=0)
+        await store.append(game_stream(game), wrap(setup, actor=None, draw_end=rng.used), expected_seq=1)
+        return game
+    games = []
+    for start in range(0, count, 50):
+        games += await asyncio.gather(*(one(i) for i in range(start, min(count, start + 50))))
+    return games
+
+
+def spot_for(ship: Ship, component: str):
+    for square in sorted(ship.squares):
+        if square in ship.tiles:
+            continue
+        for rotation in range(4):
+            try:
+                check_placement(ship, component, square, rotation)
+            except RuleViolation:
+                continue
+            return square, rotation
+    return None
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else float("nan")
+
+
+class SocketBot:
+    def __init__(self, url: str, player: str):
+        self.url, self.player = url, player
+        self.latencies: list[float] = []
+        self.acked = self.refused = 0
+        self.face_up: set[str] = set()
+        self.pending: dict[str, asyncio.Future] = {}
+        self.counter = 0
+
+    async def run(self, start: asyncio.Event, deadline_holder: list[float], connected: list[int]) -> None:
+        async with websockets.connect(self.url, max_size=2**22, open_timeout=90, compression=None) as socket:
+            welcome = json.loads(await socket.recv())
+            connected[0] += 1
+            mine = welcome["view"]["players"][self.player]["ship"]
+            ship = Ship(mine["board"], {tuple(t["square"]): Placed(t["component"], t["rotation"]) for t in mine["tiles"]})
+            reader = asyncio.create_task(self._read(socket))
+            await start.wait()
+            try:
+                while time.monotonic() < deadline_holder[0]:
+                    await self._turn(socket, ship)
+            finally:
+                reader.cancel()
+
+    async def _read(self, socket) -> None:
+        async for raw in socket:
+            message = json.loads(raw)
+            if message["type"] == "event":
+                event = message["event"]
+                if event["type"] == "ComponentReturned":
+                    self.face_up.add(event["data"]["component"])
+                elif event["type"] == "ComponentGrabbed":
+                    self.face_up.discard(event["data"]["component"])
+            elif (waiter := self.pending.pop(message.get("id"), None)) is not None:
+                waiter.set_result(message)
+
+    async def _send(self, socket, op: str, **fields) -> dict:
+        self.counter += 1
+        message_id = str(self.counter)
+        waiter = self.pending[message_id] = asyncio.get_running_loop().create_future()
+        await socket.send(json.dumps({"id": message_id, "op": op, **fields}))
+        answer = await asyncio.wait_for(waiter, 60)
+        if answer["type"] == "ack":
+            self.acked += 1
+        else:
+            self.refused += 1
+        return answer
+
+    async def _turn(self, socket, ship: Ship) -> None:
+        started = time.perf_counter()
+        if self.face_up and random.random() < 0.3:
+            answer = await self._send(socket, "grab_face_up", component=random.choice(sorted(self.face_up)))
+        else:
+            answer = await self._send(socket, "grab_face_down")
+            if answer["type"] == "refused" and answer["code"] == "WAREHOUSE_EMPTY" and self.face_up:
+                answer = await self._send(socket, "grab_face_up", component=random.choice(sorted(self.face_up)))
+        if answer["type"] != "ack":
+            if answer["code"] == "HAND_FULL":
+                await self._send(socket, "return")
+            return
+        self.latencies.append(time.perf_counter() - started)
+        component = answer["events"][0]["data"]["component"]
+        spot = spot_for(ship, component)
+        if spot is None:
+            await self._send(socket, "return")
+            return
+        placed = await self._send(socket, "place", square=list(spot[0]), rotation=spot[1])
+        if placed["type"] == "ack":
+            ship.tiles[spot[0]] = Placed(component, spot[1])
+        else:
+            await self._send(socket, "return")
+
+
+async def run_service(nats_url: str, redis_url: str, games: list[str]) -> dict:
+    port = free_port()
+    env = {**os.environ, "NATS_URL": nats_url, "REDIS_URL": redis_url, "TRUCKER_PORT": str(port),
+           "TRUCKER_TRUST_PLAYER_PARAM": "true", "LOG_LEVEL": "warning"}
+    child = subprocess.Popen([sys.executable, "-m", "trucker"], env=env, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+    try:
+        await _wait_ready(port)
+        bots = [SocketBot(f"ws://127.0.0.1:{port}/tables/{game}/ws?player={player}", player)
+                for game in games for player in PLAYERS]
+        start, deadline, connected = asyncio.Event(), [float("inf")], [0]
+        tasks = []
+        for index, bot in enumerate(bots):   # connect in waves: the first player of a table opens it
+            tasks.append(asyncio.create_task(bot.run(start, deadline, connected)))
+            if index % 50 == 49:
+                await asyncio.sleep(0.05)
+        waited = time.monotonic()
+        while connected[0] < len(bots) and time.monotonic() - waited < CONNECT_SECONDS and not all(t.done() for t in tasks):
+            await asyncio.sleep(0.05)
+        print(f"  {connected[0]} of {len(bots)} bots connected in {time.monotonic() - waited:.1f} s", flush=True)
+        began = time.monotonic()
+        deadline[0] = began + SERVICE_SECONDS
+        start.set()
+        done, late = await asyncio.wait(tasks, timeout=SERVICE_SECONDS + 60)
+        for task in late:   # bots still connecting when play ended (a slow machine) are not counted
+            task.cancel()
+        results = [t.exception() if not t.cancelled() and t.exception() else None for t in done]
+        elapsed = time.monotonic() - began
+        failed = sum(isinstance(r, Exception) for r in results) + len(late)
+        latencies = [x for bot in bots for x in bot.latencies]
+        acked = sum(bot.acked for bot in bots)
+        return {"elapsed": elapsed, "acked": acked, "refused": sum(bot.refused for bot in bots),
+                "latencies": latencies, "failed_bots": failed}
+    finally:
+        child.terminate()
+        child.wait(30)
+
+
+async def _wait_ready(port: int) -> None:
+    import httpx
+    async with httpx.AsyncClient() as client:
+        for _ in range(400):
+            try:
+                if (await client.get(f"http://127.0.0.1:{port}/readyz")).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            await asyncio.sleep(0.05)
+    raise RuntimeError("the trucker service did not start")
+
+
+async def run_floor(store, redis_url: str, games: list[str]) -> dict:
+    """The same scripts and appends with no service: grab face-down, then return it (two moves)."""
+    from trucker.relay import Relay
+    from trucker.tables import TableService
+    from trucker.warehouse import RedisWarehouse
+
+    redis = Redis(connection_pool=BlockingConnectionPool.from_url(redis_url, decode_responses=True,
+                                                                  max_connections=64, timeout=20))
+    warehouse = RedisWarehouse(redis)
+    relay = Relay(warehouse, store)
+    service = TableService(warehouse, store, relay)
+    for start in range(0, len(games), 50):
+        await asyncio.gather(*(service.open_table(g) for g in games[start:start + 50]))
+    latencies: list[float] = []
+    done = [0]
+    deadline = time.monotonic() + FLOOR_SECONDS
+
+    async def worker(game: str, player: str) -> None:
+        while time.monotonic() < deadline:
+            started = time.perf_counter()
+            for op in ("grab_face_down", "return_tile"):
+                applied = await warehouse.apply(op, game, player, None)
+                await relay.wait_durable(game, applied.last_seq, applied.events[-1]["epoch"])
+                done[0] += 1
+                if op == "grab_face_down":
+                    latencies.append(time.perf_counter() - started)
+
+    began = time.monotonic()
+    await asyncio.gather(*(worker(g, p) for g in games for p in PLAYERS))
+    elapsed = time.monotonic() - began
+    await redis.aclose()
+    return {"elapsed": elapsed, "acked": done[0], "latencies": latencies, "appends": relay.appends}
+
+
+def report(name: str, figures: dict) -> float:
+    rate = figures["acked"] / figures["elapsed"]
+    lat = figures["latencies"]
+    print(f"{name}: {figures['acked']} acknowledged moves in {figures['elapsed']:.1f} s = {rate:,.0f} moves/s")
+    print(f"  grab-to-ack latency ms: p50 {1000 * percentile(lat, .5):.1f}  p99 {1000 * percentile(lat, .99):.1f}"
+          f"  p99.9 {1000 * percentile(lat, .999):.1f}  ({len(lat)} grabs)")
+    return rate
+
+
+async def main_async() -> None:
+    with tempfile.TemporaryDirectory() as scratch, NatsServer(workdir=scratch) as nats, RedisServer() as redis:
+        store = await JetStreamEventStore.connect(nats.url)
+        print(f"setting up {TABLES} tables of {BOTS_PER_TABLE} players ...", flush=True)
+        games = await create_games(store, TABLES)
+        floor_games = await create_games(store, TABLES)
+        service = await run_service(nats.url, redis.url, games)
+        service_rate = report(f"service ({TABLES} tables x {BOTS_PER_TABLE} bots over WebSockets)", service)
+        print(f"  refused moves: {service['refused']} (races lost, full hands, empty pile); bots failed: "
+              f"{service['failed_bots']}")
+        floor = await run_floor(store, redis.url, floor_games)
+        floor_rate = report("floor (Lua + JetStream append from one Python client, same concurrency)", floor)
+        print(f"  {floor['appends']} JetStream appends for {floor['acked']} moves (batched per game)")
+        print(f"service / floor throughput: {service_rate / floor_rate:.2f}")
+        await store.close()
+
+
+def main() -> None:
+    try:   # the service runs on uvloop (uvicorn[standard]); so do the bots and the floor, when present
+        import uvloop
+        uvloop.run(main_async())
+    except ImportError:
+        asyncio.run(main_async())
+
+
+if __name__ == "__main__":
+    main()

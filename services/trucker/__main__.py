@@ -1,0 +1,25 @@
+"""`python -m trucker`: serve the real-time building phase of Trucker (settings from the environment)."""
+from __future__ import annotations
+
+import uvicorn
+
+from starbase_core.logging import configure_logging
+
+from trucker.api import create_app
+from trucker.settings import load_settings
+
+
+def main() -> None:
+    settings = load_settings()
+    configure_logging("trucker", settings.log_level, settings.log_json)
+    # Frames above 64 KiB are cut off by the server itself (close code 1009); smaller ones above
+    # TRUCKER_MAX_MESSAGE_BYTES get a MESSAGE_TOO_LARGE refusal on the socket.
+    uvicorn.run(create_app(settings), host=settings.trucker_host, port=settings.trucker_port,
+                ws_max_size=max(65536, settings.trucker_max_message_bytes), log_config=None,
+                timeout_graceful_shutdown=int(settings.trucker_shutdown_grace),
+                # Messages are small JSON: compressing them costs more CPU than it saves bandwidth.
+                ws_per_message_deflate=False)
+
+
+if __name__ == "__main__":
+    main()

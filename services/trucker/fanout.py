@@ -1,0 +1,155 @@
+"""Every public change of a table reaches every connection of the table, on every replica, through NATS.
+
+The replica whose relay stored events publishes them on `<prefix>.events.<game>`. Each replica with
+connections at that table subscribes once per table and hands the events to its connections in seq
+order. A gap (a replica died between storing and publishing, or a message was dropped) is filled from the
+event store before going on, so no connection ever misses or reorders an event; duplicates (two relays
+publishing the same batch) are dropped by seq.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+
+import structlog
+from nats.aio.client import Client as NATS
+
+from starbase_core.envelope import Envelope
+from starbase_core.gamestream import game_stream, redact
+from starbase_core.store import EventStore
+from trucker_rules.game import GAME
+
+log = structlog.get_logger(__name__)
+QUEUE_LIMIT = 10_000      # a connection this far behind is too slow to follow the table: it is closed
+
+
+# What the warehouse writes is public by construction (a face-down grab names its component only once
+# grabbed): those skip the engine's redaction, which would parse every event once per viewer.
+PUBLIC_TYPES = frozenset({
+    "BuildingStarted", "ComponentGrabbed", "ComponentPlaced", "NewestMoved", "ComponentReturned",
+    "ComponentReserved", "PileTaken", "PileReturned", "TimerTurned", "ShipFinished",
+})
+
+
+def viewer_event(envelope: Envelope, viewer: str | None) -> dict | None:
+    """One stored event as the viewer may see it (the platform's redaction, then the engine's)."""
+    if envelope.type in PUBLIC_TYPES:
+        data = {k: v for k, v in envelope.data.items() if k not in ("type", "v")}
+        return {"seq": envelope.seq, "type": envelope.type, "actor": envelope.actor, "data": data,
+                "time": envelope.time}
+    public = redact(GAME, envelope, viewer)
+    if public is None:
+        return None
+    data = {k: v for k, v in public["data"].items() if k not in ("type", "v")}
+    return {"seq": public["seq"], "type": public["type"], "actor": public["actor"], "data": data,
+            "time": public["time"]}
+
+
+@dataclass(eq=False)
+class Listener:
+    viewer: str | None
+    after: int                                  # deliver events with seq > after
+    queue: asyncio.Queue = field(default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
+    overflowed: bool = False
+
+    def push(self, item: dict | str) -> None:
+        """Queue a message for the socket: a dict, or text already encoded (shared by many listeners)."""
+        if self.overflowed:
+            return
+        try:
+            self.queue.put_nowait(item)
+        except asyncio.QueueFull:
+            # Too slow to follow the table: drop what is queued and tell the connection to close.
+            self.overflowed = True
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            self.queue.put_nowait({"type": "overflow"})
+
+
+@dataclass
+class _Table:
+    last: int
+    listeners: set = field(default_factory=set)
+    subscription: object = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+class TableHub:
+    def __init__(self, nc: NATS, store: EventStore, prefix: str = "trucker"):
+        self.nc, self.store, self.prefix = nc, store, prefix
+        self._tables: dict[str, _Table] = {}
+
+    def subject(self, game: str) -> str:
+        return f"{self.prefix}.events.{game}"
+
+    async def publish(self, game: str, envelopes: list[Envelope]) -> None:
+        payload = json.dumps([e.model_dump() for e in envelopes], separators=(",", ":")).encode()
+        await self.nc.publish(self.subject(game), payload)
+
+    async def join(self, game: str, viewer: str | None, after: int) -> Listener:
+        """Start delivering the table's events after seq `after` (what the viewer was shown) to a new listener."""
+        table = self._tables.get(game)
+        first = table is None
+        if first:
+            table = self._tables[game] = _Table(last=after)
+            table.subscription = await self.nc.subscribe(self.subject(game), cb=self._receiver(game))
+        listener = Listener(viewer, after)
+        async with table.lock:
+            table.listeners.add(listener)
+            if table.last > after:   # the table is ahead of what this viewer was shown: catch them up
+                for envelope in await self.store.read(game_stream(game), from_seq=after + 1):
+                    if envelope.seq <= table.last:
+                        self._deliver_one(listener, envelope)
+        if first:   # whatever was stored before the subscription existed is read here, not missed
+            await self._fill(game, table, None)
+        return listener
+
+    async def leave(self, game: str, listener: Listener) -> None:
+        table = self._tables.get(game)
+        if table is None:
+            return
+        table.listeners.discard(listener)
+        if not table.listeners:
+            del self._tables[game]
+            await table.subscription.unsubscribe()
+
+    def _receiver(self, game: str):
+        async def on_message(message) -> None:
+            table = self._tables.get(game)
+            if table is None:
+                return
+            try:
+                envelopes = [Envelope.model_validate(e) for e in json.loads(message.data)]
+                await self._fill(game, table, envelopes)
+            except Exception:  # one bad message must not stop the table's deliveries
+                log.exception("fanout_failed", game=game)
+        return on_message
+
+    async def _fill(self, game: str, table: _Table, envelopes: list[Envelope] | None) -> None:
+        async with table.lock:
+            if envelopes is not None and envelopes and envelopes[0].seq <= table.last + 1:
+                fresh = [e for e in envelopes if e.seq > table.last]
+            else:   # a gap (or a first look): read from the store everything after what we delivered
+                fresh = await self.store.read(game_stream(game), from_seq=table.last + 1)
+            for envelope in fresh:
+                if envelope.seq != table.last + 1:
+                    continue
+                table.last = envelope.seq
+                # The service's own events read the same for everyone: encode them once per table.
+                shared = _encoded(envelope, None) if envelope.type in PUBLIC_TYPES else None
+                for listener in list(table.listeners):
+                    self._deliver_one(listener, envelope, shared)
+
+    def _deliver_one(self, listener: Listener, envelope: Envelope, shared: str | None = None) -> None:
+        if envelope.seq <= listener.after or listener.overflowed:
+            return
+        listener.after = envelope.seq
+        text = shared if shared is not None else _encoded(envelope, listener.viewer)
+        if text is not None:
+            listener.push(text)
+
+
+def _encoded(envelope: Envelope, viewer: str | None) -> str | None:
+    event = viewer_event(envelope, viewer)
+    return None if event is None else json.dumps({"type": "event", "event": event}, separators=(",", ":"))

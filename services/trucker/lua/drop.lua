@@ -1,0 +1,13 @@
+-- Forget the game's warehouse, all its keys at once: when it disagrees with the stream, or its round is
+-- over and the next one starts. ARGV[3]: only if it holds that round ('' = whatever it holds), so two
+-- replicas moving to the next round cannot drop each other's fresh warehouse.
+if redis.call('EXISTS', META) == 0 then return {0} end
+if ARGV[3] ~= '' and meta('round') ~= ARGV[3] then return {0} end
+local doomed = {META}
+for _, name in ipairs({'seat', 'where', 'hand', 'handfrom', 'newest', 'built', 'shipver', 'order', 'finished',
+                      'piles', 'looking', 'cmds', 'reserve', 'outbox', 'durable', 'facedown', 'faceup'}) do
+  doomed[#doomed + 1] = key(name)
+end
+for _, p in ipairs(cjson.decode(meta('players'))) do doomed[#doomed + 1] = key('ship:' .. p) end
+redis.call('DEL', unpack(doomed))
+return {1}

@@ -1,0 +1,33 @@
+-- Put a whole warehouse into Redis at once (ARGV[3]: the document `state_doc.py` builds from the
+-- rules engine's state at the stream's last event). ARGV[4] = '1' also starts building: it emits
+-- BuildingStarted and turns the hourglass over. Used for a fresh round and to rebuild a warehouse Redis
+-- lost; of several replicas racing to load one game only the first writes anything.
+if redis.call('EXISTS', META) == 1 then return {0, 'ALREADY_OPEN', 'the warehouse is already in Redis'} end
+local doc = cjson.decode(ARGV[3])
+for field, value in pairs(doc.meta) do redis.call('HSET', META, field, value) end
+for _, name in ipairs({'seat', 'where', 'hand', 'handfrom', 'newest', 'built', 'shipver', 'order',
+                      'finished', 'piles', 'looking', 'cmds'}) do
+  for field, value in pairs(doc[name] or {}) do redis.call('HSET', key(name), field, value) end
+end
+for p, list in pairs(doc.reserve or {}) do
+  if #list > 0 then redis.call('HSET', key('reserve'), p, cjson.encode(list)) end
+end
+for p, squares in pairs(doc.ships or {}) do
+  for square, placed in pairs(squares) do redis.call('HSET', key('ship:' .. p), square, placed) end
+end
+for _, tile in ipairs(doc.facedown or {}) do redis.call('RPUSH', key('facedown'), tile) end
+for _, tile in ipairs(doc.faceup or {}) do redis.call('SADD', key('faceup'), tile) end
+redis.call('SET', key('durable'), doc.meta.seq)
+if ARGV[4] == '1' then
+  local runs_out_at = NOW + tonumber(meta('seconds'))
+  redis.call('HSET', META, 'runs_out_at', full(runs_out_at), 'started', '1', 'status', 'building')
+  COMMAND = {type = 'StartBuilding', at = NOW}
+  emit('BuildingStarted', {at = NOW, timer_space = tonumber(meta('timer_space')), runs_out_at = exact(runs_out_at)})
+  if CMD ~= '' then
+    local seq = tonumber(meta('seq'))
+    redis.call('HSET', key('cmds'), CMD, seq .. ',' .. seq)
+  end
+end
+local reply = {1}
+for i = 1, #emitted do reply[#reply + 1] = emitted[i] end
+return reply

@@ -1,0 +1,151 @@
+"""The outbox relay: moves a game's events from Redis into its event stream, idempotently, in order.
+
+Each append says `expected_seq = first event's seq - 1` and carries the command id `<epoch>:<first seq>`,
+so its JetStream message id is `game.<id>:<epoch>:<seq>`: a retry after a crash, or the same batch moved
+by two replicas at once, lands once. After an append the relay checks that what the stream holds at those
+seqs is what this warehouse wrote (the same epoch: Redis numbers each seq once per epoch): if Redis was rebuilt meanwhile and someone else's event
+holds the seq, the warehouse is dropped and rebuilt from the stream, and the waiting move is not
+acknowledged (its client retries). Within one process the appends of a game are batched: whoever holds
+the game's lock moves everything pending, so many concurrent moves share one append.
+"""
+from __future__ import annotations
+
+import asyncio
+from typing import Awaitable, Callable
+
+from starbase_core.envelope import Envelope, NewEvent
+from starbase_core.gamestream import PLATFORM_TYPES, game_stream
+from starbase_core.store import EventStore, WrongExpectedSeq
+
+from trucker.warehouse import RedisWarehouse, WarehouseMissing
+
+MAX_BATCH = 256
+Publish = Callable[[str, list[Envelope]], Awaitable[None]]
+
+
+class Diverged(Exception):
+    """The stream holds, at a seq, an event this warehouse did not write: Redis must be rebuilt."""
+
+
+class NotDurable(Exception):
+    """The move's event can no longer reach the stream (Redis lost it): the move was not applied."""
+
+
+def new_event(outboxed: dict) -> NewEvent:
+    """An outbox event as the platform stores game events: engine events as data = event.model_dump()
+    (type and v included), the platform's own (GameEnded) as they are; meta exactly as the platform's
+    `gamestream.wrap` writes it (`draw_end`, and `command` on a command's first event), so the audit
+    can re-run every command and compare."""
+    data = outboxed["data"]
+    if outboxed["type"] not in PLATFORM_TYPES:
+        data = {"type": outboxed["type"], "v": 1, **data}
+    meta = {"draw_end": outboxed.get("draw_end", 0)}
+    if outboxed.get("command") is not None:
+        meta["command"] = outboxed["command"]
+    if outboxed["type"] in PLATFORM_TYPES:
+        meta["platform"] = True
+    return NewEvent(type=outboxed["type"], data=data, actor=outboxed.get("actor"), meta=meta)
+
+
+def append_id(epoch: str, first_seq: int) -> str:
+    """The command id of an append (JetStream message id `game.<id>:<epoch>:<seq>`): the warehouse
+    epoch that numbered the events, and the seq of the first."""
+    return f"{epoch}:{first_seq}"
+
+
+def written_by(envelope: Envelope, epoch: str) -> bool:
+    return (envelope.command_id or "").startswith(f"{epoch}:")
+
+
+class Relay:
+    def __init__(self, warehouse: RedisWarehouse, store: EventStore, publish: Publish | None = None):
+        self.warehouse = warehouse
+        self.store = store
+        self.publish = publish
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._known: dict[str, tuple[str, int]] = {}
+        self.appends = 0            # how many store appends this relay made (a batching figure)
+
+    async def wait_durable(self, game: str, seq: int, epoch: str | None) -> None:
+        """Return once event `seq` of warehouse `epoch` is in the stream; raise NotDurable if it never will be.
+        (`epoch` None: a retried command, whose events this warehouse already holds.)
+
+        Concurrent waiters of one game queue on its lock; whoever gets it moves everything pending, so
+        the others usually find their event already stored (in `_known`, what this relay last saw:
+        the warehouse epoch and its durable seq) without another look at Redis."""
+        if self._covered(game, seq, epoch):
+            return
+        lock = self._locks.setdefault(game, asyncio.Lock())
+        async with lock:
+            if self._covered(game, seq, epoch):
+                return
+            try:
+                durable, flushed_epoch = await self._flush(game)
+            except WarehouseMissing:
+                raise NotDurable(f"the warehouse of game {game} was lost before event {seq} was stored") from None
+            if epoch is not None and flushed_epoch != epoch:
+                raise NotDurable(f"the warehouse of game {game} was rebuilt before event {seq} was stored")
+            if durable < seq:
+                raise NotDurable(f"event {seq} of game {game} was lost with Redis")
+
+    def _covered(self, game: str, seq: int, epoch: str | None) -> bool:
+        known = self._known.get(game)
+        if known is None:
+            return False
+        known_epoch, durable = known
+        if epoch is not None and known_epoch != epoch:
+            return False   # a rebuild, or an old view: look at Redis again
+        return durable >= seq
+
+    async def flush(self, game: str) -> None:
+        """Move everything pending now (used by the end of building, the tests and at shutdown)."""
+        lock = self._locks.setdefault(game, asyncio.Lock())
+        async with lock:
+            await self._flush(game)
+
+    async def _flush(self, game: str) -> tuple[int, str]:
+        """Move the outbox into the stream; returns (durable seq, epoch) of the warehouse it moved."""
+        stream = game_stream(game)
+        waited = 0
+        while True:
+            view = await self.warehouse.relay_view(game, MAX_BATCH)
+            self._known[game] = (view.epoch, view.durable)
+            if view.durable >= view.last:
+                return view.durable, view.epoch
+            if not view.pending:
+                # Another replica moved them and is about to mark them durable: look again shortly.
+                waited += 1
+                if waited > 200:
+                    raise NotDurable(f"game {game}: outbox entry {view.durable + 1} is missing")
+                await asyncio.sleep(0.005)
+                continue
+            stored, fresh = await self._append(stream, view)
+            # Within one warehouse epoch each seq is numbered once (by a script), so an envelope carrying
+            # this epoch is this warehouse's event, whichever replica stored it; any other is not.
+            for envelope in stored:
+                if not written_by(envelope, view.epoch):
+                    raise Diverged(f"game {game}: seq {envelope.seq} in the stream is not this warehouse's")
+            durable = await self.warehouse.mark_durable(game, stored[-1].seq, view.epoch)
+            if durable is None:
+                raise NotDurable(f"the warehouse of game {game} was rebuilt while its events were stored")
+            self._known[game] = (view.epoch, durable)
+            if fresh and self.publish is not None:
+                await self.publish(game, stored)
+            if durable >= view.last:
+                return durable, view.epoch
+
+    async def _append(self, stream: str, view) -> tuple[list[Envelope], bool]:
+        """Append the pending events after `view.durable`; (what the stream now holds there, appended by us?)."""
+        try:
+            stored = await self.store.append(stream, [new_event(e) for e in view.pending],
+                                             expected_seq=view.durable,
+                                             command_id=append_id(view.epoch, view.durable + 1))
+            self.appends += 1
+            return [e for e in stored if e.seq > view.durable], True
+        except WrongExpectedSeq as moved:
+            if moved.actual < view.durable:
+                raise Diverged(f"{stream}: the stream is at {moved.actual}, behind Redis's {view.durable}")
+            stored = await self.store.read(stream, from_seq=view.durable + 1)
+            if not stored:
+                raise Diverged(f"{stream}: nothing in the stream after {view.durable}")
+            return stored, False

@@ -1,0 +1,113 @@
+"""Wiring: the adapters the service runs on, built once at startup from the settings (and torn down)."""
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+
+import structlog
+from nats.aio.client import Client as NATS
+from redis.asyncio import BlockingConnectionPool, Redis
+
+from starbase_core.bus import connect_nats
+from starbase_core.seeds import JetStreamSeedVault
+from starbase_core.store_jetstream import JetStreamEventStore
+
+from trucker.auth import Authenticator
+from trucker.fanout import TableHub
+from trucker.relay import Relay
+from trucker.settings import TruckerSettings
+from trucker.tables import TableService
+from trucker.warehouse import RedisWarehouse
+
+log = structlog.get_logger(__name__)
+
+
+@dataclass
+class Runtime:
+    settings: TruckerSettings
+    redis: Redis
+    nc: NATS
+    store: JetStreamEventStore
+    hub: TableHub
+    service: TableService
+    auth: Authenticator
+    clock: asyncio.Task | None = None
+    stopping: bool = False
+    active: dict[str, float] = field(default_factory=dict)   # games this replica served lately
+    _next_check: dict[str, float] = field(default_factory=dict)   # when to look at each hourglass again
+
+    @classmethod
+    async def start(cls, settings: TruckerSettings) -> "Runtime":
+        # A bounded pool that makes callers wait for a free connection (rather than fail) under bursts.
+        pool = BlockingConnectionPool.from_url(settings.redis_url, decode_responses=True, timeout=20,
+                                               max_connections=settings.trucker_redis_connections,
+                                               health_check_interval=10)
+        redis = Redis(connection_pool=pool)
+        nc = await connect_nats(settings.nats_url, name="trucker")
+        store = JetStreamEventStore(nc, name=settings.event_stream, subject_prefix=settings.event_subject_prefix,
+                                    replicas=settings.store_replicas)
+        await store.ensure()
+        hub = TableHub(nc, store, settings.trucker_bus_prefix)
+        warehouse = RedisWarehouse(redis)
+        vault = await JetStreamSeedVault(nc, bucket=settings.seed_bucket, replicas=settings.store_replicas).ensure()
+        service = TableService(warehouse, store, Relay(warehouse, store, hub.publish), vault)
+        runtime = cls(settings, redis, nc, store, hub, service, Authenticator(settings))
+        runtime.clock = asyncio.create_task(runtime._watch_hourglasses())
+        return runtime
+
+    def touch(self, game: str) -> None:
+        self.active[game] = time.monotonic()
+
+    async def ready(self) -> bool:
+        return bool(await self.redis.ping()) and self.nc.is_connected and not self.stopping
+
+    async def _watch_hourglasses(self) -> None:
+        """When the sand runs out on START building stops at once: every replica watches the tables it
+        served lately and the first to see it records the end (the script makes the rest no-ops)."""
+        while True:
+            await asyncio.sleep(self.settings.trucker_clock_interval)
+            now = time.monotonic()
+            for game, seen in list(self.active.items()):
+                if now - seen > 600:
+                    del self.active[game]
+                    self._next_check.pop(game, None)
+                    continue
+                if now < self._next_check.get(game, 0):
+                    continue
+                try:
+                    self._next_check[game] = now + await self._check_hourglass(game)
+                except Exception:  # a table's trouble must not stop the watch over the others
+                    log.exception("hourglass_check_failed", game=game)
+
+    async def _check_hourglass(self, game: str) -> float:
+        """Stop building if the sand ran out on START; returns how long until this table needs a look.
+        Away from START the sand cannot end building, and a turn takes at least one run: look rarely."""
+        status, space, runs_out_at = await self.redis.hmget(
+            f"trucker:{{{game}}}:meta", "status", "timer_space", "runs_out_at")
+        if status == "ending":
+            await self.service.conclude(game)
+            return 0.0
+        if status != "building" or space != "0":
+            return 2.0
+        seconds, micros = await self.redis.time()
+        left = float(runs_out_at) - (seconds + micros / 1e6)
+        if left <= 0:
+            await self.service.stop_if_due(game)
+            return 0.0
+        return left
+
+    async def stop(self) -> None:
+        """Graceful: stop taking moves, move every pending event to the store, close the connections."""
+        self.stopping = True
+        if self.clock is not None:
+            self.clock.cancel()
+        for game in list(self.active):
+            try:
+                await asyncio.wait_for(self.service.relay.flush(game), self.settings.trucker_shutdown_grace)
+            except Exception:  # the warehouse may be gone: nothing left to move
+                log.warning("flush_at_shutdown_failed", game=game)
+        await self.store.close()
+        if not self.nc.is_closed:
+            await self.nc.drain()
+        await self.redis.aclose()

@@ -1,0 +1,28 @@
+"""Settings of the Trucker service, read once from the environment at startup (see `docs/trucker_service.md`).
+
+Shared platform variables keep their platform names (NATS_URL, REDIS_URL, EVENT_STREAM,
+EVENT_SUBJECT_PREFIX, LOBBY_SECRET); the service's own start with TRUCKER_.
+"""
+from __future__ import annotations
+
+from starbase_core.config import CoreSettings, from_env
+
+
+class TruckerSettings(CoreSettings):
+    trucker_host: str = "127.0.0.1"
+    trucker_port: int = 8300
+    trucker_max_message_bytes: int = 4096      # a larger client message is refused (MESSAGE_TOO_LARGE)
+    trucker_bus_prefix: str = "trucker"        # NATS subjects `<prefix>.events.<game>` fan events out
+    trucker_clock_interval: float = 0.25       # how often a replica looks for hourglasses run out on START
+    trucker_shutdown_grace: float = 10.0
+    trucker_redis_connections: int = 64        # moves beyond this many at once wait for a connection
+    # Players prove who they are with the lobby's signed token (`?token=`); without LOBBY_SECRET nobody
+    # can, and everyone watches. TRUCKER_TRUST_PLAYER_PARAM (benchmarks and local play only) takes
+    # `?player=<id>` at its word instead.
+    lobby_secret: str | None = None
+    lobby_token_max_age: int = 7 * 24 * 3600
+    trucker_trust_player_param: bool = False
+
+
+def load_settings() -> TruckerSettings:
+    return from_env(TruckerSettings)

@@ -1,0 +1,150 @@
+"""Between the rules engine's state and the Redis warehouse.
+
+The truth is the game's event stream: folding it with `trucker_rules.game:GAME` gives a `TruckerState`,
+and `warehouse_doc` turns that into the document `lua/open.lua` loads. That is how a round's warehouse
+is first put into Redis and how it is rebuilt when Redis loses it. `canonical` reduces both that
+document and a Redis snapshot to one comparable form, so tests can check the stream and Redis agree.
+"""
+from __future__ import annotations
+
+import json
+from typing import Iterable
+
+from starbase_core.envelope import Envelope
+from trucker_rules import build_phase
+from trucker_rules import messages as m
+from trucker_rules.game import GAME
+from trucker_rules.state import BUILDING, TruckerState
+
+
+def _known_event_types() -> frozenset[str]:
+    types = list(m.BUILDING_EVENTS)
+    try:
+        from trucker_rules.flight_messages import FLIGHT_EVENTS
+        types += list(FLIGHT_EVENTS)
+    except ImportError:  # an engine without flight events still folds the building phase
+        pass
+    return frozenset(t.model_fields["type"].default for t in types)
+
+
+GAME_EVENT_TYPES = _known_event_types()
+
+
+def event_of(envelope: Envelope):
+    """The rules engine's event inside an envelope, or None for the platform's own (GameCreated …)."""
+    if envelope.type not in GAME_EVENT_TYPES:
+        return None
+    return GAME.parse_event({**envelope.data, "type": envelope.type})
+
+
+class Folded:
+    """The game's state after a stream, with what Redis also needs: the last seq and the draw counter."""
+
+    def __init__(self, envelopes: Iterable[Envelope]):
+        self.state: TruckerState = GAME.initial_state()
+        self.seq = 0
+        self.draw_end = 0            # the FairRng counter after the last draw (envelope meta.draw_end)
+        self.game_name: str | None = None   # from GameCreated: only a Trucker game is folded
+        for envelope in envelopes:
+            self.add(envelope)
+
+    def add(self, envelope: Envelope) -> None:
+        self.seq = envelope.seq
+        self.draw_end = envelope.meta.get("draw_end", self.draw_end)
+        if envelope.type == "GameCreated":
+            self.game_name = envelope.data.get("game")
+        if self.game_name == GAME.name and (event := event_of(envelope)) is not None:
+            self.state = GAME.evolve(self.state, event)
+
+    @property
+    def building(self) -> bool:
+        return self.state.phase == BUILDING
+
+
+def _status(state: TruckerState) -> str:
+    if state.phase != BUILDING:
+        return "ended"
+    if state.players and all(state.seats[p].order_tile is not None for p in state.players):
+        return "ending"   # every ship finished but the end of building is not recorded yet
+    return "building"
+
+
+def warehouse_doc(game: str, folded: Folded, epoch: str) -> dict:
+    state = folded.state
+    seats = [state.seats[p] for p in state.players]
+    options = state.options
+    newest, where = {}, {}
+    for tile in state.face_down:
+        where[tile] = "face_down"
+    for tile in state.face_up:
+        where[tile] = "face_up"
+    for seat in seats:
+        if seat.hand:
+            where[seat.hand] = f"hand:{seat.name}"
+        for tile in seat.ship.reserve:
+            where[tile] = f"reserve:{seat.name}"
+        for placed in seat.ship.tiles.values():
+            where[placed.component] = f"ship:{seat.name}"
+        if seat.ship.newest is not None:
+            col, row = seat.ship.newest
+            newest[seat.name] = json.dumps({"component": seat.ship.tiles[(col, row)].component,
+                                            "col": col, "row": row, "reserve": seat.from_reserve})
+    return {
+        "meta": {
+            "game": game, "epoch": epoch, "seq": folded.seq, "draw_end": folded.draw_end, "round": state.round,
+            "board": seats[0].ship.board if seats else "", "players": json.dumps(state.players),
+            "reserve_slots": build_phase.reserve_slots(state) if seats else 0,
+            "strict": "1" if options.get("refuse_flawed_placements") else "0",
+            # Times go as text: Lua reads them back as exactly these numbers.
+            "seconds": repr(float(options.get("hourglass_seconds", 90))),
+            "timer_space": state.timer_space if state.building_started else _first_space(state),
+            "runs_out_at": repr(float(state.runs_out_at or 0)), "started": "1" if state.building_started else "0",
+            "status": _status(state), "piles": json.dumps(state.piles),
+        },
+        "seat": {p: i for i, p in enumerate(state.players)},
+        "facedown": list(state.face_down),
+        "faceup": list(state.face_up),
+        "where": where,
+        "hand": {s.name: s.hand for s in seats if s.hand},
+        "handfrom": {s.name: ("reserve" if s.from_reserve else "warehouse") for s in seats if s.hand},
+        "ships": {s.name: {f"{c},{r}": f"{p.component}|{p.rotation}" for (c, r), p in s.ship.tiles.items()}
+                  for s in seats},
+        "newest": newest,
+        "built": {s.name: s.ship.built_count() for s in seats},
+        "shipver": {s.name: 0 for s in seats},
+        "reserve": {s.name: list(s.ship.reserve) for s in seats if s.ship.reserve},
+        "order": {str(s.order_tile): s.name for s in seats if s.order_tile is not None},
+        "finished": {s.name: s.order_tile for s in seats if s.order_tile is not None},
+        "piles": {str(s.looking_at): s.name for s in seats if s.looking_at is not None},
+        "looking": {s.name: s.looking_at for s in seats if s.looking_at is not None},
+        "cmds": {},   # players' command ids are not in the stream: after a rebuild a resend is decided anew
+    }
+
+
+def _first_space(state: TruckerState) -> int:
+    from trucker_rules import catalog
+    return catalog.hourglass_start_space(state.round) if state.round else 0
+
+
+def canonical(doc: dict) -> dict:
+    """One form for a `warehouse_doc` and a secret Redis snapshot (`RedisWarehouse.snapshot(secret=True)`)."""
+    meta = doc["meta"]
+    newest = {p: json.loads(raw) for p, raw in doc.get("newest", {}).items()}
+    reserve = {p: (json.loads(v) if isinstance(v, str) else list(v)) for p, v in doc.get("reserve", {}).items()}
+    hand = dict(doc.get("hand", {}))
+    from_reserve = sorted(
+        [p for p, source in doc.get("handfrom", {}).items() if source == "reserve"]
+        + [p for p, n in newest.items() if n.get("reserve") and p not in hand])
+    return {
+        "seq": int(meta["seq"]), "status": meta["status"], "timer_space": int(meta["timer_space"]),
+        "facedown": list(doc["facedown"]), "faceup": sorted(doc["faceup"]), "where": dict(doc["where"]),
+        "hand": hand, "from_reserve": from_reserve,
+        "ships": {p: dict(squares) for p, squares in doc["ships"].items()},
+        "newest": {p: (n["col"], n["row"]) for p, n in newest.items()},
+        "reserve": {p: v for p, v in reserve.items() if v},
+        "order": {str(n): p for n, p in doc.get("order", {}).items()},
+        "finished": {p: int(n) for p, n in doc.get("finished", {}).items()},
+        "looking": {p: int(n) for p, n in doc.get("looking", {}).items()},
+        "piles": {str(n): p for n, p in doc.get("piles", {}).items()},
+        "built": {p: int(n) for p, n in doc.get("built", {}).items()},
+    }

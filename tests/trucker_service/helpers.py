@@ -1,0 +1,161 @@
+"""Shared test helpers: a Trucker game's stream as the platform writes it, and the invariants."""
+from __future__ import annotations
+
+import uuid
+
+from starbase_core.gamestream import game_created, game_stream, wrap
+from starbase_rules.fair import FairRng, commitment
+from trucker_rules.game import GAME
+
+from trucker.state_doc import Folded, canonical, warehouse_doc
+
+
+async def new_game(store, players: list[str], options: dict | None = None, seed: bytes | None = None,
+                   vault=None) -> str:
+    """Append GameCreated and the engine's setup events, as the adjudicator does when a table starts
+    (with the seed from `vault` when one is given, as the adjudicator does)."""
+    game = f"g{uuid.uuid4().hex[:12]}"
+    if vault is not None:
+        seed = await vault.get_or_create(game)
+    seed = seed or uuid.uuid4().bytes
+    rng = FairRng(seed)
+    setup = GAME.setup(players, options or {}, rng)
+    stream = game_stream(game)
+    await store.append(stream, [game_created("trucker", players, options or {}, commitment(seed), rng.used)],
+                       expected_seq=0)
+    await store.append(stream, wrap(setup, actor=None, draw_end=rng.used), expected_seq=1)
+    return game
+
+
+async def folded(store, game: str) -> Folded:
+    return Folded(await store.read(game_stream(game)))
+
+
+async def check_invariants(service, game: str) -> None:
+    """Everything durable; then: a tile in exactly one place, at most one in hand, each order tile
+    taken once, the rules' own invariants, and Redis equal to the fold of the stream."""
+    await service.relay.flush(game)
+    state = await folded(service.store, game)
+    assert GAME.invariants(state.state) == []
+    snapshot = await service.warehouse.snapshot(game, secret=True)
+    if not state.building:   # the round's warehouse is closed: it only refuses moves from now on
+        assert snapshot["meta"]["status"] == "ended"
+        return
+    redis_view = canonical(snapshot)
+    stream_view = canonical(warehouse_doc(game, state, epoch="-"))
+    assert redis_view == stream_view, {k: (redis_view[k], stream_view[k]) for k in redis_view
+                                       if redis_view[k] != stream_view[k]}
+    places = redis_view["where"]
+    tiles = [t for t in places]
+    assert len(tiles) == len(set(tiles))
+    counted = (len(redis_view["facedown"]) + len(redis_view["faceup"]) + len(redis_view["hand"])
+               + sum(len(s) for s in redis_view["ships"].values())
+               + sum(len(r) for r in redis_view["reserve"].values()))
+    assert counted == len(places)
+    order_holders = list(redis_view["order"].values())
+    assert len(order_holders) == len(set(order_holders))
+
+
+def legal_spot(ship, component: str) -> tuple[int, int, int] | None:
+    """Some (column, row, rotation) where the rules accept `component` on `ship`, or None."""
+    from starbase_rules.contract import RuleViolation
+    from trucker_rules.building import check_placement
+
+    for square in sorted(ship.squares):
+        for rotation in range(4):
+            try:
+                check_placement(ship, component, square, rotation)
+            except RuleViolation:
+                continue
+            return square[0], square[1], rotation
+    return None
+
+
+def illegal_joint_spot(ship, component: str) -> tuple[int, int, int] | None:
+    """A square next to the ship where `component` makes an illegal joint in some rotation."""
+    from starbase_rules.contract import RuleViolation
+    from trucker_rules.building import check_placement
+
+    for square in sorted(ship.squares):
+        for rotation in range(4):
+            try:
+                check_placement(ship, component, square, rotation)
+            except RuleViolation as violation:
+                if violation.code == "ILLEGAL_JOINT":
+                    return square[0], square[1], rotation
+    return None
+
+
+class Table:
+    """A game at the service layer, for given/when/then tests."""
+
+    def __init__(self, service, game: str):
+        self.service, self.game = service, game
+
+    async def play(self, player: str, operation: str, *args, command_id: str | None = None):
+        from trucker.tables import Move
+        applied = await self.service.play(self.game, player, Move(operation, tuple(args)), command_id)
+        await check_invariants(self.service, self.game)
+        return applied
+
+    async def refusal(self, player: str | None, operation: str, *args) -> str:
+        """The refusal code of a move, after checking the refusal changed nothing at all."""
+        from trucker.tables import Move
+        from trucker.warehouse import Refused
+        before = await self.service.warehouse.snapshot(self.game, secret=True)
+        try:
+            await self.service.play(self.game, player, Move(operation, tuple(args)), None)
+        except Refused as refusal:
+            after = await self.service.warehouse.snapshot(self.game, secret=True)
+            assert after == before, f"{refusal.code} changed the warehouse"
+            return refusal.code
+        raise AssertionError(f"{operation} by {player} was accepted")
+
+    async def state(self):
+        return (await folded(self.service.store, self.game)).state
+
+    async def next_face_down(self) -> str:
+        return (await self.state()).face_down[0]
+
+    async def grab_and_place(self, player: str) -> str:
+        """Grab face-down until a component fits; place it (returning the misfits face up)."""
+        while True:
+            tile = (await self.play(player, "grab_face_down")).events[0]["data"]["component"]
+            spot = legal_spot((await self.state()).seats[player].ship, tile)
+            if spot:
+                await self.play(player, "place", *spot)
+                return tile
+            await self.play(player, "return_tile")
+
+
+def assert_reruns_through_the_rules(envelopes, seed: bytes) -> int:
+    """What the platform's audit checks of a game still in progress, once its seed is known: an intact
+    hash chain, and every recorded command (`meta.command`) re-run through the rules engine with the
+    game's FairRng gives exactly the stored events, actor and meta. Returns how many commands ran."""
+    from starbase_core.envelope import chain_problems
+    from starbase_core.gamestream import wrap
+
+    assert chain_problems(envelopes) == []
+    created = envelopes[0].data
+    rng = FairRng(seed)
+    setup = GAME.setup(list(created["players"]), dict(created["options"]), rng)
+    state = GAME.initial_state()
+    for event in setup:
+        state = GAME.evolve(state, event)
+    draw_end, position, commands = rng.used, 1 + len(setup), 0
+    while position < len(envelopes):
+        first = envelopes[position]
+        assert "command" in first.meta, f"seq {first.seq}: {first.type} was not produced by a recorded command"
+        command = first.meta["command"]
+        rng = FairRng(seed, start=draw_end)
+        events = GAME.decide(state, GAME.parse_command(command), first.actor, rng)
+        expected = wrap(events, actor=first.actor, draw_end=rng.used, command=command)
+        stored = envelopes[position:position + len(expected)]
+        for envelope, new in zip(stored, expected, strict=True):
+            assert (envelope.type, envelope.data, envelope.actor, envelope.meta) == \
+                   (new.type, new.data, new.actor, new.meta), f"seq {envelope.seq} differs from the re-run"
+            assert envelope.command_id == first.command_id      # one command's events, one append
+        for event in events:
+            state = GAME.evolve(state, event)
+        draw_end, position, commands = rng.used, position + len(expected), commands + 1
+    return commands

@@ -1,0 +1,59 @@
+"""The outbox relay on real JetStream and Redis: idempotent, ordered, and never acknowledging an event
+the stream does not hold."""
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from starbase_core.gamestream import game_stream
+
+from trucker.relay import NotDurable, Relay
+from trucker.tables import Move, TableService
+from trucker.warehouse import RedisWarehouse
+
+from tests.trucker_service.helpers import check_invariants, new_game
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture
+def replicas(redis, jetstream_store):
+    """Two service layers (as on two replicas) sharing Redis and the JetStream event store."""
+    def one():
+        warehouse = RedisWarehouse(redis)
+        return TableService(warehouse, jetstream_store, Relay(warehouse, jetstream_store))
+    return one(), one()
+
+
+async def test_two_relays_moving_one_outbox_store_each_event_once_and_in_order(replicas, jetstream_store):
+    first, second = replicas
+    game = await new_game(jetstream_store, ["ann", "bob", "cy"])
+    await first.open_table(game)
+    applied = []
+    for player in ["ann", "bob", "cy"] * 3:   # scripts only: the events wait in the outbox
+        applied.append(await first.warehouse.apply("grab_face_down", game, player, None))
+        applied.append(await first.warehouse.apply("return_tile", game, player, None))
+    last = applied[-1]
+    await asyncio.gather(first.relay.wait_durable(game, last.last_seq, last.events[-1]["epoch"]),
+                         second.relay.wait_durable(game, last.last_seq, last.events[-1]["epoch"]))
+    stored = await jetstream_store.read(game_stream(game))
+    assert [e.seq for e in stored] == list(range(1, len(stored) + 1))
+    ours = [e for e in stored if e.seq >= applied[0].first_seq]
+    assert [(e.seq, e.type) for e in ours] == [(a.first_seq, a.events[0]["type"]) for a in applied]
+    await check_invariants(first, game)
+
+
+async def test_a_move_whose_warehouse_was_lost_before_it_was_stored_is_never_acknowledged(replicas, jetstream_store):
+    service, _ = replicas
+    game = await new_game(jetstream_store, ["ann", "bob"])
+    await service.open_table(game)
+    lost = await service.warehouse.apply("grab_face_down", game, "ann", None)   # not stored yet
+    await service.warehouse.drop(game)                                            # Redis loses it
+    replacement = await service.play(game, "bob", Move("grab_face_down"), None)  # rebuilt, play goes on
+    assert replacement.first_seq == lost.first_seq                               # the same seq, reused
+    with pytest.raises(NotDurable):
+        await service.relay.wait_durable(game, lost.last_seq, lost.events[-1]["epoch"])
+    stored = await jetstream_store.read(game_stream(game), from_seq=lost.first_seq)
+    assert [(e.type, e.data["player"]) for e in stored] == [("ComponentGrabbed", "bob")]
+    await check_invariants(service, game)

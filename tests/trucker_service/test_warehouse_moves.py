@@ -1,0 +1,216 @@
+"""The warehouse's Lua scripts, move by move: given a table, when a player moves, then the events (or a
+refusal with its code, and nothing changed). Real Redis; the in-memory event store (same port as
+JetStream's). The invariants and "Redis equals the fold of the stream" are checked after every move."""
+from __future__ import annotations
+
+import pytest
+
+from trucker.tables import Move
+from trucker_rules.game import GAME
+from trucker.warehouse import Refused
+
+from tests.trucker_service.helpers import Table, check_invariants, illegal_joint_spot, legal_spot, new_game
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture
+async def table(service):
+    game = await new_game(service.store, ["ann", "bob", "cy"], vault=service.vault)
+    await service.open_table(game)
+    await check_invariants(service, game)
+    return Table(service, game)
+
+
+async def test_opening_the_table_starts_building_and_the_hourglass(table):
+    state = await table.state()
+    assert state.building_started and state.timer_space == 1
+    assert state.runs_out_at > 0
+
+
+async def test_a_face_down_grab_takes_the_front_of_the_shuffled_pile(table):
+    expected = await table.next_face_down()
+    applied = await table.play("ann", "grab_face_down")
+    assert [e["type"] for e in applied.events] == ["ComponentGrabbed"]
+    assert applied.events[0]["data"] == {"player": "ann", "component": expected, "source": "face_down"}
+    assert (await table.state()).seats["ann"].hand == expected
+
+
+async def test_grabbing_while_holding_is_refused(table):
+    await table.play("ann", "grab_face_down")
+    assert await table.refusal("ann", "grab_face_down") == "HAND_FULL"
+
+
+async def test_a_returned_component_lies_face_up_and_can_be_grabbed(table):
+    tile = (await table.play("ann", "grab_face_down")).events[0]["data"]["component"]
+    returned = await table.play("ann", "return_tile")
+    assert returned.events[0]["data"] == {"player": "ann", "component": tile, "source": "hand"}
+    grabbed = await table.play("bob", "grab_face_up", tile)
+    assert grabbed.events[0]["data"]["source"] == "face_up"
+
+
+async def test_a_face_up_component_someone_just_took_is_refused(table):
+    tile = (await table.play("ann", "grab_face_down")).events[0]["data"]["component"]
+    await table.play("ann", "return_tile")
+    await table.play("bob", "grab_face_up", tile)
+    assert await table.refusal("cy", "grab_face_up", tile) == "NOT_FACE_UP"
+
+
+async def test_placing_needs_a_component_in_hand(table):
+    assert await table.refusal("ann", "place", 7, 6, 0) == "NOTHING_IN_HAND"
+
+
+async def test_placements_the_rules_forbid_are_refused_with_their_code(table):
+    await table.play("ann", "grab_face_down")
+    assert await table.refusal("ann", "place", 1, 1, 0) == "SQUARE_NOT_ON_BOARD"
+    assert await table.refusal("ann", "place", 7, 7, 0) == "SQUARE_TAKEN"
+    assert await table.refusal("ann", "place", 5, 9, 0) == "NOT_ADJACENT"
+
+
+async def test_an_illegal_joint_is_refused(table):
+    state = await table.state()
+    for _ in range(40):   # find a component that can be joined illegally to the cabin
+        tile = (await table.play("ann", "grab_face_down")).events[0]["data"]["component"]
+        spot = illegal_joint_spot(state.seats["ann"].ship, tile)
+        if spot:
+            assert await table.refusal("ann", "place", *spot) == "ILLEGAL_JOINT"
+            return
+        await table.play("ann", "return_tile")
+    pytest.fail("no component with an illegal joint in 40 grabs")
+
+
+async def test_a_legal_placement_becomes_the_newest_component_and_may_move_and_turn(table):
+    tile = await table.grab_and_place("ann")
+    ship = (await table.state()).seats["ann"].ship
+    assert ship.tiles[ship.newest].component == tile
+    without = type(ship)(ship.board, {sq: p for sq, p in ship.tiles.items() if sq != ship.newest})
+    spot = legal_spot(without, tile)
+    moved = await table.play("ann", "move_newest", *spot)
+    assert moved.events[0]["type"] == "NewestMoved"
+    assert (await table.state()).seats["ann"].ship.newest == spot[:2]
+
+
+async def test_the_newest_component_is_fixed_by_the_next_grab(table):
+    await table.grab_and_place("ann")
+    await table.play("ann", "grab_face_down")
+    await table.play("ann", "return_tile")
+    assert await table.refusal("ann", "move_newest", 7, 6, 0) == "NO_NEWEST_COMPONENT"
+    assert await table.refusal("ann", "return_tile") == "NOTHING_TO_RETURN"
+
+
+async def test_the_newest_component_may_be_given_back_face_up(table):
+    tile = await table.grab_and_place("ann")
+    returned = await table.play("ann", "return_tile")
+    assert returned.events[0]["data"] == {"player": "ann", "component": tile, "source": "ship"}
+    assert tile in (await table.state()).face_up
+
+
+async def test_there_is_no_reserve_in_round_one(table):
+    await table.play("ann", "grab_face_down")
+    assert await table.refusal("ann", "reserve") == "NO_RESERVE_THIS_ROUND"
+
+
+async def test_reserve_spots_hold_two_and_a_reserved_component_never_goes_back(service):
+    game = await new_game(service.store, ["ann", "bob"], {"reserve_in_round_1": True}, vault=service.vault)
+    table = Table(service, game)
+    await service.open_table(table.game)
+    first = (await table.play("ann", "grab_face_down")).events[0]["data"]["component"]
+    await table.play("ann", "reserve")
+    await table.play("ann", "grab_face_down")
+    await table.play("ann", "reserve")
+    await table.play("ann", "grab_face_down")
+    assert await table.refusal("ann", "reserve") == "RESERVE_FULL"
+    await table.play("ann", "return_tile")
+    taken = await table.play("ann", "grab_reserved", first)
+    assert taken.events[0]["data"] == {"player": "ann", "component": first, "source": "reserve"}
+    assert await table.refusal("ann", "return_tile") == "RESERVED_STAYS"
+    assert await table.refusal("ann", "grab_reserved", "eng-01") == "HAND_FULL"
+    await table.play("ann", "reserve")
+    assert await table.refusal("ann", "grab_reserved", "not-there") == "NOT_IN_RESERVE"
+
+
+async def test_looking_at_the_piles(table):
+    assert await table.refusal("ann", "look_at_pile", 1) == "NOTHING_BUILT"
+    await table.grab_and_place("ann")
+    await table.grab_and_place("bob")
+    assert await table.refusal("ann", "look_at_pile", 4) == "PILE_SECRET"
+    assert await table.refusal("ann", "return_pile") == "NOT_LOOKING"
+    taken = await table.play("ann", "look_at_pile", 2)
+    assert taken.events[0]["data"] == {"player": "ann", "pile": 2}
+    assert await table.refusal("bob", "look_at_pile", 2) == "PILE_IN_USE"
+    assert await table.refusal("ann", "look_at_pile", 3) == "ALREADY_LOOKING"
+    assert await table.refusal("ann", "grab_face_down") == "LOOKING_AT_PILE"
+    await table.play("bob", "grab_face_down")
+    assert await table.refusal("bob", "look_at_pile", 3) == "HAND_FULL"
+    await table.play("ann", "return_pile")
+    await table.play("bob", "return_tile")
+    await table.play("bob", "look_at_pile", 2)
+
+
+async def test_the_hourglass_turns_only_once_run_out(table):
+    assert await table.refusal("ann", "turn_timer") == "SAND_STILL_RUNNING"
+
+
+async def test_order_tiles(table):
+    assert await table.refusal("ann", "finish", 9) == "NO_SUCH_ORDER_TILE"
+    await table.play("ann", "grab_face_down")
+    assert await table.refusal("ann", "finish", "") == "HAND_FULL"
+    await table.play("ann", "return_tile")
+    finished = await table.play("ann", "finish", 2)
+    assert finished.events[0]["data"] == {"player": "ann", "order_tile": 2}
+    assert await table.refusal("bob", "finish", 2) == "ORDER_TILE_TAKEN"
+    assert await table.refusal("ann", "grab_face_down") == "ALREADY_FINISHED"
+    lowest = await table.play("bob", "finish", "")
+    assert lowest.events[0]["data"]["order_tile"] == 1
+
+
+async def test_the_last_ship_finished_ends_building_with_the_rules_engines_events(table):
+    await table.grab_and_place("ann")
+    await table.play("bob", "grab_face_down")        # bob still holds it when the last ship finishes
+    await table.play("ann", "finish", "")
+    await table.play("cy", "finish", "")
+    assert await table.refusal("bob", "finish", "") == "HAND_FULL"
+    await table.play("bob", "return_tile")
+    await table.play("bob", "finish", "")
+    state = await table.state()
+    types = [e.type for e in await table.service.store.read(f"game.{table.game}")]
+    assert "BuildingEnded" in types and types.count("ShipInspected") == 3
+    assert GAME.to_act(state) or GAME.outcome(state)      # the game goes on: it never waits on nobody
+    if state.round == 1:        # round 1 is in flight (or repair): no more building
+        assert state.phase != "building"
+        assert await table.refusal("ann", "grab_face_down") == "NOT_BUILDING"
+    else:                       # the flight needed nobody: round 2's warehouse is open at once
+        assert state.building_started and types.count("BuildingStarted") == 2
+        await table.play("ann", "grab_face_down")
+
+
+async def test_spectators_and_strangers_may_not_move(table):
+    with pytest.raises(Refused) as refused:
+        await table.service.play(table.game, None, Move("grab_face_down"), None)
+    assert refused.value.code == "NOT_A_PLAYER"
+    assert await table.refusal("zed", "grab_face_down") == "NOT_A_PLAYER"
+
+
+async def test_a_retried_command_id_is_applied_once(table):
+    first = await table.play("ann", "grab_face_down", command_id="ann:1")
+    again = await table.play("ann", "grab_face_down", command_id="ann:1")
+    assert again.retried and (again.first_seq, again.last_seq) == (first.first_seq, first.last_seq)
+    assert (await table.state()).seats["ann"].hand == first.events[0]["data"]["component"]
+
+
+async def test_a_placement_checked_against_a_ship_that_changed_is_refused_by_the_script(table):
+    tile = (await table.play("ann", "grab_face_down")).events[0]["data"]["component"]
+    spot = legal_spot((await table.state()).seats["ann"].ship, tile)
+    stale_version = 7
+    with pytest.raises(Refused) as refused:
+        await table.service.warehouse.apply("place", table.game, "ann", None, *spot, stale_version)
+    assert refused.value.code == "STALE_SHIP"
+    await check_invariants(table.service, table.game)
+
+
+async def test_a_retried_last_finish_is_acknowledged_not_refused(table):
+    await table.play("ann", "finish", "")
+    await table.play("bob", "finish", "")
+    first = await table.play("cy", "finish", "", command_id="cy:9")
+    again = await table.play("cy", "finish", "", command_id="cy:9")
+    assert again.retried and again.last_seq == first.last_seq
