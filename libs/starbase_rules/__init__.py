@@ -10,10 +10,11 @@ from starbase_rules.contract import (
     RuleViolation,
     Standing,
     fold,
+    parse_command,
 )
 from starbase_rules.fair import FairRng, commitment
 
 __all__ = [
-    "Command", "Event", "Game", "Outcome", "RuleViolation", "Standing", "fold",
+    "Command", "Event", "Game", "Outcome", "RuleViolation", "Standing", "fold", "parse_command",
     "FairRng", "commitment",
 ]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any, Iterable, Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 
 class RuleViolation(Exception):
@@ -87,3 +87,11 @@ def fold(game: Game, events: Iterable[Event], state: Any = None) -> Any:
     for event in events:
         state = game.evolve(state, event)
     return state
+
+
+def parse_command(commands: TypeAdapter, data: Any) -> Command:
+    """Validate a command dict against an engine's union of commands; bad input is a rule violation."""
+    try:
+        return commands.validate_python(data)
+    except ValidationError as problem:
+        raise RuleViolation("MALFORMED_COMMAND", str(problem).splitlines()[0]) from None

@@ -41,3 +41,22 @@ def test_randbelow_refuses_an_empty_range():
 
 def test_commitment_is_sha256_of_the_seed():
     assert commitment(b"abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+
+
+def test_parse_command_turns_bad_input_into_a_rule_violation():
+    from typing import Literal
+
+    from pydantic import TypeAdapter
+
+    from starbase_rules import Command, RuleViolation, parse_command
+
+    class Hop(Command):
+        type: Literal["Hop"] = "Hop"
+        height: int
+
+    commands = TypeAdapter(Hop)
+    assert parse_command(commands, {"type": "Hop", "height": 2}).height == 2
+    for bad in ({"type": "Hop"}, {"type": "Hop", "height": "high"}, "Hop", None):
+        with pytest.raises(RuleViolation) as refusal:
+            parse_command(commands, bad)
+        assert refusal.value.code == "MALFORMED_COMMAND"
