@@ -50,6 +50,10 @@ def main() -> None:
     print(f"finished 4-player game: {len(events)} events from {game.commands} commands")
     print(f"bot play (decide + evolve, no checks): {play_seconds * 1000:.0f} ms "
           f"= {game.commands / play_seconds:.0f} commands/s")
+    kinds = [e.type for e in events]
+    print(f"late game reached by the bots: {kinds.count('AgreementSigned')} signing(s), "
+          f"{kinds.count('HostileTakeover')} takeover(s), {kinds.count('ShipOrdered')} ships ordered, "
+          f"{kinds.count('ShipsScrapped')} scrapping event(s)")
 
     replay = _best_of(10, lambda: fold(GAME, events))
     print(f"replay (fold of typed events): {replay * 1000:.1f} ms = {len(events) / replay:,.0f} events/s")

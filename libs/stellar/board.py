@@ -28,7 +28,9 @@ class Board:
     hexes: dict[str, Hex]
     neighbours: dict[str, frozenset[str]]
     mega_capacity: int
-    mega_values: dict[int, int]
+    mega_values: dict[int, int]          # value by the number of outposts present (ruling G-ME-2)
+    mega_box_numbers: tuple[int, ...]    # printed under each box, bottom to top (literal reading of G-ME-2)
+    mega_top_number: int
 
     def distance(self, a: str, b: str) -> int:
         return min(_axial_distance(x, y) for x in self.hexes[a].cells for y in self.hexes[b].cells)
@@ -68,4 +70,5 @@ def alpha() -> Board:
                 neighbours[key].add(other)
     mega = raw["mega_earth"]
     return Board(hexes, {k: frozenset(v) for k, v in neighbours.items()}, mega["capacity"],
-                 {int(k): v for k, v in mega["value_by_outposts"].items()})
+                 {int(k): v for k, v in mega["value_by_outposts"].items()},
+                 tuple(mega["box_numbers"]), mega["top_number"])

@@ -1,13 +1,14 @@
-"""What a player may do now (for UIs and bots) and a simple random bot that favours growth."""
+"""What a player may do now (for UIs and bots), and the bot that picks among it (tastes in `tactics`)."""
 from __future__ import annotations
 
 import random
 
 from stellar import commands as cmd
 from stellar import queries as q
+from stellar import tactics
 from stellar.board import alpha
 from stellar.building import placement_error
-from stellar.corporate import can_order_ship, must_force
+from stellar.corporate import can_order_ship, may_pass, must_force
 from stellar.investor import battle_candidates, seats
 from stellar.state import State, liquid, treasury
 
@@ -42,6 +43,8 @@ def _decisions(s: State, pending) -> list[cmd.Command]:
         return [cmd.SignAgreement(), cmd.DeclineAgreement()]
     if kind == "agents_choice":
         return [cmd.ChooseAgentsBonus(choice="amethyst"), cmd.ChooseAgentsBonus(choice="aliens")]
+    if kind == "tax_choice":
+        return [cmd.ChooseTaxAction(choice=c) for c in ("none", "tax", "steal")]
     if kind == "choose_home":
         return [cmd.ChooseHome(hex=h) for h in pending.options]
     if kind == "fine_print":
@@ -64,7 +67,7 @@ def _auction(s: State, player: str) -> list[cmd.Command]:
         result.append(cmd.Bid(amount=low))
         if cash > low:
             result.append(cmd.Bid(amount=cash))
-    if a.high_bid is not None:
+    if may_pass(s):
         result.append(cmd.PassBid())
     return result
 
@@ -177,55 +180,34 @@ def _investor(s: State, player: str) -> list[cmd.Command]:
 
 # -- the bot ------------------------------------------------------------------------------------
 
-_PREFERENCE = {
-    "PlaceOutpost": 6, "BeginExpansion": 5, "OrderShip": 5, "IssueShare": 3, "SignAgreement": 4,
-    "CreateWormhole": 2, "HireContractor": 2, "JerryRig": 4, "CargoBoost": 3, "ResearchWormhole": 2,
-    "DevelopPlanets": 2, "PlaceVotes": 1, "UseAlienAlchemist": 0.3, "DismantleOutpost": 0.1,
-    "UseLeakedResearch": 0.5, "ReclaimCubes": 0.1, "FinishBuilding": 2, "Bid": 1, "PassBid": 2,
-}
-
-
 def bot_command(s: State, player: str, rnd: random.Random) -> cmd.Command | None:
+    """Weighted-random over the legal commands, with the weights of `stellar.tactics`."""
     options = candidates(s, player)
     if not options:
         return None
     if s.auction is not None and not s.pending:
         return _bot_bid(s, player, rnd, options)
-    weights = [_weight(s, c) for c in options]
+    weights = [tactics.weight(s, c) for c in options]
     return rnd.choices(options, weights=weights)[0]
 
 
-def _weight(s: State, command: cmd.Command) -> float:
-    """A rough taste for growth: valuable planets, a full build, a treasury that can pay for it."""
-    weight = _PREFERENCE.get(command.type, 1.0)
-    if command.type == "PlaceOutpost":
-        value = q.planet_value(s, command.hex) + (3 if q.is_alien_planet(s, command.hex) else 0)
-        return weight * (1 + value)
-    if command.type == "FinishBuilding":
-        return weight * (1 + 2 * len(s.build.placed))
-    if s.corp_turn is not None and command.type in ("IssueShare", "BeginExpansion"):
-        cash = s.ledger.balance(treasury(s.corp_turn.corp))
-        return weight * (2 if command.type == "IssueShare" and cash < 6 else 1) * \
-            (0.2 if command.type == "BeginExpansion" and cash < 2 else 1)
-    return weight
-
-
 def _bot_bid(s: State, player: str, rnd: random.Random, options: list[cmd.Command]) -> cmd.Command:
+    """Bid up to a randomised share of what the lot seems worth (see `tactics.share_worth`)."""
     a = s.auction
     low = 0 if a.high_bid is None else a.high_bid + 1
     cash = s.ledger.balance(liquid(player))
-    worth = rnd.randint(0, max(0, min(cash, 6 + 2 * s.era)))
-    if a.high_bid is None:
-        return cmd.Bid(amount=min(cash, rnd.randint(0, 3)))
-    if low <= min(cash, worth):
-        return cmd.Bid(amount=low)
-    return cmd.PassBid()
+    limit = min(cash, int(tactics.share_worth(s, a.corp, player) * rnd.uniform(0.4, 1.1)))
+    if a.high_bid is None and not any(o.type == "PassBid" for o in options):
+        return cmd.Bid(amount=min(cash, rnd.randint(0, max(0, limit // 2))))
+    if low <= limit:
+        return cmd.Bid(amount=low if rnd.random() < 0.7 else min(limit, low + rnd.randint(1, 3)))
+    return cmd.PassBid() if any(o.type == "PassBid" for o in options) else cmd.Bid(amount=low)
 
 
 def default_command(s: State, player: str) -> cmd.Command | None:
     """What happens when a clock runs out: the most passive legal choice."""
     options = candidates(s, player)
-    order = ["PassBid", "DeclineAgreement", "UseSpareParts", "FinishBuilding", "DeclineIssue", "SkipBuilding", "PayDividend",
+    order = ["PassBid", "DeclineAgreement", "UseSpareParts", "ChooseTaxAction", "FinishBuilding", "DeclineIssue", "SkipBuilding", "PayDividend",
              "FinishOrdering", "PassVoting", "PassInvestorAction", "PassAlienAction", "UseFinePrint",
              "BackroomDeal", "OrderShip"]
     for kind in order:

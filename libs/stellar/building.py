@@ -9,7 +9,7 @@ from stellar.board import alpha
 from stellar.corporate import handler, require_corp_step, take_pending
 from stellar.facts import tables
 from stellar.flow import Ctx, offer_draft, refuse, request
-from stellar.state import BANK, State, frozen, treasury
+from stellar.state import BANK, TAX_BOX, State, frozen, treasury
 
 CORPORATION_MODES = ("expand", "wormhole")
 MAX_OUTPOSTS = {"expand": 5, "contractor": 5, "jerry_rig": 1, "wormhole": 1}
@@ -41,7 +41,9 @@ def place(ctx: Ctx, hex_key: str) -> None:
     build = s.build
     corp = s.corps[build.corp]
     spot = alpha().hexes[hex_key]
-    nebula = spot.kind == "nebular_anomaly" and hex_key not in s.converted_nebulae
+    # Nebular Explorers converts the anomaly; Icarus Experiment (option icarus_includes_nebulae) only builds
+    nebula = spot.kind == "nebular_anomaly" and hex_key not in s.converted_nebulae \
+        and "nebular_explorers" in corp.powers
     if nebula:      # Nebular Explorers: a random boxed agreement tile goes under the outpost
         index = ctx.rng.randbelow(len(s.boxed_tiles)) if s.boxed_tiles else -1
         chevrons = s.boxed_tiles[index] if index >= 0 else 0
@@ -61,6 +63,8 @@ def place(ctx: Ctx, hex_key: str) -> None:
             request(ctx, "agents_choice", corp.president, corp.id, hex_key, ["amethyst", "aliens"])
         else:
             ctx.emit(ev.AgentsBonusGained(corp=corp.id, amount=tables().power("secret_agents", "amethyst_bonus")))
+    elif "tax_agents" in corp.powers:       # no cube; the president may tax or steal (R-9)
+        request(ctx, "tax_choice", corp.president, corp.id, hex_key, ["tax", "steal", "none"])
 
 
 def pay_and_close(ctx: Ctx) -> str:
@@ -185,3 +189,24 @@ def choose_agents_bonus(ctx: Ctx, command: cmd.ChooseAgentsBonus, actor: str) ->
         ctx.emit(ev.AlienTileDiscarded(hex=pending.hex, chevrons=chevrons))
         if chevrons:
             ctx.emit(ev.AlienCapacityRaised(amount=chevrons * tables().per_chevron, reason="secret agents"))
+
+
+@handler(cmd.ChooseTaxAction)
+def choose_tax_action(ctx: Ctx, command: cmd.ChooseTaxAction, actor: str) -> None:
+    """Tax Agents (R-9): every other corporation on the planet pays the Tax Payment from its treasury into
+    the Tax Box (as much as it has: a tax is not a forced cost that allows loans), or Amethyst takes up to
+    3 from the Tax Box into its treasury."""
+    s = ctx.state
+    pending = take_pending(s, actor, "tax_choice")
+    ctx.emit(ev.DecisionMade(kind="tax_choice", player=actor, choice=command.choice))
+    if command.choice == "tax":
+        for other in sorted(c for c in s.outposts.get(pending.hex, []) if c != pending.corp):
+            amount = min(s.options.tax_payment, s.ledger.balance(treasury(other)))
+            if amount:
+                ctx.emit(ev.CashMoved(source=treasury(other), destination=TAX_BOX, amount=amount,
+                                      reason="tax payment"))
+    elif command.choice == "steal":
+        amount = min(tables().power("tax_agents", "steal_from_tax_box"), s.ledger.balance(TAX_BOX))
+        if amount:
+            ctx.emit(ev.CashMoved(source=TAX_BOX, destination=treasury(pending.corp), amount=amount,
+                                  reason="tax box"))

@@ -66,6 +66,13 @@ class ChooseAgentsBonus(Command):
     choice: Literal["amethyst", "aliens"]
 
 
+class ChooseTaxAction(Command):
+    """Tax Agents, after an outpost on an alien planet: tax the other corporations there, steal 3 from the
+    Tax Box, or neither."""
+    type: Literal["ChooseTaxAction"] = "ChooseTaxAction"
+    choice: Literal["tax", "steal", "none"]
+
+
 class PayDividend(Command):
     type: Literal["PayDividend"] = "PayDividend"
     copy_mc_from: str | None = None        # Deep Space Pirates
@@ -98,8 +105,11 @@ class UseLeakedResearch(Command):
 
 
 class ReclaimCubes(Command):
+    """Alien Engineering: take back "any number" of the charter's cubes (default: all of them)."""
     type: Literal["ReclaimCubes"] = "ReclaimCubes"
     corp: str
+    boost_cubes: int | None = None         # how many Cargo Boost cubes; None = all
+    wormhole: bool | None = None           # the Wormhole cube; None = if there is one
 
 
 class UseFinePrint(Command):
@@ -189,7 +199,8 @@ class BackroomDeal(Command):
 
 AnyCommand = Annotated[Union[
     Bid, PassBid, DraftPower, IssueShare, DeclineIssue, BeginExpansion, CreateWormhole, SkipBuilding,
-    PlaceOutpost, FinishBuilding, SignAgreement, DeclineAgreement, ChooseAgentsBonus, PayDividend,
+    PlaceOutpost, FinishBuilding, SignAgreement, DeclineAgreement, ChooseAgentsBonus, ChooseTaxAction,
+    PayDividend,
     OrderShip, FinishOrdering, UseAlienAlchemist, DismantleOutpost, UseLeakedResearch, ReclaimCubes,
     UseFinePrint, UseSpareParts, PlaceVotes, PassVoting, ChooseBattleCorp, HireContractor, JerryRig, InsuranceFraud,
     BlackMarket, PassInvestorAction, CargoBoost, ResearchWormhole, DevelopPlanets, Launder,

@@ -6,7 +6,6 @@ import math
 from stellar import commands as cmd
 from stellar import events as ev
 from stellar import queries as q
-from stellar.board import alpha
 from stellar.facts import tables
 from stellar.evolve import AMETHYST
 from stellar.flow import (Ctx, begin_liquidation, gain_power, offer_draft, open_auction, open_section, refuse,
@@ -159,12 +158,34 @@ def bid(ctx: Ctx, command: cmd.Bid, actor: str) -> None:
     _maybe_sell(ctx)
 
 
+# Auctions whose share must be sold: with option auction_opener_may_pass, the last player still in
+# must bid when nobody has (in an Issue Share auction everyone may pass and no share is issued).
+MUST_SELL = ("initial", "battle", "amethyst", "setup")
+
+
+def may_pass(s: State) -> bool:
+    auction = s.auction
+    if auction.high_bid is not None:
+        return True
+    if not s.options.auction_opener_may_pass:
+        return False
+    last_in = len(auction.passed) == len(auction.order) - 1
+    return not (last_in and auction.purpose in MUST_SELL)
+
+
 @handler(cmd.PassBid)
 def pass_bid(ctx: Ctx, command: cmd.PassBid, actor: str) -> None:
-    auction = _require_bidder(ctx.state, actor)
-    if auction.high_bid is None:
-        refuse("INITIATOR_MUST_BID", "the player who opens an auction must bid (0 is allowed)")
+    s = ctx.state
+    auction = _require_bidder(s, actor)
+    if not may_pass(s):
+        if not s.options.auction_opener_may_pass:
+            refuse("INITIATOR_MUST_BID", "the player who opens an auction must bid (0 is allowed)")
+        refuse("LAST_BIDDER_MUST_BID", f"this {auction.purpose} share must be sold and nobody else has bid")
     ctx.emit(ev.BidPassed(player=actor))
+    if auction.high_bid is None and len(ctx.state.auction.passed) == len(auction.order):
+        ctx.emit(ev.AuctionLapsed(corp=auction.corp))      # an Issue Share auction nobody wanted
+        ctx.emit(ev.CorporationStepBegan(corp=auction.corp, step="build"))
+        return
     _maybe_sell(ctx)
 
 
@@ -302,83 +323,3 @@ def finish_ordering(ctx: Ctx, command: cmd.FinishOrdering, actor: str) -> None:
     if must_force(s, corp.id) and can_order_ship(s, corp.id):
         refuse("FORCED_SHIP_ORDER", f"{corp.id} has no ships and must order at least one")
     ctx.emit(ev.CorporationTurnEnded(corp=corp.id))
-
-
-# -- powers used by choice ----------------------------------------------------------------------
-
-def _require_own_turn(s: State, actor: str, corp_id: str):
-    corp = require_president(s, actor, corp_id)
-    require_quiet(s)
-    if s.round != "corporation" or s.corp_turn is None or s.corp_turn.corp != corp_id or s.build is not None:
-        refuse("WRONG_STEP", f"{corp_id} may use this power only during its own corporation turn")
-    return corp
-
-
-@handler(cmd.UseAlienAlchemist)
-def alien_alchemist(ctx: Ctx, command: cmd.UseAlienAlchemist, actor: str) -> None:
-    s = ctx.state
-    corp = _require_own_turn(s, actor, command.corp)
-    require_power(corp, "alien_alchemist")
-    if s.corp_turn.alchemist_used:
-        refuse("POWER_ALREADY_USED", "Alien Alchemist is used once per corporation round")
-    if corp.supply < tables().power("alien_alchemist", "unbuilt_outposts_boxed"):
-        refuse("NO_OUTPOSTS_LEFT", f"{corp.id} has fewer than 2 unbuilt outposts")
-    ctx.emit(ev.PowerUsed(corp=corp.id, power="alien_alchemist"))
-    ctx.emit(ev.OutpostsBoxed(corp=corp.id, count=tables().power("alien_alchemist", "unbuilt_outposts_boxed")))
-    if s.cube_supply > 0:
-        ctx.emit(ev.TechnologyGained(player=actor, count=1, reason="alien_alchemist"))
-
-
-@handler(cmd.DismantleOutpost)
-def dismantle(ctx: Ctx, command: cmd.DismantleOutpost, actor: str) -> None:
-    s = ctx.state
-    corp = _require_own_turn(s, actor, command.corp)
-    require_power(corp, "dismantling_outposts")
-    if s.corp_turn.dismantle_used:
-        refuse("POWER_ALREADY_USED", "Dismantling Outposts is used once per corporation round")
-    if corp.id not in s.outposts.get(command.hex, []) or alpha().hexes[command.hex].kind != "deep_space":
-        refuse("NOT_DISMANTLABLE", f"{corp.id} has no outpost on a deep space hex {command.hex!r}")
-    if s.ledger.balance(treasury(corp.id)) < 1:
-        refuse("INSUFFICIENT_FUNDS", "dismantling costs 1 from the treasury")
-    ctx.emit(ev.PowerUsed(corp=corp.id, power="dismantling_outposts"))
-    ctx.emit(ev.OutpostRemoved(corp=corp.id, hex=command.hex, to="supply"))
-    ctx.emit(ev.CashMoved(source=treasury(corp.id), destination=BANK,
-                          amount=tables().power("dismantling_outposts", "cost"), reason="dismantling"))
-
-
-@handler(cmd.UseLeakedResearch)
-def leaked_research(ctx: Ctx, command: cmd.UseLeakedResearch, actor: str) -> None:
-    s = ctx.state
-    corp = require_president(s, actor, command.corp)
-    require_quiet(s)
-    require_power(corp, "leaked_research")
-    if corp.wormhole:
-        refuse("WORMHOLE_ALREADY_ACTIVE", f"{corp.id} already has Wormhole Technology")
-    if s.investors[actor].cubes < 1:
-        refuse("NO_TECHNOLOGY", f"{actor} has no Alien Technology cube")
-    ctx.emit(ev.TechnologySpent(player=actor, count=1, use="wormhole", corp=corp.id))
-    ctx.emit(ev.PowerDiscarded(corp=corp.id, power="leaked_research"))
-
-
-@handler(cmd.UseSpareParts)
-def use_spare_parts(ctx: Ctx, command: cmd.UseSpareParts, actor: str) -> None:
-    pending = take_pending(ctx.state, actor, "spare_parts")
-    ctx.emit(ev.DecisionMade(kind="spare_parts", player=actor, choice="keep" if command.keep else "scrap"))
-    if not command.keep:                 # scrapped now; the power stays for a later scrapping event
-        ctx.emit(ev.SpareShipScrapped(corp=pending.corp))
-
-
-@handler(cmd.ReclaimCubes)
-def reclaim_cubes(ctx: Ctx, command: cmd.ReclaimCubes, actor: str) -> None:
-    s = ctx.state
-    corp = require_president(s, actor, command.corp)
-    require_quiet(s)
-    require_power(corp, "alien_engineering")
-    if s.round != "investor":
-        refuse("WRONG_STEP", "Alien Engineering works in the Investor Round")
-    if not corp.boost_cubes and not corp.wormhole_cube:
-        refuse("NO_TECHNOLOGY", f"{corp.id} has no cubes on its charter")
-    boost = corp.boost_cubes
-    ctx.emit(ev.CubesReclaimed(corp=corp.id, player=actor, boost=boost, wormhole=corp.wormhole_cube))
-    if boost:
-        ctx.emit(ev.CargoChanged(corp=corp.id, amount=-boost, reason="alien_engineering"))

@@ -41,6 +41,12 @@ class BidPassed(Event):
     player: str
 
 
+class AuctionLapsed(Event):
+    """Everyone passed an Issue Share auction (option auction_opener_may_pass): no share is issued."""
+    type: Literal["AuctionLapsed"] = "AuctionLapsed"
+    corp: str
+
+
 class ShareSold(Event):
     type: Literal["ShareSold"] = "ShareSold"
     corp: str
@@ -362,7 +368,7 @@ class LiquidationCompleted(Event):
 
 
 AnyEvent = Annotated[Union[
-    GameSetUp, AuctionOpened, BidPlaced, BidPassed, ShareSold, PowerGained,
+    GameSetUp, AuctionOpened, BidPlaced, BidPassed, AuctionLapsed, ShareSold, PowerGained,
     PowerDiscarded, PowersRevealed, DecisionRequested, DecisionMade, CashMoved, DirectorChanged,
     RoundBegan, CorporationTurnBegan, CorporationStepBegan, CorporationTurnEnded, BuildBegan,
     OutpostPlaced, OutpostRemoved, NebulaConverted, BuildFinished, TechnologyGained, TechnologySpent,

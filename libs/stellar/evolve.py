@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from stellar import events as ev
 from stellar.facts import tables
-from stellar.state import (BANK, Auction, Build, Corp, CorpTurn, Investor, InvestorStep, Options, Pending,
+from stellar.state import (BANK, TAX_BOX, Auction, Build, Corp, CorpTurn, Investor, InvestorStep, Options, Pending,
                            State, frozen, liquid, treasury)
 
 AMETHYST = "amethyst_agency"
@@ -32,6 +32,7 @@ def _setup(s: State, e: ev.GameSetUp) -> None:
     s.players = list(e.players)
     s.options = Options(**e.options)
     s.ledger.open(BANK, t.bank_float)
+    s.ledger.open(TAX_BOX)
     for p in s.players:
         s.ledger.open(liquid(p))
         s.ledger.open(frozen(p))
@@ -39,8 +40,9 @@ def _setup(s: State, e: ev.GameSetUp) -> None:
         s.investors[p] = Investor(cubes=s.options.starting_cubes, votes=t.starting_votes)
     s.cube_supply = t.cube_supply - s.options.starting_cubes * len(s.players)
     for spec in sorted(t.corps.values(), key=lambda c: c.initial_turn_order):
+        power = s.options.amethyst_power if spec.id == AMETHYST else spec.starting_power
         corp = Corp(id=spec.id, shares_total=spec.shares, charter=spec.shares, supply=spec.outposts,
-                    powers=[spec.starting_power])
+                    powers=[power])
         s.ledger.open(treasury(spec.id))
         s.corps[spec.id] = corp
         if spec.id == AMETHYST:
@@ -90,6 +92,11 @@ def _bid(s: State, e: ev.BidPlaced) -> None:
 def _pass(s: State, e: ev.BidPassed) -> None:
     s.auction.passed.append(e.player)
     _next_bidder(s.auction)
+
+
+@handles(ev.AuctionLapsed)
+def _lapsed(s: State, e: ev.AuctionLapsed) -> None:
+    s.auction = None
 
 
 @handles(ev.ShareSold)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from stellar import events as ev
+from stellar.board import MEGA_EARTH
 from stellar.facts import tables
 from stellar.evolve import handles
 from stellar.state import Corp, State
@@ -14,6 +15,9 @@ def _cap(value: int) -> int:
 @handles(ev.OutpostPlaced)
 def _outpost_placed(s: State, e: ev.OutpostPlaced) -> None:
     s.outposts.setdefault(e.hex, []).append(e.corp)
+    if e.hex == MEGA_EARTH:          # "built in the bottom-most empty box"
+        taken = set(s.mega_boxes.values())
+        s.mega_boxes[e.corp] = next(box for box in range(len(taken) + 1) if box not in taken)
     s.corps[e.corp].supply -= 1
     if s.build is not None and not e.free:
         s.build.placed.append(e.hex)
@@ -25,6 +29,8 @@ def _take_outpost(s: State, corp: Corp, hex_key: str | None) -> None:
         corp.supply -= 1
         return
     s.outposts[hex_key].remove(corp.id)
+    if hex_key == MEGA_EARTH:        # the box it leaves stays empty; nobody slides down
+        del s.mega_boxes[corp.id]
     if not s.outposts[hex_key]:
         del s.outposts[hex_key]
 
@@ -94,11 +100,13 @@ def _signed(s: State, e: ev.AgreementSigned) -> None:
     corp.charter -= 1
     corp.aliens += 1
     s.alien_tiles.pop(e.hex, None)
+    s.agreement_tiles_gone += 1
 
 
 @handles(ev.AlienTileDiscarded)
 def _tile_discarded(s: State, e: ev.AlienTileDiscarded) -> None:
     s.alien_tiles.pop(e.hex, None)
+    s.agreement_tiles_gone += 1
 
 
 @handles(ev.AlienCapacityRaised)

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import random
 
-from starbase_rules.contract import Outcome, RuleViolation, Standing
-from stellar import bots, building, corporate, investor  # noqa: F401  (modules register their handlers)
+from starbase_rules.contract import Outcome, RuleViolation, Standing, parse_command
+from stellar import bots, building, corporate, investor, powers  # noqa: F401  (modules register their handlers)
 from stellar import queries as q
 from stellar.checks import broken_invariants
 from stellar.commands import COMMAND_ADAPTER
@@ -16,7 +16,7 @@ from stellar.setup import setup_events
 from stellar.state import State
 from stellar.view import redact, view
 
-DECISIONS = {"DraftPower", "SignAgreement", "DeclineAgreement", "ChooseAgentsBonus", "ChooseHome",
+DECISIONS = {"DraftPower", "SignAgreement", "DeclineAgreement", "ChooseAgentsBonus", "ChooseTaxAction", "ChooseHome",
              "UseFinePrint", "ChooseBattleCorp", "BackroomDeal", "UseSpareParts"}
 
 
@@ -32,10 +32,7 @@ class StellarVentures:
         return setup_events(list(players), dict(options or {}), rng)
 
     def parse_command(self, data: dict):
-        try:
-            return COMMAND_ADAPTER.validate_python(data)
-        except Exception as problem:   # pydantic's ValidationError, or a non-dict
-            raise RuleViolation("MALFORMED_COMMAND", str(problem).splitlines()[0]) from None
+        return parse_command(COMMAND_ADAPTER, data)
 
     def parse_event(self, data: dict):
         return EVENT_ADAPTER.validate_python(data)
@@ -92,7 +89,9 @@ class StellarVentures:
         s = state
 
         def key(player: str) -> tuple[int, int]:
-            presided = [q.mining_capacity(s, c) for c, corp in s.corps.items() if corp.president == player and corp.formed]
+            # A taken-over corporation's tokens are removed from the game: no MC to compare.
+            presided = [q.mining_capacity(s, c) for c, corp in s.corps.items()
+                        if corp.president == player and corp.formed and not corp.taken_over]
             return s.final_scores[player], max(presided, default=-1)
 
         ordered = sorted(s.players, key=key, reverse=True)

@@ -11,17 +11,31 @@ from stellar.board import MEGA_EARTH, alpha
 from stellar.facts import tables
 from stellar.state import Corp, State
 
-ALIEN_BUILDERS = ("alien_explorers", "secret_agents")
+ALIEN_BUILDERS = ("alien_explorers", "secret_agents", "tax_agents")
 
 
 def planet_value(state: State, hex_key: str) -> int:
     spot = alpha().hexes[hex_key]
     if spot.kind == "mega_earth":
-        present = len(state.outposts.get(MEGA_EARTH, []))
-        return alpha().mega_values.get(present, 0)
+        return mega_earth_value(state)
     if spot.kind in ("home_planet", "neutral_planet"):
         return spot.value * (2 if hex_key in state.developed else 1)
     return 0
+
+
+def mega_earth_value(state: State) -> int:
+    """Ruling G-ME-2: by default the value follows the number of outposts present (they slide down when
+    one leaves). The literal reading, option `mega_earth_value="lowest_empty_box"`: outposts keep their
+    boxes, and the value is the number printed under the lowest empty box (the top number when full)."""
+    board = alpha()
+    present = state.outposts.get(MEGA_EARTH, [])
+    if not present:
+        return 0
+    if state.options.mega_earth_value != "lowest_empty_box":
+        return board.mega_values.get(len(present), 0)
+    taken = set(state.mega_boxes.values())
+    empty = [box for box in range(board.mega_capacity) if box not in taken]
+    return board.mega_box_numbers[empty[0]] if empty else board.mega_top_number
 
 
 def mining_capacity(state: State, corp_id: str) -> int:
@@ -85,8 +99,9 @@ def placement_refusal(state: State, corp_id: str, hex_key: str) -> tuple[str, st
         return "HOME_PLANET_RESERVED", f"{hex_key} is a home planet of {spot.home_of}"
     if kind == "sun_anomaly" and "icarus_experiment" not in corp.powers:
         return "ANOMALY", f"{hex_key} is a Sun anomaly (Icarus Experiment needed)"
+    icarus_nebula = state.options.icarus_includes_nebulae and "icarus_experiment" in corp.powers
     if kind == "nebular_anomaly" and hex_key not in state.converted_nebulae \
-            and "nebular_explorers" not in corp.powers:
+            and "nebular_explorers" not in corp.powers and not icarus_nebula:
         return "ANOMALY", f"{hex_key} is a Nebular anomaly (Nebular Explorers needed)"
     if is_alien_planet(state, hex_key) and not any(p in corp.powers for p in ALIEN_BUILDERS):
         return "ALIEN_PLANET_FORBIDDEN", f"{corp_id} has no power to build on alien planets"

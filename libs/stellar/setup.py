@@ -24,6 +24,15 @@ def parse_options(raw: dict) -> Options:
     if not 0 <= options.starting_cubes * 5 + 1 <= tables().cube_supply or \
             (options.starting_funds is not None and options.starting_funds < 0):
         raise RuleViolation("BAD_OPTION", "starting cubes must fit the 24-cube supply and funds be ≥ 0")
+    choices = {"mega_earth_value": ("outposts_present", "lowest_empty_box"),
+               "amethyst_power": ("secret_agents", "tax_agents")}
+    for name, allowed in choices.items():
+        if getattr(options, name) not in allowed:
+            raise RuleViolation("BAD_OPTION", f"{name} must be one of {list(allowed)}")
+    if options.tax_payment < 0 or options.powers_face_up < 0 or options.powers_face_down < 0 \
+            or options.powers_face_up + options.powers_face_down > len(tables().neutral_powers) - 5:
+        raise RuleViolation("BAD_OPTION", "the tax payment and power counts must be ≥ 0, and at most 13 "
+                                          "powers may be dealt (New Investor Setup gives 5 more)")
     return options
 
 
@@ -43,15 +52,16 @@ def setup_events(players: list[str], raw_options: dict, rng) -> list:
     yard = rng.shuffle(list(t.shipyard_tiles))
     slots = [s.level for s in t.shipyard if s.tile_slot]
     neutral = list(t.neutral_powers)
+    face_up, face_down = options.powers_face_up, options.powers_face_down
     if options.new_investor_setup:
         given = {c["second_power"] for c in t.new_investor[len(players)]["corporations"].values()}
-        row, pile = rng.shuffle([p for p in neutral if p not in given])[: t.powers_row], []
+        row, pile = rng.shuffle([p for p in neutral if p not in given])[: face_up], []
     elif options.first_play:
         row = list(t.first_play_powers)
-        pile = rng.shuffle([p for p in neutral if p not in row])[: t.powers_used - t.powers_row]
+        pile = rng.shuffle([p for p in neutral if p not in row])[: face_down]
     else:
-        chosen = rng.shuffle(neutral)[: t.powers_used]
-        row, pile = chosen[: t.powers_row], chosen[t.powers_row:]
+        chosen = rng.shuffle(neutral)[: face_up + face_down]
+        row, pile = chosen[: face_up], chosen[face_up:]
     first_bidder = players[rng.randbelow(len(players))]
     by_turn = sorted((spec for spec in t.corps.values() if spec.home), key=lambda spec: spec.initial_turn_order)
     auction_order = [spec.id for spec in reversed(by_turn)]        # 5th to 1st in turn order

@@ -25,6 +25,9 @@ def treasury(corp: str) -> str:
     return f"corp:{corp}"
 
 
+TAX_BOX = "tax_box"     # Tax Agents' box (Borders & Taxes); on Alpha it holds only Tax Payments
+
+
 @dataclass
 class Options:
     difficulty: str = "friendly"          # friendly 4 | adverse 7 | hostile 10
@@ -38,6 +41,13 @@ class Options:
     starting_cubes: int = 1               # ASSUMED (T: co-designer note)
     row_zero_pays: bool = True            # ruling G-DIV-4: row 0 pays like row 1 (False: nothing)
     random_auction_order: bool = False    # G-SET-2 alternative: seeded auction order, first round in reverse
+    auction_opener_may_pass: bool = False # G-AUC-1 alternative: the initiator may pass (see docs/stellar.md)
+    mega_earth_value: str = "outposts_present"   # G-ME-2: outposts_present | lowest_empty_box (literal)
+    icarus_includes_nebulae: bool = False # G-PWR-3 alternative: Icarus Experiment also opens nebular anomalies
+    amethyst_power: str = "secret_agents" # Amethyst's formation power: secret_agents (Alpha) | tax_agents
+    tax_payment: int = 3                  # ASSUMED (I): what Tax Agents' Tax Payment costs each corporation
+    powers_face_up: int = 6               # ASSUMED (T): the row of powers at setup
+    powers_face_down: int = 5             # ASSUMED (T): the face-down pile at setup
 
 
 @dataclass
@@ -140,12 +150,14 @@ class State:
     corps: dict[str, Corp] = field(default_factory=dict)
     turn_order: list[str] = field(default_factory=list)
     outposts: dict[str, list[str]] = field(default_factory=dict)        # hex -> corporations there
+    mega_boxes: dict[str, int] = field(default_factory=dict)            # corporation -> Mega-Earth box (0 = bottom)
     developed: list[str] = field(default_factory=list)                  # neutral planets with a cube
     alien_tiles: dict[str, int] = field(default_factory=dict)           # face-down tile chevrons by hex (secret)
     converted_nebulae: list[str] = field(default_factory=list)          # nebular anomalies now alien planets
     boxed_tiles: list[int] = field(default_factory=list)                # unused agreement tiles (secret)
     shipyard: dict[int, int] = field(default_factory=dict)              # level -> ships left (-1 unlimited)
     shipyard_tiles: dict[int, int] = field(default_factory=dict)        # level -> face-down chevrons (secret)
+    agreement_tiles_gone: int = 0                                       # revealed or discarded agreement tiles
     opened_sections: list[int] = field(default_factory=list)            # levels whose first ship has left
     scrapped_levels: list[int] = field(default_factory=list)
     ships_out: dict[int, int] = field(default_factory=dict)             # level -> ships removed from the game

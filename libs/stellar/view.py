@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import asdict
 
 from stellar import queries as q
-from stellar.state import State, frozen, liquid, treasury
+from stellar.state import TAX_BOX, State, frozen, liquid, treasury
 
 
 def view(s: State, viewer: str | None) -> dict:
@@ -24,6 +24,7 @@ def view(s: State, viewer: str | None) -> dict:
         "converted_nebulae": list(s.converted_nebulae), "boxed_tiles": len(s.boxed_tiles),
         "shipyard": dict(s.shipyard), "face_down_shipyard_tiles": sorted(s.shipyard_tiles),
         "alien_mining_capacity": s.alien_mc, "technology_supply": s.cube_supply,
+        "tax_box": s.ledger.balance(TAX_BOX), "mega_earth_boxes": dict(s.mega_boxes),
         "powers_row": list(s.powers_row), "powers_pile": len(s.powers_pile),
         "auction": asdict(s.auction) if s.auction else None, "pending": [asdict(p) for p in s.pending],
         "build": asdict(s.build) if s.build else None, "corp_turn": asdict(s.corp_turn) if s.corp_turn else None,

@@ -62,6 +62,9 @@ class Table:
         for hex_key in hexes:
             self.state.outposts.setdefault(hex_key, []).append(corp_id)
             self.state.corps[corp_id].supply -= 1
+            if hex_key == "mega_earth":     # the bottom-most empty box
+                taken = set(self.state.mega_boxes.values())
+                self.state.mega_boxes[corp_id] = min(set(range(5)) - taken)
 
     def shares(self, corp_id, president=None, aliens=0, **holders):
         corp = self.corp(corp_id)
@@ -73,6 +76,7 @@ class Table:
             corp.charter -= count
         corp.charter -= aliens
         corp.aliens += aliens
+        corp.signed = corp.signed or aliens > 0      # the alien share comes from signing The Agreement
         corp.president = president or max(holders, key=holders.get)
 
     def ship(self, corp_id, level, delivered=True):
@@ -97,6 +101,12 @@ class Table:
         s.investors[player].cubes = count
 
     def power(self, corp_id, *powers):
+        """Give `corp_id` exactly these powers, taking each from wherever it was (row, pile, a corporation)."""
+        s = self.state
+        for power in powers:
+            for where in [s.powers_row, s.powers_pile] + [c.powers for c in s.corps.values()]:
+                if power in where and power not in ("alien_explorers", "secret_agents"):
+                    where.remove(power)
         self.corp(corp_id).powers = list(powers)
 
     def corporation_turn(self, corp_id, step="issue", forced_ship=False):

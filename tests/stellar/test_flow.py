@@ -292,6 +292,19 @@ def test_ties_at_the_end_go_to_the_president_of_the_largest_mining_capacity():
     assert ranks == {"bob": 1, "ann": 2, "cy": 3}
 
 
+def test_a_taken_over_corporation_breaks_no_tie_its_tokens_are_gone():
+    """Liquidation step 2 removes a taken-over corporation's tokens, its MC marker included (R-10)."""
+    t = started_table()
+    t.state.final_scores = {"ann": 10, "bob": 10, "cy": 5}
+    t.state.round = "over"
+    t.outpost(GG, "14,0")                          # bob presides Gamboge (5) and Frost (4), the largest ...
+    for corp in (GG, FR):
+        t.corp(corp).signed, t.corp(corp).taken_over = True, True
+        t.corp(corp).aliens, t.corp(corp).charter = 1, t.corp(corp).charter - 1
+    ranks = {s.player: s.rank for s in GAME.outcome(t.state).standings}
+    assert ranks == {"ann": 1, "bob": 2, "cy": 3}  # ... but both were taken over: ann's corporations decide
+
+
 def test_a_disc_left_on_an_action_blocks_it_next_round_and_passing_frees_it():
     t = started_table()
     t.investor_step("shenanigans")

@@ -1,4 +1,7 @@
 """Random legal bot games to the end, with the invariants checked after every event and a full replay."""
+from collections import Counter
+from functools import lru_cache
+
 import pytest
 
 from starbase_rules.contract import fold
@@ -7,19 +10,45 @@ from stellar import commands as c
 from stellar.game import GAME
 
 PLAYERS = ["ann", "bob", "cy", "dee", "eve"]
-OPTIONS = [{}, {"new_investor_setup": True}, {"first_play": True, "difficulty": "hostile"},
-           {"difficulty": "adverse", "wormhole_skip_is_distance_minus_one": False, "random_auction_order": True}]
+OPTIONS = [{}, {"new_investor_setup": True},
+           {"first_play": True, "difficulty": "hostile", "auction_opener_may_pass": True,
+            "mega_earth_value": "lowest_empty_box"},
+           {"difficulty": "adverse", "wormhole_skip_is_distance_minus_one": False, "random_auction_order": True,
+            "amethyst_power": "tax_agents", "icarus_includes_nebulae": True}]
 
 
-@pytest.mark.parametrize("players", [3, 4, 5])
-@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+GAMES = [(players, seed) for seed in (1, 2, 3, 4) for players in (3, 4, 5)]
+
+
+@lru_cache(maxsize=None)
+def _played(players, seed):
+    """Each checked playout is played once per test session and shared by the tests below."""
+    return playout(GAME, PLAYERS[:players], seed, OPTIONS[seed % len(OPTIONS)])
+
+
+@pytest.mark.parametrize("players, seed", GAMES)
 def test_bots_play_to_the_end_keeping_every_invariant(players, seed):
-    result = playout(GAME, PLAYERS[:players], seed, OPTIONS[seed % len(OPTIONS)])
+    result = _played(players, seed)
     assert result.outcome is not None
     assert sorted(s.player for s in result.outcome.standings) == sorted(PLAYERS[:players])
     assert result.state.era == 5 and result.state.round == "over"
     assert result.state.corps["amethyst_agency"].formed
     assert {e.type for e in result.events} >= {"DividendPaid", "ShipOrdered", "VotesSettled", "LiquidationCompleted"}
+
+
+def test_the_bots_reach_the_late_game_signings_takeovers_and_surviving_signers():
+    """The bots' tactics aim at The Agreement and keep CARGO up, so the playouts above exercise
+    signings, scrapping events, era 5 takeovers and signers that outgrow the aliens."""
+    seen = Counter()
+    for players, seed in GAMES:
+        result = _played(players, seed)
+        seen.update(e.type for e in result.events)
+        corps = result.state.corps.values()
+        seen["survived"] += sum(1 for corp in corps if corp.signed and not corp.taken_over)
+    assert seen["AgreementSigned"] >= len(GAMES) // 2, seen
+    assert seen["HostileTakeover"] >= 1 and seen["survived"] >= 1, seen
+    assert seen["ShipsScrapped"] >= 1, seen
+    assert seen["ShipOrdered"] >= 8 * len(GAMES), seen
 
 
 def test_the_same_seed_gives_the_same_game_and_events_survive_serialisation():
@@ -81,3 +110,13 @@ def test_views_are_plain_json():
         json.dumps(GAME.view(result.state, viewer))
     for event in result.events[:50]:
         json.dumps(GAME.redact(event, None))
+
+
+def test_starbase_play_stellar_4_players_seed_7_plays_a_whole_game(capsys):
+    import json
+
+    from starbase_cli.main import main
+    assert main(["play", "stellar", "--players", "4", "--seed", "7", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["game"] == "stellar" and printed["reason"] == "liquidation after era 5"
+    assert sorted(row["player"] for row in printed["standings"]) == ["ann", "bob", "cy", "dee"]

@@ -45,6 +45,22 @@ def test_alien_engineering_reclaims_charter_cubes_and_loses_boost_and_wormhole()
     assert (t.corp(CE).cargo, t.corp(CE).wormhole) == (0, False)
 
 
+def test_alien_engineering_may_reclaim_any_number_of_the_cubes():
+    """Glossary: "may reclaim any number of Technology cubes": one boost cube, keeping the wormhole."""
+    t = started_table()
+    t.power(CE, "alien_engineering")
+    t.investor_step("shenanigans")
+    t.state.cube_supply -= 3
+    t.corp(CE).boost_cubes, t.corp(CE).cargo = 2, 5
+    t.corp(CE).wormhole = t.corp(CE).wormhole_cube = True
+    cubes = t.state.investors["ann"].cubes
+    t.do("ann", c.ReclaimCubes(corp=CE, boost_cubes=1, wormhole=False))
+    assert t.state.investors["ann"].cubes == cubes + 1
+    assert (t.corp(CE).boost_cubes, t.corp(CE).cargo, t.corp(CE).wormhole) == (1, 4, True)
+    t.refused("ann", c.ReclaimCubes(corp=CE, boost_cubes=2), "NO_TECHNOLOGY")
+    t.refused("ann", c.ReclaimCubes(corp=CE, boost_cubes=0, wormhole=False), "NO_TECHNOLOGY")
+
+
 def test_backroom_deal_moves_the_aliens_one_row_before_takeover():
     t = started_table()
     t.power(SC, "backroom_deal")

@@ -97,6 +97,7 @@ SCENARIOS = {
     "BID_TOO_LOW": lambda: (*_opened_auction(), c.Bid(amount=3)),
     "INSUFFICIENT_FUNDS": lambda: (*_opened_auction(), c.Bid(amount=999)),
     "INITIATOR_MUST_BID": lambda: (auction_table(), auction_table().state.auction.order[0], c.PassBid()),
+    "LAST_BIDDER_MUST_BID": lambda: _all_but_last_passed(),
     "NO_AUCTION": lambda: (started_table(), "ann", c.Bid(amount=1)),
     "POWER_NOT_AVAILABLE": lambda: (_pending_draft(), "ann", c.DraftPower(power="no_such_power")),
     "NOT_A_HOME_OPTION": None,          # covered in test_flow (Amethyst launch)
@@ -137,6 +138,15 @@ SCENARIOS = {
     "GAME_OVER": lambda: (_ended(), "ann", c.PassBid()),
     "NOT_A_PLAYER": lambda: (started_table(), "mallory", c.IssueShare()),
 }
+
+
+def _all_but_last_passed():
+    """Option auction_opener_may_pass: an initial auction's share must be sold, so the last player in bids."""
+    t = auction_table(options={"auction_opener_may_pass": True})
+    order = t.state.auction.order
+    for player in order[:-1]:
+        t.do(player, c.PassBid())
+    return t, order[-1], c.PassBid()
 
 
 def _drained_alchemist():
