@@ -11,8 +11,8 @@ from __future__ import annotations
 import statistics
 import time
 
-from moon21.board import CORPORATIONS, best_turn_runs
-from moon21.board import graph, search, stops
+from moon21.board import CORPORATIONS, best_turn_runs, lay_options, token_options
+from moon21.board import graph, reach, search, stops
 from moon21.board.synthetic import crowded_board
 
 TRANSPORTS = {"LB": [10, 6], "SP": [10, 5]}
@@ -23,6 +23,24 @@ def _clear_caches() -> None:
     stops._CACHE.clear()
     search._CACHE.clear()
     search._PLANS.clear()
+    reach._CACHE.clear()
+
+
+def building(boards) -> None:
+    """Exact reachability for building (rule 11.1): every tile action of both bases and every depot
+    token option, per corporation, from a cold cache."""
+    times = []
+    for label, board in boards:
+        for corp in CORPORATIONS:
+            _clear_caches()
+            t0 = time.perf_counter()
+            n = sum(len(lay_options(board, corp, base, phase="10", space_bridge=True)) for base in ("LB", "SP"))
+            n += len(token_options(board, corp))
+            times.append(time.perf_counter() - t0)
+        print(f"building {label}: {len(board.tiles)} tiles; slowest corporation {1000 * max(times[-7:]):.1f} ms "
+              f"({n} options for the last)")
+    print(f"tile and depot options, both bases, cold: median {1000 * statistics.median(times):.1f} ms, "
+          f"max {1000 * max(times):.1f} ms over {len(times)} corporations")
 
 
 def main(seeds=(1, 2, 3), boards=()) -> None:
@@ -54,6 +72,7 @@ def main(seeds=(1, 2, 3), boards=()) -> None:
     print(f"best runs, four transports, cold: median {1000 * statistics.median(cold):.1f} ms, "
           f"max {1000 * max(cold):.1f} ms over {len(cold)} searches")
     print(f"best runs, four transports, warm: median {1000 * statistics.median(warm):.2f} ms")
+    building([(f"seed {seed}", crowded_board(seed)) for seed in (*seeds, 9, 11)] + list(boards))
 
 
 if __name__ == "__main__":

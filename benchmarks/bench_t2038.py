@@ -55,6 +55,22 @@ def route_choice_times(state, seed: int = 1) -> list[float]:
     return times
 
 
+def legal_action_times(state, seed: int = 2) -> tuple[list[float], list[int]]:
+    """Seconds `legal_actions` takes (and how many commands it offers) at every step of one
+    corporation's turn, routes and purchases, while a bot plays the turn out."""
+    rng, bots = FairRng(b"bench-t2038-legal"), random.Random(seed)
+    player = GAME.to_act(state)[0]
+    operator, times, sizes = state.operator, [], []
+    while state.operator == operator and player in GAME.to_act(state) and len(times) < 60:
+        started = time.perf_counter()
+        offered = GAME.legal_actions(state, player)
+        times.append(time.perf_counter() - started)
+        sizes.append(len(offered))
+        for event in GAME.decide(state, GAME.bot_command(state, player, bots), player, rng):
+            state = GAME.evolve(state, event)
+    return times, sizes
+
+
 def main() -> None:
     started = time.perf_counter()
     game = playout(GAME, PLAYERS, seed=7, check=False)
@@ -65,11 +81,17 @@ def main() -> None:
     boards = late_operator_states(game.events)
     late = boards[0]
     explored = len(late.tiles)
-    times = [t for board in boards for t in route_choice_times(board)]
+    times = [t for board in boards for t in route_choice_times(board.copy())]   # evolve works in place
     if times:
         print(f"t2038: bot route choice on a late board ({explored} hexes explored, "
               f"{len(late.claims)} claims, phase {late.phase}): {len(times)} routes, "
               f"mean {1000 * sum(times) / len(times):.1f} ms, max {1000 * max(times):.1f} ms per route")
+    measured = [legal_action_times(board.copy()) for board in boards[:4]]
+    times = [t for spent, _ in measured for t in spent]
+    sizes = [n for _, offered in measured for n in offered]
+    if times:
+        print(f"t2038: legal_actions on late boards: {len(times)} calls, mean {1000 * sum(times) / len(times):.1f} ms, "
+              f"max {1000 * max(times):.1f} ms, {sum(sizes) / len(sizes):.0f} commands offered on average")
 
 
 if __name__ == "__main__":

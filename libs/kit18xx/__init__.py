@@ -6,10 +6,13 @@ Modules (each says what it offers in its own docstring):
 - `shares`    certificates and where each one lies; holdings, presidency and its clockwise tie-break
 - `limits`    certificate and holding limits
 - `market`    the stock-market grid, token stacks, movement with data-driven edge rules, price order
-- `auction`   the waterfall auction of private companies with resolution auctions and all-pass drops
+- `auction`   the waterfall auction of private companies with resolution auctions and all-pass drops;
+              bid tables where only leading bids tie up money (no price drops: 1829 family, 2038)
 - `turns`     stock-round turn order (priority deal, all passed consecutively) and operating order
 - `emergency` emergency money raising: how many shares may be sold, what can be raised
 - `bankruptcy` what happens to certificates when a player or a corporation goes bankrupt
+- `unit_shares` presidency and certificate counts for shares kept as units per holder
+- `decisions` a queue of out-of-turn decisions (consents, merge offers, optional formations)
 
 Holders are plain strings chosen by the game (e.g. "bank", "pool", "ipo", "p:ann", "c:VH") so states
 stay JSON-friendly and comparable. Kit functions either answer questions (pure) or mutate the small

@@ -117,3 +117,31 @@ def after_sale(auction: Waterfall) -> tuple[str, object]:
 
 def next_seat(seats: list[str], player: str) -> str:
     return clockwise_from(seats, player)[0] if len(seats) > 1 else player
+
+
+# -- bid tables where only *leading* bids tie up money (1829 family, 2038) ---------------------------
+# Some titles never lower prices on an all-pass and let a player reuse money behind bids that were
+# overbid. These questions work on any `{item: {bidder: amount}}` table (a `Waterfall.bids` included).
+
+def leader_of(bids: dict[str, int]) -> tuple[str, int]:
+    """The leading bidder and amount of one item's bids, ("", 0) when nobody bid. Equal amounts cannot
+    arise (each bid must beat the last), so the first highest is the leader."""
+    if not bids:
+        return "", 0
+    leader = max(bids, key=lambda bidder: bids[bidder])
+    return leader, bids[leader]
+
+
+def leading_commitment(table: dict, player: str, except_items: tuple = ()) -> int:
+    """Money `player` has tied up in the bids they lead, leaving out `except_items`."""
+    total = 0
+    for item, bids in table.items():
+        leader, amount = leader_of(bids)
+        if leader == player and item not in except_items:
+            total += amount
+    return total
+
+
+def resolution_order(seats: list[str], bidders, leader: str) -> list[str]:
+    """Who acts in a resolution auction: the other bidders clockwise after the leader, the leader last."""
+    return [player for player in clockwise_from(seats, leader) if player in bidders] + [leader]

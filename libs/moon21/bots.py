@@ -1,5 +1,7 @@
-"""Built-in bots: sensible enough that random games reach the end (start corporations, float them,
-lay tiles, place depots, run the best routes, buy transports, raise money when forced).
+"""Built-in bots: strong enough that 5-player games usually reach phase 10 on a crowded board (start
+corporations, float them, issue for the next transport, lay the best-joining tiles (`bot_tiles`),
+place depots, keep a transport at the Space Port, run the best routes, buy transports eagerly, raise
+money when forced).
 
 A bot proposes candidate commands in order of preference; the first one `decide` accepts is played."""
 from __future__ import annotations
@@ -11,6 +13,7 @@ from kit18xx.shares import corp_of
 from moon21 import board as bd
 from moon21 import commands as K
 from moon21.bankruptcy import president_sellable, treasury_sellable
+from moon21.bot_tiles import choose_lay
 from moon21.corporate import issue_limit
 from moon21.decide import decide, to_act
 from moon21.earnings import best_turn
@@ -93,7 +96,7 @@ def _sr(s: State, player: str, rnd: random.Random) -> list:
         free = [c for c, corp in s.corps.items() if not corp.started and not corp.closed]
         if pars and free:
             out.append(K.StartCorporation(corp=rnd.choice(free), par=rnd.choice(pars)))
-    if rnd.random() < 0.55:
+    if rnd.random() < 0.75:
         options = [c for c in s.live_corps() if s.price(c) <= cash and
                    s.shares.held_percent(c, P(player)) < holding_cap(s)]
         rnd.shuffle(options)
@@ -107,7 +110,8 @@ def _cr(s: State, rnd: random.Random) -> list:
     corp = s.cr.current
     out: list = []
     limit = issue_limit(s, corp)
-    if limit and not s.cr.issued and (not s.corps[corp].floated or s.cash(C(corp)) < 250) and rnd.random() < 0.7:
+    wanted = rules().transport_cost[s.top_transport()] + 100      # money for the next transport
+    if limit and not s.cr.issued and (not s.corps[corp].floated or s.cash(C(corp)) < wanted) and rnd.random() < 0.8:
         out.append(K.IssueShares(count=rnd.randint(1, limit)))
     if rnd.random() < 0.15:
         others = [c for c in s.live_corps() if c != corp]
@@ -121,7 +125,7 @@ def _or(s: State, player: str, rnd: random.Random) -> list:
     corp = op.corp
     c = s.corps[corp]
     if op.deal:
-        return [K.AnswerDeal(accept=rnd.random() < 0.5)]
+        return [K.AnswerDeal(accept=rnd.random() < 0.7)]
     if op.pending_un:
         action, t = rnd.choice(un_choices(s))
         return [K.UseUnContract(action=action, transport_type=t), K.UseUnContract(action="none")]
@@ -131,39 +135,39 @@ def _or(s: State, player: str, rnd: random.Random) -> list:
     if s.owns_private(corp, "P4") and rnd.random() < 0.3:
         out.append(K.PlaceResearchMarker(hex=rnd.choice(bd.research_targets(s.board))))
     privates = [p for q in s.active_players() for p in s.privates_of(P(q))]
-    if privates and rnd.random() < 0.1:
-        private = rnd.choice(privates)
+    if privates and rnd.random() < 0.2:
+        useful = [p for p in privates if p in ("P3", "P5")]   # the Space Bridge and the Terminal build
+        private = rnd.choice(useful if useful and rnd.random() < 0.7 else privates)
         spec = rules().privates[private]
         out.append(K.AcquirePrivate(private=private, price=rnd.randint(spec.sale_min, spec.sale_max)))
     if op.step == "tiles":
         if s.owns_private(corp, "P5") and not op.terminal_laid:
             out += [K.LayTerminal(rotation=o["rotation"]) for o in bd.terminal_options(s.board)[:2]]
         for base in rnd.sample(["LB", "SP"], 2):
-            if base in op.tile_bases or rnd.random() < 0.1:
+            if base in op.tile_bases or rnd.random() < 0.05:
                 continue
-            options = tile_options(s, corp, base)
-            cheap = [o for o in options if o["cost"] <= 10] or options
-            upgrades = [o for o in cheap if o["hex"] in s.board.tiles]
-            if upgrades and rnd.random() < 0.6:
-                cheap = upgrades                      # upgrades raise mineral values and open new road
-            if cheap:
-                o = rnd.choice(cheap)
+            o = choose_lay(s.board, tile_options(s, corp, base), rnd, bridge_pays=s.owns_private(corp, "P3"))
+            if o is not None:
                 out.append(K.LayTile(base=base, hex=o["hex"], tile=o["tile"], rotation=o["rotation"]))
     elif op.step == "token":
         options = depot_options(s, corp)
-        if options and rnd.random() < 0.6:
+        if options and rnd.random() < 0.85:
             o = rnd.choice(options)
             out.append(K.PlaceDepot(hex=o["hex"], depot=o["depot"]))
     elif op.step == "run":
-        if not op.moved_transport and rnd.random() < 0.05:
+        if not op.moved_transport and not c.transports["SP"] and c.transports["LB"] and rnd.random() < 0.8:
+            # the Space Port base pays the dividends that lift the share price (11.5)
+            out.append(K.MoveTransport(from_base="LB", transport=max(c.transports["LB"])))
+        elif not op.moved_transport and rnd.random() < 0.05:
             for base in ("LB", "SP"):
                 if c.transports[base]:
                     out.append(K.MoveTransport(from_base=base, transport=c.transports[base][0]))
         out.append(run_command(s, corp))
     elif op.step == "buy":
         bases = open_bases(s, corp)
-        if bases and (c.transport_count() == 0 or rnd.random() < 0.75):
-            out.append(K.BuyTransport(base=rnd.choice(bases)))
+        if bases and (c.transport_count() == 0 or rnd.random() < 0.9):
+            fewest = min(bases, key=lambda b: (len(c.transports[b]), b != "SP"))
+            out.append(K.BuyTransport(base=fewest if rnd.random() < 0.85 else rnd.choice(bases)))
         if bases and rnd.random() < 0.05:
             sellers = [(x, t) for x in s.live_corps() if x != corp for b in ("LB", "SP")
                        for t in s.corps[x].transports[b]]

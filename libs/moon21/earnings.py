@@ -8,7 +8,6 @@ from moon21 import events as E
 from moon21.emit import Emitter, refuse
 from moon21.state import C, State
 from moon21.trading import move_price
-from starbase_rules.contract import RuleViolation
 
 
 def best_turn(s: State, corp: str) -> dict:
@@ -17,38 +16,16 @@ def best_turn(s: State, corp: str) -> dict:
                              sp_value=s.space_port_value, phase=s.phase)
 
 
-def _stops(result: dict) -> list[tuple[int, tuple[str, ...]]]:
-    return [(r["transport"], tuple(r["stops"])) for r in result["runs"]]
-
-
-def validate(s: State, corp: str, runs: dict[str, list[dict]], best: dict | None = None) -> dict:
-    """Check both bases' runs (they may not share road) and price them.
-
-    The board validates one base at a time, fixing the road of the first base before the second; a
-    legal pair can then look blocked, so both orders are tried, and runs identical to the best found
-    by the route engine (which places both bases' road together) are accepted as that result."""
+def validate(s: State, corp: str, runs: dict[str, list[dict]]) -> dict:
+    """Check both bases' runs together and price them (11.4: no piece of road used by two of the
+    corporation's runs this turn, whichever base runs them; the board traces both bases jointly)."""
     c = s.corps[corp]
     unknown = set(runs) - {"LB", "SP"}
     if unknown:
         raise refuse("UNKNOWN_BASE", f"runs are given per base LB and SP, not {sorted(unknown)}")
-    if best is not None and all(
-            _stops(best[b]) == [(r.get("transport"), tuple(r.get("stops", []))) for r in runs.get(b, [])]
-            for b in ("LB", "SP")):
-        return best
-    refusal = None
-    for first, second in (("LB", "SP"), ("SP", "LB")):
-        try:
-            one = bd.validate_runs(s.board, corp, first, runs.get(first, []), list(c.transports[first]),
-                                   sp_value=s.space_port_value, phase=s.phase)
-            used = [seg for r in one["runs"] for seg in r.get("segments", [])]
-            two = bd.validate_runs(s.board, corp, second, runs.get(second, []), list(c.transports[second]),
-                                   sp_value=s.space_port_value, phase=s.phase, used_segments=used)
-        except RuleViolation as error:
-            refusal = refusal or error
-            continue
-        result = {first: one, second: two}
-        return {"LB": result["LB"], "SP": result["SP"], "revenue": one["revenue"] + two["revenue"]}
-    raise refusal
+    return bd.validate_turn_runs(s.board, corp, {b: list(runs.get(b, [])) for b in ("LB", "SP")},
+                                 {b: list(c.transports[b]) for b in ("LB", "SP")},
+                                 sp_value=s.space_port_value, phase=s.phase)
 
 
 def submit_runs(em: Emitter, corp: str, runs: dict[str, list[dict]]) -> None:
@@ -56,7 +33,7 @@ def submit_runs(em: Emitter, corp: str, runs: dict[str, list[dict]]) -> None:
     if s.op.step not in ("tiles", "token", "run"):
         raise refuse("WRONG_STEP", "transports have already run this turn")
     best = best_turn(s, corp)
-    result = validate(s, corp, runs, best)
+    result = validate(s, corp, runs)
     if result["revenue"] < best["revenue"]:
         raise refuse("NOT_MAXIMUM_REVENUE",
                      f"these runs earn ₡{result['revenue']}; the transports can earn ₡{best['revenue']}")

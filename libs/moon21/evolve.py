@@ -133,6 +133,7 @@ def _stock_turn_ended(s: State, e: E.StockTurnEnded) -> None:
         s.sr.acted(e.player)
     s.sr.advance()
     s.sr_turn_sold = []
+    s.sr_turn_took_share = False
 
 
 def _tile(s: State, e: E.TileLaid) -> None:
@@ -289,6 +290,7 @@ def _ols_placed(s: State, e: E.OldLandingSitePlaced) -> None:
 def _tunnel_share(s: State, e: E.TunnelShareTaken) -> None:
     s.shares.move(e.cert, e.taker)
     s.tunnel_used = True
+    s.sr_turn_took_share = s.kind == "SR"
 
 
 def _corporate_turn_ended(s: State, e: E.CorporateTurnEnded) -> None:

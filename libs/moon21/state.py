@@ -100,6 +100,7 @@ class State:
     sr_sold: dict[str, list[str]] = field(default_factory=dict)   # player -> corps sold this round
     sr_turn_sold: list[str] = field(default_factory=list)         # corps sold this turn (one drop each)
     swapped: list[str] = field(default_factory=list)              # certificates swapped this round
+    sr_turn_took_share: bool = False       # took P6's free share this stock turn (an action, rule 9)
     cr: CorporateRound | None = None
     operated: list[str] = field(default_factory=list)             # corporations done in this OR
     op: OperatingTurn | None = None

@@ -38,7 +38,8 @@ def decide_sr(em: Emitter, cmd, actor: str) -> None:
         if player_cert_count(s, actor) > cert_limit(s) and any(
                 sale_possible(s, P(actor), c) for c in {corp_of(x) for x in s.shares.certs_held(P(actor))}):
             raise refuse("OVER_CERTIFICATE_LIMIT", f"sell down to the certificate limit of {cert_limit(s)} first")
-        _end_turn(em, actor, passed=not s.sr_turn_sold)
+        # taking P6's free share is an action too: the player is guaranteed another turn (9)
+        _end_turn(em, actor, passed=not s.sr_turn_sold and not s.sr_turn_took_share)
     else:
         raise refuse("WRONG_ROUND", f"{cmd.type} is not a stock round action")
 
@@ -89,6 +90,9 @@ def _swap(em: Emitter, actor: str, cmd: K.SwapCertificate) -> None:
         raise refuse("PRESIDENTS_CERTIFICATE", "a corporation may not be given a president's certificate")
     if cmd.take in s.swapped or cmd.give in s.swapped:
         raise refuse("ALREADY_SWAPPED", "a certificate may take part in one swap per stock round")
+    if corp_of(cmd.take) in s.sr_sold.get(actor, []):
+        # a swap is the turn's buy action (9.2): no share of a corporation sold earlier this round
+        raise refuse("SOLD_THIS_ROUND", f"you sold {corp_of(cmd.take)} earlier in this stock round")
     em(E.CertificatesSwapped(player=actor, corp=cmd.corp, taken=cmd.take, given=cmd.give))
     for corp in {corp_of(cmd.take), corp_of(cmd.give)}:
         leave_receivership(em, corp, actor)

@@ -2,6 +2,7 @@
 sold or auctioned as each becomes available, and all-pass resolution (5.13)."""
 from __future__ import annotations
 
+from kit18xx.auction import leader_of, leading_commitment, resolution_order
 from kit18xx.shares import clockwise_from
 from t2038 import events as ev
 from t2038.state import INDEPENDENTS, State, i, p
@@ -24,20 +25,12 @@ def available_company(state: State) -> int | None:
 
 
 def high_bid(state: State, company: int) -> tuple[str, int]:
-    bids = state.bids.get(company, {})
-    if not bids:
-        return "", 0
-    leader = max(bids, key=lambda player: bids[player])
-    return leader, bids[leader]
+    return leader_of(state.bids.get(company, {}))
 
 
 def allocated(state: State, player: str, except_company: int | None = None) -> int:
     """Money tied up in the player's leading pending bids (5.12)."""
-    total = 0
-    for company in state.bids:
-        leader, amount = high_bid(state, company)
-        if leader == player and company not in (except_company, state.auction_company):
-            total += amount
+    total = leading_commitment(state.bids, player, except_items=(except_company, state.auction_company))
     if state.auction_leader == player and state.auction_company != except_company:
         total += state.auction_high
     return total
@@ -141,7 +134,7 @@ def resolve_pending(tx: Tx) -> None:
             sell_company(tx, company, player, amount)
             continue
         leader, high = high_bid(s, company)
-        order = [player for player in clockwise_from(s.players, leader) if player in bids] + [leader]
+        order = resolution_order(s.players, bids, leader)
         tx.emit(ev.AuctionOpened(company=company, bidders=order, high=high, leader=leader))
         return
     if s.resolving_all_pass:

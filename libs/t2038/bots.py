@@ -1,4 +1,4 @@
-"""Random but sensible bots and the list of legal actions, for `starbase play`, tests and benchmarks.
+"""Random but sensible bots for `starbase play`, tests and benchmarks (legal actions: `legal.py`).
 
 Bots try candidate commands against `decide` (which never mutates) and take the first accepted one, so a
 bot can never make an illegal move and the rules live only in the engine.
@@ -13,8 +13,6 @@ from t2038 import commands as cmd
 from t2038.earnings import sellable, shortfall
 from t2038.routes import flying_for, operator_bases
 from t2038.state import State, p
-
-_NO_RNG = None
 
 
 class _QuietRng:
@@ -181,29 +179,3 @@ def default_command(state: State, player: str):
             return cmd.ChooseTile(tile=state.flight.choice[0]) if state.flight.choice else cmd.EndRoute()
         return cmd.FinishOperating() if state.operator == "probe" else cmd.DeclareEarnings(choice="retain")
     return _operating_bot(state, player, random.Random(0))
-
-
-def legal_actions(state: State, player: str) -> list[dict]:
-    """Command shapes the player may send now (arguments filled where the choice is small)."""
-    from t2038.game import GAME
-    if player not in GAME.to_act(state):
-        return []
-    shapes = []
-    probes = []
-    if state.round == "stock":
-        probes = [cmd.Pass(), cmd.BuyCompany(), cmd.DropOut(), cmd.RaiseBid(amount=state.auction_high + 5)]
-        probes += [cmd.BuyShare(corp=c, source=s) for c in state.launched for s in ("ipo", "market")]
-        probes += [cmd.SellShares(corp=c) for c in state.launched]
-        probes += [cmd.LaunchCorporation(corp=c, par=67) for c in stock.available_to_launch(state)]
-    elif state.step == "routes" and state.flight is not None:
-        from t2038 import hexmap
-        probes = [cmd.Move(hex=h, explore=e) for h in hexmap.neighbours(state.flight.hex) for e in (False, True)]
-        probes += [cmd.PickUp(mine=m) for m in range(2)] + [cmd.EndRoute()]
-        probes += [cmd.ChooseTile(tile=t) for t in state.flight.choice]
-    else:
-        probes = [bot_command(state, player, random.Random(0)), cmd.FinishOperating(),
-                  cmd.DeclareEarnings(choice="retain")]
-    for command in probes:
-        if accepted(state, player, command):
-            shapes.append(command.model_dump())
-    return shapes

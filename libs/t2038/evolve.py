@@ -248,14 +248,11 @@ def _base_transferred(s: State, e: ev.BaseTransferred) -> None:
 
 
 def _queued(s: State, e: ev.DecisionsQueued) -> None:
-    s.pending = s.pending + [list(d) for d in e.decisions]
-    s.pending_then = e.then or s.pending_then
+    s.decisions.add(e.decisions, e.then)
 
 
 def _resolved(s: State, e: ev.DecisionResolved) -> None:
-    s.pending.pop(0)
-    if not s.pending:
-        s.pending_then = ""
+    s.decisions.resolve()
 
 
 def _league_skips(s: State, e: ev.LeagueSkipsRound) -> None:

@@ -1,17 +1,21 @@
 """The rulebook's Exploration Data charts, recomputed from the engine's own tile pool and delivery rules.
 
-Exact expectations over draws without replacement, enumerated by tile kind with multiplicities. The
-printed tables are the test: tests/t2038/test_exploration_data.py compares these figures with them.
+Exact expectations over draws without replacement, enumerated by tile kind with multiplicities.
+`SUMMARY_LINES` and `DETAILED_LINES` are the printed lines in order, each with the hexes it explores
+(its "Explor. Bonus") and how its average is computed; tests/t2038/test_exploration_data.py compares
+every figure with the print, line by line. How each line is read: libs/t2038/RULINGS.md.
 """
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 from math import comb
+from typing import Callable
 
 from t2038 import hexmap, tiles
-from t2038.routes import DRAW_UNTIL, LUCKY
+from t2038.routes import DRAW_UNTIL, LUCKY, SURVEY_PAYMENT
 from t2038.state import Options
 from t2038.values import route_value
 
@@ -52,14 +56,18 @@ def _draw(taken: Counter) -> list[tuple[str, float]]:
     return [(kind, count / total) for kind, count in left.items() if count > 0]
 
 
-def _placed(pilot: str, taken: Counter) -> list[tuple[str, float, Counter]]:
+def _placed(pilot: str, taken: Counter, choose_either: bool = False) -> list[tuple[str, float, Counter]]:
     """What one exploration places under the flying company's drawing rule (the same `DRAW_UNTIL` and
-    Lucky rules the routes use): (kind placed, chance, tiles out of the pool)."""
+    Lucky rules the routes use): (kind placed, or "a|b" for a choice; chance; tiles out of the pool).
+    `choose_either` is the rejected reading where Ice Finder / Drill Hound choose between their two."""
     outcomes = []
     for first, chance in _draw(taken):
         after = taken + Counter([first])
         wanted = DRAW_UNTIL.get(pilot)
-        if wanted and not any(m.ore == wanted for m in tiles.mines_of_kind(first)):
+        if wanted and choose_either and not any(m.ore == wanted for m in tiles.mines_of_kind(first)):
+            for second, chance2 in _draw(after):
+                outcomes.append((first + "|" + second, chance * chance2, after + Counter([second])))
+        elif wanted and not any(m.ore == wanted for m in tiles.mines_of_kind(first)):
             # Ice Finder / Drill Hound: the second tile is the one placed; the first goes back.
             for second, chance2 in _draw(after):
                 outcomes.append((second, chance * chance2, taken + Counter([second])))
@@ -85,10 +93,10 @@ def _best_load(kinds: list[str], holds: int, operator: str, ends: list[str]) -> 
     return best
 
 
-def one_hex_route(holds: int, operator: str, ends: list[str]) -> float:
+def one_hex_route(holds: int, operator: str, ends: list[str], choose_either: bool = False) -> float:
     """Average value of exploring one hex and delivering from it (a 3/2 or Torch's 4/2)."""
     total = 0.0
-    for placed, chance, _ in _placed(operator, Counter()):
+    for placed, chance, _ in _placed(operator, Counter(), choose_either):
         options = placed.split("|")          # Lucky places whichever of its two tiles is better
         total += chance * max(_best_load([kind], holds, operator, ends) for kind in options)
     return total
@@ -97,15 +105,50 @@ def one_hex_route(holds: int, operator: str, ends: list[str]) -> float:
 def two_hex_route(holds: int, operator: str, ends: list[str], keep_first_at: int) -> float:
     """Average of exploring two hexes in turn; ore on the first tile worth `keep_first_at`+ (bonus
     included) is loaded at once, the rest of the holds are filled from the second tile."""
-    total = 0.0
-    for placed1, chance1, out1 in _placed(operator, Counter()):
-        for placed2, chance2, _ in _placed(operator, out1):
-            best = 0
-            for kind1 in placed1.split("|"):
-                for kind2 in placed2.split("|"):
-                    best = max(best, _two_tiles(kind1, kind2, holds, operator, tuple(ends), keep_first_at))
-            total += chance1 * chance2 * best
-    return total
+    return two_hex_route_by_threshold(holds, operator, ends, (keep_first_at,))[keep_first_at]
+
+
+# The worths a first-tile pickup can have (ore value plus a bonus): the only thresholds that differ.
+THRESHOLDS = (20, 30, 40, 50, 60, 70)
+
+
+def best_two_hex_route(holds: int, operator: str, ends: list[str]) -> tuple[int, float]:
+    """Lines that print no pickup threshold: the player keeps a first-tile mine from the threshold that
+    gives the best average (`(threshold, average)`; the lowest threshold wins a tie)."""
+    averages = two_hex_route_by_threshold(holds, operator, ends, THRESHOLDS)
+    best = max(THRESHOLDS, key=lambda threshold: (averages[threshold], -threshold))
+    return best, averages[best]
+
+
+def two_hex_route_by_threshold(holds: int, operator: str, ends: list[str],
+                               thresholds: tuple[int, ...]) -> dict[int, float]:
+    """`two_hex_route` for several thresholds in one pass over the draws."""
+    totals = dict.fromkeys(thresholds, 0.0)
+    for placed1, chance1, out1 in _merged(_placed(operator, Counter()), keep_pool=True):
+        for placed2, chance2, _ in _merged(_placed(operator, out1), keep_pool=False):
+            values = _pair_values(placed1, placed2, holds, operator, tuple(ends), thresholds)
+            for threshold, value in zip(thresholds, values):
+                totals[threshold] += chance1 * chance2 * value
+    return totals
+
+
+def _merged(outcomes: list, keep_pool: bool) -> list[tuple[str, float, Counter]]:
+    """Outcomes that place the same tile (or offer the same pair, in either order) and leave the same
+    pool are one outcome with the summed chance: the same average, far fewer cases to value."""
+    merged: dict[tuple, float] = {}
+    for placed, chance, out in outcomes:
+        key = ("|".join(sorted(placed.split("|"))), tuple(sorted(out.items())) if keep_pool else ())
+        merged[key] = merged.get(key, 0.0) + chance
+    return [(placed, chance, Counter(dict(pool))) for (placed, pool), chance in merged.items()]
+
+
+@cache
+def _pair_values(placed1: str, placed2: str, holds: int, operator: str, ends: tuple[str, ...],
+                 thresholds: tuple[int, ...]) -> tuple[int, ...]:
+    """Per threshold, the best route from the first and second placed tiles (either tile of a pair)."""
+    return tuple(max(_two_tiles(kind1, kind2, holds, operator, ends, threshold)
+                     for kind1 in placed1.split("|") for kind2 in placed2.split("|"))
+                 for threshold in thresholds)
 
 
 @cache
@@ -131,28 +174,57 @@ def _worth(mine: tuple[str, int], operator: str, ends: tuple[str, ...]) -> int:
                for end in ends)
 
 
-def summary_rows() -> dict[str, float]:
-    """The four 'by number of tile draws / cargo pickups' averages (no bonuses; end at a plain base)."""
-    plain = ["K9"]
-    return {
-        "1 draw, 1 pickup": one_hex_route(1, "", plain),
-        "2 draws, 1 pickup": two_hex_route(1, "", plain, keep_first_at=30),
-        "1 draw, 2 pickups": one_hex_route(2, "", plain),
-        "2 draws, 2 pickups": two_hex_route(2, "", plain, keep_first_at=30),
-    }
+@dataclass(frozen=True)
+class ChartLine:
+    """One printed line: its wording, the hexes it explores (the "Explor. Bonus" column is the survey
+    payment for each) and how the engine computes its average from the tile pool."""
+    text: str
+    ship: str           # whose opening ship the line describes (the chart leaves it to the reader)
+    explored: int
+    average: Callable[[], float]
+
+    def exploration_bonus(self) -> int:
+        return self.explored * SURVEY_PAYMENT
 
 
-def detailed_rows() -> dict[str, float]:
-    """Lines of 'Exploration & Route Description (detailed)', one per Independent's opening ship."""
-    return {
-        "FB 3/2: 1 draw, end @30T, 2 pickups": one_hex_route(2, "i:1", ["H10"]),
-        "IF 3/2: 1 (2 if no I) draw, +10 I, end @30T, 2 pickups": one_hex_route(2, "i:2", ["O11"]),
-        "DH 3/2: 1 (2 if no R) draw, +10 R, 2 pickups": one_hex_route(2, "i:3", ["D14"]),
-        "OC 3/2: 1 draw, +10 N, 2 pickups": one_hex_route(2, "i:4", ["M5"]),
-        "TH 4/2: 1 draw, +20 I or end @30T, 2 pickups": one_hex_route(2, "i:5", ["A1", "D2"]),
-        "LY 3/2: 1 double draw, end @30T, 2 pickups": one_hex_route(2, "i:6", ["H10"]),
-        "OC 5/1: 2 draws, +20 N, 1 pickup (@1st if $40+)": two_hex_route(1, "i:4", ["O1"], keep_first_at=40),
-        "IF 5/1: 2 (2 if no I) draws, +10 I, end @30T, 1 pickup": two_hex_route(1, "i:2", ["O11"], keep_first_at=50),
-        "DH 5/1: 2 (2 if no R) draws, +10 R, +10 N, 1 pickup": two_hex_route(1, "i:3", ["F18"], keep_first_at=40),
-        "LY 5/1: 2 double draws, end @30T, 1 pickup": two_hex_route(1, "i:6", ["H10"], keep_first_at=40),
-    }
+def _best(holds: int, operator: str, ends: list[str]) -> Callable[[], float]:
+    return lambda: best_two_hex_route(holds, operator, ends)[1]
+
+
+_PLAIN = ["K9"]   # a base with no ore bonus: the summary chart counts no bonuses
+
+# "by number of tile draws / cargo pickups": a 3/2 (one hex) or 5/1 / 5/2 (two hexes), no bonuses;
+# the 2-draw lines print their threshold ("pickup @ 1st tile if $30+").
+SUMMARY_LINES = (
+    ChartLine("1 draw, 1 pickup", "a 3/2", 1, lambda: one_hex_route(1, "", _PLAIN)),
+    ChartLine("2 draws, 1 pickup (pickup @ 1st tile if $30+)", "a 5/1", 2, lambda: two_hex_route(1, "", _PLAIN, 30)),
+    ChartLine("1 draw, 2 pickups", "a 3/2", 1, lambda: one_hex_route(2, "", _PLAIN)),
+    ChartLine("2 draws, 2 pickups (pickup @ 1st tile if $30+)", "a 5/2", 2, lambda: two_hex_route(2, "", _PLAIN, 30)),
+)
+
+# "detailed": each Independent's opening ship from its home base, with its own ability and bonus and
+# the ending the line names (H10, O11 and D2 are the 30 transshipment points in reach; O1 is Lunar
+# Enterprises' +10 Nickel base, A1 Mars Mining's +20 Ice base, F18 Ring Construction's +10 Nickel base).
+# Where the line prints no first-tile threshold, the player keeps the threshold that pays best.
+DETAILED_LINES = (
+    ChartLine("1 draw, end @ 30 Transshipment, 2 pickups", "Fast Buck 3/2",
+              1, lambda: one_hex_route(2, "i:1", ["H10"])),
+    ChartLine("1 (2 if no I) draw, +10 I, end @ 30 T, 2 pickups", "Ice Finder 3/2",
+              1, lambda: one_hex_route(2, "i:2", ["O11"])),
+    ChartLine("2 (2 if no I) draws, +10 I, end @ 30T, 1 pickup", "Ice Finder 5/1",
+              2, _best(1, "i:2", ["O11"])),
+    ChartLine("1 (2 if no R) draw, +10 R, 2 pickups", "Drill Hound 3/2",
+              1, lambda: one_hex_route(2, "i:3", ["D14"])),
+    ChartLine("2 (2 if no R) draws, +10 R, +10 N, 1 pickup", "Drill Hound 5/1",
+              2, _best(1, "i:3", ["F18"])),
+    ChartLine("1 draw, +10 N, 2 pickups", "Ore Crusher 3/2",
+              1, lambda: one_hex_route(2, "i:4", ["M5"])),
+    ChartLine("2 draws, +20 N, 1 pickup (@1st if $40+)", "Ore Crusher 5/1",
+              2, lambda: two_hex_route(1, "i:4", ["O1"], 40)),
+    ChartLine("1 draw, +20 I or end @30T, 2 pickups", "Torch 4/2",
+              1, lambda: one_hex_route(2, "i:5", ["A1", "D2"])),
+    ChartLine("1 double draw, end @30T, 2 pickups", "Lucky 3/2",
+              1, lambda: one_hex_route(2, "i:6", ["H10"])),
+    ChartLine("2 double draws, end @30T, 1 pickup", "Lucky 5/1",
+              2, _best(1, "i:6", ["H10"])),
+)

@@ -205,8 +205,8 @@ class T2038:
             return []
         if state.must_discard:
             return sorted({state.controller(h) for h in state.must_discard})
-        if state.pending:
-            return [state.pending[0][1]]
+        if state.decisions:
+            return [state.decisions.decider()]
         if state.round == "stock":
             if state.auction_company >= 0:
                 return [state.auction_bidders[0]]
@@ -216,7 +216,7 @@ class T2038:
         return []
 
     def legal_actions(self, state: State, player: str) -> list[dict]:
-        from t2038.bots import legal_actions
+        from t2038.legal import legal_actions
         return legal_actions(state, player)
 
     def outcome(self, state: State) -> Outcome | None:
@@ -235,6 +235,10 @@ class T2038:
         from dataclasses import asdict
         data = asdict(state)
         data["pool"] = len(state.pool)
+        data["pending"] = [list(d) for d in state.pending]        # the decisions owed (kit DecisionQueue)
+        if state.flight is not None and not state.flight.choice:     # the route helper's advice (legal.py)
+            from t2038.legal import route_proposals
+            data["route_proposals"] = [asdict(proposal) for proposal in route_proposals(state)]
         return data
 
     def redact(self, event, viewer: str | None) -> dict | None:

@@ -4,10 +4,10 @@ and all at Phase V. Merging owners may get half the treasury (the golden parachu
 from __future__ import annotations
 
 from kit18xx.shares import clockwise_from
+from kit18xx.unit_shares import takes_presidency
 from t2038 import events as ev
 from t2038 import hexmap, ships, tiles
 from t2038.growth import absorb
-from t2038.kit_candidates import president_after_purchase
 from t2038.state import INDEPENDENTS, State, i, p
 from t2038.tables import entities, market_data
 from t2038.tx import Tx, refuse
@@ -77,7 +77,7 @@ def merge(tx: Tx, number: int, golden: bool) -> None:
     had_ships = bool(s.ships_of(i(number)))
     absorb(tx, number, LEAGUE, base_uses_counter=True)
     tx.emit(ev.SharesMoved(corp=LEAGUE, source="trade_in", destination=owner, units=1))
-    if president_after_purchase({h[2:]: n for h, n in s.shares[LEAGUE].items() if h.startswith("p:")},
+    if takes_presidency({h[2:]: n for h, n in s.shares[LEAGUE].items() if h.startswith("p:")},
                                 s.president[LEAGUE], owner[2:]):
         tx.emit(ev.PresidentChanged(corp=LEAGUE, player=owner[2:]))
     if had_ships and s.company_owner.get(11, "").startswith("p:"):
@@ -100,8 +100,8 @@ def golden_parachute(state: State, number: int, when: str) -> bool:
 def decide_pending(tx: Tx, actor: str, command) -> None:
     from t2038 import commands as cmd
     s = tx.state
-    kind, player, number, when = s.pending[0]
-    then = s.pending_then
+    kind, player, number, when = s.decisions.require_decider(actor)
+    then = s.decisions.then
     if isinstance(command, cmd.Decline):
         pass
     elif kind == "form" and isinstance(command, cmd.FormLeague):
@@ -115,7 +115,7 @@ def decide_pending(tx: Tx, actor: str, command) -> None:
     else:
         refuse("DECISION_PENDING", f"first decide: {kind} ({player})")
     tx.emit(ev.DecisionResolved())
-    if not s.pending:
+    if not s.decisions:
         resume(tx, then)
 
 

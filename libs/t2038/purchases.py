@@ -32,10 +32,12 @@ def buy_ship(tx: Tx, holder: str, phase: int, kind: str) -> None:
     cost = ships.price(phase, kind)
     shortfall = cost - s.cash(holder)
     if shortfall > 0:
-        # 7.3: a corporation without a ship that cannot pay buys the earliest ship on sale (either type)
-        # with all its treasury, the President adding the rest.
-        earliest = min(offer[0] for offer in ships.for_sale(s))
-        if not (needs_mandatory_ship(s, holder) and phase == earliest):
+        # 7.3: a corporation without a ship that cannot pay for any ship on sale buys the earliest one
+        # (either type) with all its treasury, the President adding the rest. While its treasury can pay
+        # for some ship, it is not "unable to buy one with its own funds" and gets no President's money.
+        offers = ships.for_sale(s)
+        earliest, cheapest = min(offer[0] for offer in offers), min(offer[2] for offer in offers)
+        if not (needs_mandatory_ship(s, holder) and phase == earliest and s.cash(holder) < cheapest):
             refuse("INSUFFICIENT_FUNDS", f"{holder} has ${s.cash(holder)}; the ship costs ${cost}")
         president = "p:" + s.president[holder[2:]]
         if s.cash(president) < shortfall:
@@ -92,6 +94,8 @@ def upgrade_ship(tx: Tx, holder: str, ship_id: str) -> None:
     tx.pay(holder, "bank", cost, why="upgrade")
     tx.emit(ev.ShipRemoved(ship=ship_id, to="gone"))
     tx.emit(ev.ShipBought(ship=card, buyer=holder, kind="freighter", price=cost))
+    if s.phase < 6:                   # the first Phase VI ship in play starts Phase VI, however acquired (8)
+        change_phase(tx, 6)
 
 
 def after_ship_acquired(tx: Tx, holder: str) -> None:
@@ -142,22 +146,24 @@ def in_range(state: State, holder: str) -> dict[str, int]:
     from t2038.routes import TORCH, pilots_of
     torch = holder == TORCH or (holder.startswith("c:") and TORCH in pilots_of(state, holder))
     reach = max(ship.movement for ship in fleet) + (1 if torch else 0)
+    # A ship refuels once at each of its corporation's stations (7.12), so the search remembers which
+    # stations were used on the way: passing a station twice must not refuel twice.
+    stations = frozenset(h for h, owner in state.stations.items() if owner == holder[2:])
+    seen: dict[tuple[str, frozenset], int] = {}
+    frontier = [(base, frozenset(), reach) for base in operator_bases(state, holder)]
     best: dict[str, int] = {}
-    frontier = [(base, reach) for base in operator_bases(state, holder)]
-    for base, mp in frontier:
-        best[base] = mp
     while frontier:
         nxt = []
-        for hex_, mp in frontier:
-            if mp <= 0:
+        for hex_, used, mp in frontier:
+            if seen.get((hex_, used), -1) >= mp:
                 continue
-            for near in hexmap.neighbours(hex_):
-                left = mp - 1
-                if state.stations.get(near) == holder[2:]:
-                    left = min(reach, left + 3)
-                if left > best.get(near, -1):
-                    best[near] = left
-                    nxt.append((near, left))
+            seen[(hex_, used)] = mp
+            best[hex_] = max(best.get(hex_, -1), mp)
+            for near in hexmap.neighbours(hex_) if mp > 0 else ():
+                left, now_used = mp - 1, used
+                if near in stations and near not in used:
+                    left, now_used = min(reach, left + 3), used | {near}
+                nxt.append((near, now_used, left))
         frontier = nxt
     return best
 

@@ -11,6 +11,7 @@ from t2038.tx import Tx, refuse
 from t2038.values import route_value
 
 TORCH, ICE_FINDER, DRILL_HOUND, LUCKY = "i:5", "i:2", "i:3", "i:6"
+SURVEY_PAYMENT = 10                                    # the Survey Board (bank) pays per hex explored
 DRAW_UNTIL = {ICE_FINDER: "I", DRILL_HOUND: "R"}     # draw a second tile when the first lacks this ore
 
 
@@ -95,7 +96,7 @@ def move(tx: Tx, operator: str, hex_: str, explore: bool) -> None:
 def _explore(tx: Tx, operator: str, hex_: str) -> None:
     s = tx.state
     first = tiles.draw(s.pool, tx.rng)
-    tx.pay("bank", survey_payee(s, operator), 10, why="survey")
+    tx.pay("bank", survey_payee(s, operator), SURVEY_PAYMENT, why="survey")
     pilot = s.flight.pilot
     wanted = DRAW_UNTIL.get(pilot)
     if pilot == LUCKY and len(s.pool) > 1:

@@ -10,6 +10,7 @@ import pickle
 from dataclasses import dataclass, field
 
 from kit18xx.bank import Ledger
+from kit18xx.decisions import DecisionQueue
 from kit18xx.market import MarketState
 
 INDEPENDENTS = (1, 2, 3, 4, 5, 6)
@@ -129,8 +130,7 @@ class State:
     must_discard: list[str] = field(default_factory=list)           # holders over their ship limit
     corp_kind: dict[str, str] = field(default_factory=dict)         # "public", "growth", "league"
     started_at: dict[str, int] = field(default_factory=dict)        # corp → price when it began operating
-    pending: list = field(default_factory=list)      # decisions owed: [kind, player, number, when]
-    pending_then: str = ""                           # what resumes once they are made
+    decisions: DecisionQueue = field(default_factory=DecisionQueue)  # owed: [kind, player, number, when]
     private_used: list[int] = field(default_factory=list)    # privates 7-9 whose free counter is placed
     ended: str = ""                 # reason, once over
     bankrupt: str = ""
@@ -139,6 +139,15 @@ class State:
         return pickle.loads(pickle.dumps(self, protocol=pickle.HIGHEST_PROTOCOL))
 
     # ---- small queries used everywhere
+    @property
+    def pending(self) -> list:
+        """Decisions owed before play goes on (the kit's queue): [kind, player, number, when]."""
+        return self.decisions.waiting
+
+    @property
+    def pending_then(self) -> str:
+        return self.decisions.then
+
     def cash(self, holder: str) -> int:
         return self.ledger.balance(holder)
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from t2038 import events as ev
 from t2038 import market
-from t2038.kit_candidates import certificates, president_after_purchase, president_after_sale
+from kit18xx.unit_shares import certificates_for_units, president_after_sale, takes_presidency
 from t2038.state import INDEPENDENTS, PRIVATES, State, c, p
 from t2038.tables import entities, market_data
 from t2038.tx import Tx, refuse
@@ -19,7 +19,7 @@ def player_units(state: State, corp: str) -> dict[str, int]:
 
 def certificate_count(state: State, player: str) -> int:
     companies = sum(1 for n, owner in state.company_owner.items() if owner == p(player))
-    shares = sum(certificates(state.units(corp, p(player)), state.president.get(corp) == player)
+    shares = sum(certificates_for_units(state.units(corp, p(player)), state.president.get(corp) == player)
                  for corp in state.shares)
     return companies + shares
 
@@ -104,7 +104,7 @@ def buy(tx: Tx, player: str, corp: str, source: str) -> None:
     tx.emit(ev.SharesMoved(corp=corp, source=source, destination=p(player), units=1))
     # Growth-box shares (Growth corporations, the League) pay their par into the treasury (5.3).
     tx.pay(p(player), c(corp) if source == "growth" else "bank", price, why=f"bought {corp}")
-    if president_after_purchase(player_units(s, corp), s.president[corp], player):
+    if takes_presidency(player_units(s, corp), s.president[corp], player):
         tx.emit(ev.PresidentChanged(corp=corp, player=player))
     check_activation(tx, corp)
 

@@ -145,3 +145,45 @@ def test_before_raising_money_a_transport_may_be_bought_from_another_corporation
     assert [e.type for e in events] == ["DealProposed"]
     t.do("beth", K.AnswerDeal(accept=True))
     assert t.state.corps["VH"].transports["LB"] == [2] and t.state.op.raising == 0
+
+
+def test_12_a_closed_corporation_s_shares_in_others_go_to_the_pool_even_past_half(table):
+    """Rule 12: given VH holds an SSF share while the pool already holds half of SSF, when VH's token
+    enters the Closed box, then its SSF share goes to the pool anyway, its own stock leaves the game
+    without compensation, its treasury goes to the bank and its tokens leave the board."""
+    from moon21.emit import Emitter
+    from moon21.trading import move_price
+    t = table(cash=2000).stock_round().start("ann", "VH", 60, extra_shares=2).start("bob", "SSF", 60)
+    t.hand("p:cy", "SSF", [1, 2, 3, 4, 5]).given(
+        E.SharesSold(seller="p:cy", certs=[f"SSF_{n}" for n in range(1, 6)], price=60))
+    t.hand("c:VH", "SSF", [6])
+    assert t.state.shares.held_percent("SSF", "pool") == 50
+    ann, vh_cash = t.cash("p:ann"), t.cash("c:VH")
+    em = Emitter(t.state)
+    move_price(em, "VH", "left", 3)                           # 50, 40, then down into Closed
+    t.given(*em.events)
+    assert t.state.corps["VH"].closed
+    assert t.state.shares.location["SSF_6"] == "pool" and t.state.shares.held_percent("SSF", "pool") == 60
+    assert t.state.shares.held_percent("VH", "p:ann") == 0 and t.cash("p:ann") == ann
+    assert t.cash("c:VH") == 0 and vh_cash > 0
+    assert "VH" not in t.state.board.space_port and "LB:VH" not in str(t.state.board.tokens)
+    assert GAME.invariants(t.state) == []
+
+
+def test_11_8_2_a_receivership_corporation_without_a_transport_or_the_money_for_one_is_bankrupt(table):
+    """Rule 11.8.2: given SWP in receivership with no transport and less than the top transport's
+    price, when it operates, then it runs nothing, moves left, and is bankrupt (closed, rule 12)."""
+    t = table(("dennis", "beth", "paul")).stock_round().start("dennis", "SWP", 60).start("beth", "VH", 60)
+    t.hand("c:SWP", "VH", [1])                                # SWP spends ₡60 of its ₡120
+    t.given(E.CorporationFloated(corp="SWP"), E.PlayerBankrupt(player="dennis", successors={"SWP": None}))
+    assert t.cash("c:SWP") == 60 and t.state.corps["SWP"].receivership
+    t.given(E.RoundStarted(kind="SR", set_no=1))
+    t.do("beth", K.Pass())
+    t.do("paul", K.Pass())
+    events = t.do("beth", K.Pass())                           # VH's corporate turn; then the OR
+    kinds = [e.type for e in events]
+    turn = kinds.index("OperatingTurnStarted")
+    assert "TransportBought" not in kinds and "TileLaid" not in kinds
+    assert [e.direction for e in events[turn:] if e.type == "PriceMoved" and e.corp == "SWP"] == ["left"]
+    closed = next(e for e in events if e.type == "CorporationClosed")
+    assert closed.corp == "SWP" and t.state.corps["SWP"].closed

@@ -1,9 +1,13 @@
 """Operating rounds (rule 11): tiles, depots, runs for the most, earnings, transports, phases."""
+import pytest
+
 from moon21 import board as bd
+from moon21.board.synthetic import crowded_board
 from moon21 import commands as K
 from moon21 import events as E
-from moon21.earnings import dividends, pay
+from moon21.earnings import dividends, pay, submit_runs
 from moon21.emit import Emitter
+from starbase_rules.contract import RuleViolation
 
 
 def vh_operating(table, players=("ann", "bob", "cy"), **kw):
@@ -242,3 +246,32 @@ def test_after_or_4_1_any_corporation_may_lay_the_terminal_as_a_tile_action(tabl
     assert options and not [o for o in bd.lay_options(t.state.board, "VH", "LB", phase="2") if o["hex"] == "F8"]
     t.do("ann", K.LayTile(base="LB", hex="F8", tile="X29", rotation=options[0]["rotation"]))
     assert t.state.board.tiles["F8"][0] == "X29"
+
+
+def test_11_4_a_legal_pair_of_runs_worth_the_maximum_is_accepted_whatever_road_each_base_takes(table):
+    """Rule 11.4: no road used by two of a corporation's runs in a turn, the two bases taken together.
+    Given a late board where VH's bases can only share out the road one way, when the president
+    submits a maximal pair of runs (not the one the route engine would pick), then it is accepted:
+    checking one base after the other (fixing the first base's road) wrongly refused it."""
+    t = vh_operating(table)
+    s = t.state
+    s.board = crowded_board(11, tokens_per_corp=1)
+    s.phase = "10"
+    s.corps["VH"].transports = {"LB": [4], "SP": [4]}
+    s.op.step = "run"
+    runs = {"LB": [{"transport": 4, "stops": ["E5-0", "D10-0", "E9-0", "G7-0"]}],
+            "SP": [{"transport": 4, "stops": ["E9-0", "E5-0", "D2-0", "E5-1"]}]}
+    for first, second in (("LB", "SP"), ("SP", "LB")):   # the old one-base-after-the-other check
+        one = bd.validate_runs(s.board, "VH", first, runs[first], [4], sp_value=20, phase="10")
+        used = [seg for r in one["runs"] for seg in r["segments"]]
+        with pytest.raises(RuleViolation) as refusal:
+            bd.validate_runs(s.board, "VH", second, runs[second], [4], sp_value=20, phase="10",
+                             used_segments=used)
+        assert refusal.value.code == "ROAD_REUSED"
+    best = bd.best_turn_runs(s.board, "VH", {"LB": [4], "SP": [4]}, sp_value=20, phase="10")
+    assert best["LB"]["runs"][0]["stops"] != runs["LB"][0]["stops"]   # not the engine's own choice
+    em = Emitter(s)
+    submit_runs(em, "VH", runs)
+    run = [e for e in em.events if e.type == "TransportsRun"]
+    assert sum(e.revenue for e in run) == best["revenue"] == 360
+    assert [e.runs[0]["stops"] for e in run] == [runs["LB"][0]["stops"], runs["SP"][0]["stops"]]

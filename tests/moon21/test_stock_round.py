@@ -192,3 +192,31 @@ def test_over_the_certificate_limit_must_sell_before_passing(table):
 def test_swap_needs_a_certificate_you_hold(table):
     t = sr(table).start("ann", "VH", 90).start("bob", "SSF", 60).hand("c:VH", "SSF", [2])
     assert t.refused("ann", K.SwapCertificate(corp="VH", take="SSF_2", give="SSF_1")) == "NOT_YOURS"
+
+
+def test_rule_9_taking_the_tunnel_share_is_an_action_that_earns_another_turn(table):
+    """Rule 9 (a player who takes any action is guaranteed another turn) and 9.5 (priority to the
+    left of the last player to act). Given ann opens stock round 2 by taking P6's free share and
+    passing, when bob and cy pass, then the round goes on to ann; it ends with the priority left of ann."""
+    t = sr(table).start("bob", "VH", 60).hand("p:bob", "VH", [1]).given(
+        E.PrivateBought(player="ann", private="P6", price=100), E.SharesSold(seller="p:bob", certs=["VH_1"], price=60),
+        E.RoundStarted(kind="SR", set_no=2))
+    assert GAME.to_act(t.state) == ["ann"]
+    t.do("ann", K.TakeTunnelShare(corp="VH"))
+    t.do("ann", K.Pass())
+    t.do("bob", K.Pass())
+    t.do("cy", K.Pass())
+    assert t.state.kind == "SR" and GAME.to_act(t.state) == ["ann"]
+    t.do("ann", K.Pass())
+    assert t.state.kind != "SR" and t.state.priority == "bob"
+
+
+def test_9_2_a_swap_is_the_buy_action_so_it_cannot_take_a_share_of_a_corporation_sold_this_round(table):
+    """Rule 9.2: given ann sold SSF earlier this stock round, when she swaps for VH's SSF share,
+    then it is refused like a purchase would be; a share of another corporation may be taken."""
+    t = sr(table).start("ann", "VH", 90).start("bob", "SSF", 60).hand("p:ann", "SSF", [1, 3]).hand(
+        "c:VH", "SSF", [2]).hand("c:VH", "VH", [2]).hand("p:ann", "VH", [1])
+    t.do("ann", K.SellShares(corp="SSF", count=1))
+    assert t.refused("ann", K.SwapCertificate(corp="VH", take="SSF_2", give="VH_1")) == "SOLD_THIS_ROUND"
+    t.do("ann", K.SwapCertificate(corp="VH", take="VH_2", give="SSF_1"))
+    assert t.state.shares.location["VH_2"] == "p:ann" and t.state.shares.location["SSF_1"] == "c:VH"

@@ -1,4 +1,4 @@
-"""The road network compiled from the tiles on the map, and reachability from a base.
+"""The road network compiled from the tiles on the map, and a quick (generous) walk from a base.
 
 Nodes are depots ("HEX-j"), off-board areas (by name) and *edge points* (where the roads of two
 neighbouring hexes meet at their shared edge). Segments are the pieces of road: one per tile path,
@@ -130,46 +130,41 @@ class Reach:
     entered: set[tuple[str, int]]       # (hex, edge): a route arrives at this edge of the hex
 
 
-def reach(board: Board, corp: str, base: str) -> Reach:
-    """Where the base's routes go, for tile lays and depot tokens (rule 11.1).
+State = tuple[int, int]   # (segment, node it heads to)
 
-    A breadth-first walk over (segment, direction) states. It ignores the rule against re-using
-    a segment within one route, which only matters for a route that must double back along a
-    loop of plain road; see docs/moon21_board.md."""
-    net = compile_network(board)
-    start = base_node(board, net, corp, base)
-    out = Reach(set(), set())
-    if start is None:
-        return out
-    out.depots.add(net.node_keys[start])
-    seen: set[tuple[int, int]] = set()
-    queue: deque[tuple[int, int]] = deque()   # (segment, node it is travelling towards)
-    for s in net.incident[start]:
-        queue.append((s, net.other_end(s, start)))
+
+def walk(board: Board, net: Network, corp: str, start: int) -> tuple[Reach, dict[State, list[State]]]:
+    """A breadth-first walk over (segment, node it heads to) states from the depot `start`.
+
+    It ignores the rule against re-using a segment or a depot within one route, so it finds a
+    superset of what routes reach (exact: `moon21.board.reach`). Returns what it reached and the
+    relaxed state graph (state -> next states)."""
+    out = Reach({net.node_keys[start]}, set())
+    succ: dict[State, list[State]] = {}
+    queue: deque[State] = deque((s, net.other_end(s, start)) for s in net.incident[start])
     while queue:
-        s, v = queue.popleft()
-        if (s, v) in seen:
+        state = queue.popleft()
+        if state in succ:
             continue
-        seen.add((s, v))
+        s, v = state
+        nexts: list[State] = []
         kind = net.node_kind[v]
         if kind == EDGE:
             side = net.seg_side[s]
-            for hx, e in _edge_sides(net.node_keys[v]):
+            for hx, e in edge_sides(net.node_keys[v]):
                 if hx != side:
                     out.entered.add((hx, e))
-            for t in net.incident[v]:
-                if net.seg_side[t] != side:
-                    queue.append((t, net.other_end(t, v)))
-            continue
-        out.depots.add(net.node_keys[v])
-        if v != start and passable(board, net, v, corp):
-            for t in net.incident[v]:
-                if t != s:
-                    queue.append((t, net.other_end(t, v)))
-    return out
+            nexts = [(t, net.other_end(t, v)) for t in net.incident[v] if net.seg_side[t] != side]
+        else:
+            out.depots.add(net.node_keys[v])
+            if v != start and passable(board, net, v, corp):
+                nexts = [(t, net.other_end(t, v)) for t in net.incident[v] if t != s]
+        succ[state] = nexts
+        queue.extend(n for n in nexts if n not in succ)
+    return out, succ
 
 
-def _edge_sides(key: str) -> list[tuple[str, int]]:
+def edge_sides(key: str) -> list[tuple[str, int]]:
     hex_id, edge = key.split(".")
     edge = int(edge)
     nb = neighbour(hex_id, edge)

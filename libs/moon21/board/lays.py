@@ -10,7 +10,8 @@ from moon21.board.geometry import (
     CLOSED, HEXES, MAP, RIFT, SPACE_PORT, TERMINAL_HEX, TERMINAL_TILE, TILES, distinct_rotations,
     hex_distance, neighbour, road_edges, rotated_paths, tile_kind_for_hex,
 )
-from moon21.board.graph import Reach, reach
+from moon21.board.graph import Reach
+from moon21.board.reach import reach
 from moon21.board.state import Board, local_base_hex
 
 PHASE_COLOURS: dict[str, tuple[str, ...]] = {

@@ -4,7 +4,8 @@ from __future__ import annotations
 from starbase_rules import RuleViolation
 
 from moon21.board.geometry import HEXES, SPACE_PORT
-from moon21.board.graph import EDGE, base_node, compile_network, reach
+from moon21.board.graph import base_node, compile_network
+from moon21.board.reach import reach
 from moon21.board.state import Board
 
 
@@ -46,22 +47,6 @@ def place_token(board: Board, corp: str, hex_id: str, depot: int, *, need_route:
 
 
 def has_route(board: Board, corp: str, base: str) -> bool:
-    """Can the base run a transport at all: does a road lead from its token to another stop?"""
-    net = compile_network(board)
-    start = base_node(board, net, corp, base)
-    if start is None:
-        return False
-    seen: set[tuple[int, int]] = set()
-    stack = [(s, net.other_end(s, start)) for s in net.incident[start]]
-    while stack:
-        s, v = stack.pop()
-        if (s, v) in seen:
-            continue
-        seen.add((s, v))
-        if net.node_kind[v] != EDGE:
-            if v != start:
-                return True
-            continue
-        side = net.seg_side[s]
-        stack.extend((t, net.other_end(t, v)) for t in net.incident[v] if net.seg_side[t] != side)
-    return False
+    """Can the base run a transport at all: does a route lead from its token to another stop?"""
+    start = base_node(board, compile_network(board), corp, base)
+    return start is not None and len(reach(board, corp, base).depots) > 1
