@@ -3,9 +3,10 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Union
 
-from pydantic import Field, TypeAdapter, ValidationError
+from pydantic import Field, TypeAdapter
 
-from starbase_rules.contract import Command, RuleViolation
+from starbase_rules.contract import Command
+from starbase_rules.contract import parse_command as parse
 
 
 class _Cmd(Command):
@@ -158,7 +159,4 @@ _ADAPTER = TypeAdapter(AnyCommand)
 
 
 def parse_command(data: dict) -> Command:
-    try:
-        return _ADAPTER.validate_python(data)
-    except ValidationError as error:
-        raise RuleViolation("MALFORMED_COMMAND", f"not a 21Moon command: {error.errors()[0]['msg']}") from None
+    return parse(_ADAPTER, data)

@@ -3,9 +3,7 @@ from __future__ import annotations
 
 import random
 
-from pydantic import ValidationError
-
-from starbase_rules.contract import Outcome, RuleViolation, Standing
+from starbase_rules.contract import Outcome, RuleViolation, Standing, parse_command
 from t2038 import auction, earnings, flow, growth, league, privates, purchases, routes, stock
 from t2038 import commands as cmd
 from t2038 import events as ev
@@ -55,10 +53,7 @@ class T2038:
                                money_total=total)]
 
     def parse_command(self, data: dict) -> cmd.Command:
-        try:
-            return cmd.COMMANDS.validate_python(data)
-        except ValidationError as problem:
-            raise RuleViolation("MALFORMED_COMMAND", str(problem).splitlines()[0]) from None
+        return parse_command(cmd.COMMANDS, data)
 
     def parse_event(self, data: dict) -> ev.Event:
         return ev.EVENTS.validate_python(data)
