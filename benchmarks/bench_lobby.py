@@ -7,6 +7,8 @@ this process as the players. Each of CLIENTS players owns a one-seat Testjack ga
 RATE commands per second in total, paced (an open schedule per client, at most one command in flight
 per client), for DURATION seconds after a warm-up. Prints p50 / p90 / p99 / max and the rate achieved,
 then the same figures for the same load sent straight to the adjudicator, to show the lobby's share.
+Last, real games: `starbase load` (lobby.loadgen) plays 21Moon at LOAD_TABLES tables for LOAD_SECONDS
+against the same lobby, as players would (HTTP moves, a WebSocket per player and one spectator).
 """
 from __future__ import annotations
 
@@ -23,7 +25,9 @@ from pathlib import Path
 import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))         # the Testjack engine lives with the test support code
+# The Testjack engine lives with the test support code, imported as `tests.support.testjack`: putting
+# tests/ itself on the path would let test folders (tests/moon21, …) shadow the engines of those names.
+sys.path.insert(0, str(ROOT))
 
 from starbase_core.servers import NatsServer, RedisServer, free_port  # noqa: E402
 
@@ -31,14 +35,16 @@ CLIENTS = int(os.environ.get("BENCH_LOBBY_CLIENTS", 8))
 RATE = float(os.environ.get("BENCH_LOBBY_RATE", 40))          # commands per second, all clients together
 DURATION = float(os.environ.get("BENCH_LOBBY_SECONDS", 15))
 DIRECT_SECONDS = DURATION / 2
+LOAD_TABLES = int(os.environ.get("BENCH_LOBBY_LOAD_TABLES", 4))
+LOAD_SECONDS = float(os.environ.get("BENCH_LOBBY_LOAD_SECONDS", 12))
 WARMUP = 2.0
 # A child that registers Testjack, then runs a service module as `python -m` would.
-LAUNCH = ("import sys, runpy; sys.path.insert(0, {tests!r}); from support import testjack; "
+LAUNCH = ("import sys, runpy; sys.path.insert(0, {root!r}); from tests.support import testjack; "
           "testjack.register(); runpy.run_module({module!r}, run_name='__main__')")
 
 
 def start_service(module: str, env: dict, log_dir: Path) -> subprocess.Popen:
-    code = LAUNCH.format(tests=str(ROOT / "tests"), module=module)
+    code = LAUNCH.format(root=str(ROOT), module=module)
     log = open(log_dir / f"{module}.log", "ab")
     return subprocess.Popen([sys.executable, "-c", code], env=env, stdout=log, stderr=subprocess.STDOUT)
 
@@ -136,6 +142,14 @@ async def drive(base_url: str, adjudicator_target: str) -> None:
         samples, errors = await paced(direct, games, interval, DIRECT_SECONDS)
     report(f"for comparison, gRPC → adjudicator → JetStream fsync → reply, same load, {DIRECT_SECONDS:.0f} s:",
            samples, errors, DIRECT_SECONDS)
+
+    from lobby.loadgen import LoadPlan, run_load
+    from starbase_cli.load import render
+
+    print(f"real games: 21Moon bots at {LOAD_TABLES} tables (one move in flight per table), {LOAD_SECONDS:.0f} s:")
+    figures = (await run_load(LoadPlan(lobby=base_url, game="moon21", tables=LOAD_TABLES,
+                                       duration=LOAD_SECONDS))).figures()
+    print("\n".join("  " + line for line in render(figures).splitlines()[1:]))
 
 
 def main() -> None:

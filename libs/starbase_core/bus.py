@@ -1,7 +1,9 @@
 """NATS connections and plain publish/subscribe helpers shared by the services.
 
 `connect_nats` retries with backoff, so a service that starts before its NATS server (compose,
-Kubernetes, `make run`) waits for it instead of crashing. Payloads on the bus are JSON.
+Kubernetes, `make run`) waits for it instead of crashing. Its URL may name a cluster, comma-separated
+(`nats://n1:4222,nats://n2:4222`): the client connects to any node that answers and fails over to the
+others (and to the nodes the cluster announces) when its node goes away. Payloads on the bus are JSON.
 """
 from __future__ import annotations
 
@@ -16,16 +18,25 @@ from nats.aio.client import Client as NATS
 log = structlog.get_logger(__name__)
 
 
+def nats_servers(url: str) -> list[str]:
+    """The server URLs of a `NATS_URL` setting: one URL, or several separated by commas."""
+    servers = [part.strip() for part in url.split(",") if part.strip()]
+    if not servers:
+        raise ValueError(f"no NATS server in {url!r}")
+    return servers
+
+
 async def connect_nats(url: str, *, name: str = "starbase", attempts: int = 30,
                        first_delay: float = 0.2, max_delay: float = 2.0) -> NATS:
     """Connect, retrying the first connection; once connected nats-py reconnects by itself."""
+    servers = nats_servers(url)     # nats-py wants a list: a comma string would be read as one bad URL
     delay, last_error = first_delay, None
     for attempt in range(1, attempts + 1):
         try:
             # nats-py retries a first connection by itself (for ever with unlimited reconnects), so it
             # gets two quick tries here, our loop does the backoff, and unlimited reconnects start once connected.
             connection = await nats.connect(
-                url, name=name, connect_timeout=2, max_reconnect_attempts=1, reconnect_time_wait=0.1,
+                servers, name=name, connect_timeout=2, max_reconnect_attempts=1, reconnect_time_wait=0.1,
                 error_cb=_log_error,
             )
             connection.options["allow_reconnect"] = True

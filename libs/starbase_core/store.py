@@ -16,6 +16,9 @@ Semantics every adapter keeps:
   stream whose name matches the NATS-style filter ("game.>", "table.*"), in append order, then waits
   for more. Positions are opaque, strictly increasing ints; `follow(p)` resumes right after position p,
   so a consumer that saves the position of each envelope it has handled resumes exactly.
+- `end_position()` is the position of the last envelope in the whole store (0 when it is empty):
+  `follow(end_position())` gives only what is appended from now on, and a projection rebuilding with
+  `follow(0)` has caught up once it has handled that position.
 """
 from __future__ import annotations
 
@@ -55,6 +58,8 @@ class EventStore(Protocol):
 
     def follow(self, from_position: int = 0,
                subject_filter: str = "game.>") -> AsyncIterator[tuple[int, Envelope]]: ...
+
+    async def end_position(self) -> int: ...
 
     async def close(self) -> None: ...
 

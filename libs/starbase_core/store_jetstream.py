@@ -165,6 +165,15 @@ class JetStreamEventStore:
         finally:
             await subscription.unsubscribe()
 
+    async def end_position(self) -> int:
+        """The position of the last envelope: the stream's last message, at its last index."""
+        last_js = (await self._js.stream_info(self.name)).state.last_seq
+        if not last_js:
+            return 0
+        # Stored messages never change (deny delete, deny purge), so reading the last one after asking
+        # for its number is no race: later appends only get higher positions.
+        return last_js * POSITION_STRIDE + len(_decode((await self._get(last_js)).data)) - 1
+
     # ---- JetStream details ------------------------------------------------------------------------
 
     def _subject(self, stream: str) -> str:

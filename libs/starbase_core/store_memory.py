@@ -62,5 +62,8 @@ class MemoryEventStore:
             async with self._appended:
                 await self._appended.wait_for(lambda: position < len(self._log))
 
+    async def end_position(self) -> int:
+        return len(self._log)
+
     async def close(self) -> None:
         pass

@@ -140,6 +140,11 @@ class Adjudicator:
             raise RuleViolation("GAME_OVER", f"game {record.game_id} is over")
         if actor not in record.players:
             raise RuleViolation("NOT_A_PLAYER", f"{actor!r} is not a player of game {record.game_id}")
+        # A real-time phase (Trucker's building) is written by its own service: one writer per stream.
+        realtime = getattr(record.engine, "realtime_service", None)
+        if realtime is not None and (service := realtime(record.state)) is not None:
+            raise RuleViolation("REALTIME_PHASE", f"game {record.game_id} is in a real-time phase played on "
+                                f"the {service} service; the adjudicator takes its commands again after it")
         parsed = record.engine.parse_command(command)
         if slot.seed is None:
             slot.seed = await self.vault.get(record.game_id)

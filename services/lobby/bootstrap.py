@@ -15,7 +15,7 @@ from starbase_core.envelope import Envelope
 from starbase_core.store_jetstream import JetStreamEventStore
 
 from lobby.config import LobbySettings
-from lobby.feed import Feed, end_position
+from lobby.feed import Feed
 from lobby.games import GameService
 from lobby.projection import TableProjection
 from lobby.service import PlayerService, TableService
@@ -58,7 +58,7 @@ class LobbyRuntime:
         self.games = GameService(self.store, self.tables, self.adjudicator, self.feed)
         self.ledger = Ledger(self.redis, settings.scoring_prefix)
         await self.feed.start()
-        self._rebuild_end = await end_position(self.store)
+        self._rebuild_end = await self.store.end_position()
         self._rebuilt = {subject_filter: asyncio.Event() for subject_filter in ("table.>", "player.>")}
         self._last_applied = asyncio.get_running_loop().time()
         if self._rebuild_end == 0:                  # an empty store: nothing to rebuild

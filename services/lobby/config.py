@@ -24,6 +24,8 @@ class LobbySettings(CoreSettings):
     lobby_page_size_max: int = 100
     lobby_shutdown_grace: float = 10.0
     scoring_prefix: str = "scoring"                 # the Redis key prefix scoring writes under
+    # Where players connect for a game's real-time phase (Trucker's building): TRUCKER_PUBLIC_URL.
+    trucker_public_url: str = "ws://127.0.0.1:8300"
 
 
 def load_settings() -> LobbySettings:

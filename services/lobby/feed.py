@@ -26,21 +26,6 @@ class SlowConsumer(Exception):
     pass
 
 
-async def end_position(store) -> int:
-    """The store's current last position, so a live follower starts at "now" instead of replaying all.
-
-    The port has no such call yet (asked for in docs/NEEDS_FROM_PLATFORM.md); until it has, ask the
-    two known adapters in their own terms.
-    """
-    if hasattr(store, "end_position"):
-        return await store.end_position()
-    if hasattr(store, "_log"):                          # MemoryEventStore: position = index + 1
-        return len(store._log)
-    from starbase_core.store_jetstream import POSITION_STRIDE
-    info = await store._js.stream_info(store.name)
-    return info.state.last_seq * POSITION_STRIDE + POSITION_STRIDE - 1
-
-
 class _Subscription:
     def __init__(self) -> None:
         self.queue: asyncio.Queue = asyncio.Queue(QUEUE_LIMIT)
@@ -56,7 +41,7 @@ class Feed:
         self.started = asyncio.Event()
 
     async def start(self) -> None:
-        position = await end_position(self.store)
+        position = await self.store.end_position()      # live from now: the past is read per stream
         for subject_filter in ("game.>", "table.>"):
             self._tasks.append(asyncio.create_task(self._follow(position, subject_filter)))
         self.started.set()

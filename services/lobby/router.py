@@ -27,7 +27,15 @@ def table_out(runtime, table: Table, viewer: str | None) -> TableOut:
     return TableOut(table_id=table.table_id, game=table.game, options=table.options, seats=seats,
                     free_seats=table.free_seats, private=table.private, invite=table.invite if member else None,
                     host=table.host, status=table.status, game_id=table.game_id,
-                    spectators=len(table.spectators), standings=table.standings, seq=table.seq)
+                    spectators=len(table.spectators), standings=table.standings, seq=table.seq,
+                    realtime_url=realtime_url(runtime.settings, table))
+
+
+def realtime_url(settings, table: Table) -> str | None:
+    """Trucker's building rounds are played on the trucker service's socket, not through the lobby."""
+    if table.game != "trucker" or table.game_id is None or table.status != "playing":
+        return None
+    return f"{settings.trucker_public_url.rstrip('/')}/tables/{table.game_id}/ws"
 
 
 # --- players ---

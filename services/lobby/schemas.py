@@ -82,6 +82,9 @@ class TableOut(BaseModel):
     spectators: int
     standings: list[dict] = Field(default_factory=list)
     seq: int
+    # While the game runs: the WebSocket of its real-time phase (Trucker's building), if it has one.
+    # Players connect with `?token=<their lobby token>`; everyone else watches there.
+    realtime_url: str | None = None
 
 
 class TablePage(BaseModel):
@@ -115,6 +118,7 @@ class EventOut(BaseModel):
     data: dict[str, Any] | None
     actor: str | None = None
     time: str
+    platform: bool = False      # the platform's own GameCreated / GameEnded / CommandHadNoEffect
 
 
 class CommandOut(BaseModel):

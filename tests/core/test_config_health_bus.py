@@ -7,7 +7,7 @@ import httpx
 import pytest
 from pydantic import ValidationError
 
-from starbase_core.bus import connect_nats, publish_json, subscribe_json
+from starbase_core.bus import connect_nats, nats_servers, publish_json, subscribe_json
 from starbase_core.config import CoreSettings, from_env
 from starbase_core.health import HealthServer
 
@@ -79,6 +79,50 @@ async def test_connecting_to_nothing_gives_up_with_a_clear_error():
 
     with pytest.raises(ConnectionError, match="could not reach NATS"):
         await connect_nats(f"nats://127.0.0.1:{free_port()}", attempts=2, first_delay=0.01)
+
+
+def test_a_nats_url_may_list_a_cluster_separated_by_commas():
+    assert nats_servers("nats://n1:4222") == ["nats://n1:4222"]
+    assert nats_servers(" nats://n1:4222, nats://n2:4222 ,nats://n3:4222,") == \
+        ["nats://n1:4222", "nats://n2:4222", "nats://n3:4222"]
+    with pytest.raises(ValueError):
+        nats_servers(" , ")
+
+
+@pytest.mark.integration
+async def test_a_cluster_url_connects_to_a_node_that_answers(nats_url):
+    from starbase_core.servers import free_port
+
+    dead = f"nats://127.0.0.1:{free_port()}"
+    connection = await connect_nats(f"{dead}, {nats_url}", attempts=3, first_delay=0.01)
+    try:
+        assert connection.is_connected
+        assert connection.connected_url.port == int(nats_url.rsplit(":", 1)[1])
+        assert sorted(server.port for server in connection.servers) == \
+            sorted([int(dead.rsplit(":", 1)[1]), int(nats_url.rsplit(":", 1)[1])])
+    finally:
+        await connection.close()
+
+
+@pytest.mark.integration
+async def test_a_cluster_url_fails_over_when_its_node_stops():
+    from starbase_core.servers import NatsServer
+
+    with NatsServer() as first, NatsServer() as second:
+        connection = await connect_nats(f"{first.url},{second.url}")
+        try:
+            nodes = {int(node.url.rsplit(":", 1)[1]): node for node in (first, second)}
+            was = connection.connected_url.port
+            nodes.pop(was).stop()
+            other = next(iter(nodes))
+            for _ in range(200):        # gives up after ~10 s: a bound, not a timing assertion
+                if connection.is_connected and connection.connected_url.port == other:
+                    break
+                await asyncio.sleep(0.05)
+            assert connection.connected_url.port == other
+            await connection.flush()      # and it carries traffic there
+        finally:
+            await connection.close()
 
 
 def test_health_router_answers_readyz_by_the_check_not_422():

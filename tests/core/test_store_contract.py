@@ -182,3 +182,26 @@ async def test_reading_past_the_end_gives_only_what_came_later(store):
     assert [e.type for e in await store.read("game.g1", from_seq=3)] == ["C", "D", "E"]
     assert [e.type for e in await store.read("game.g1", from_seq=5)] == ["E"]
     assert [e.type for e in await store.read("game.g1", from_seq=1)] == ["A", "B", "C", "D", "E"]
+
+
+async def test_end_position_is_zero_for_an_empty_store(store):
+    assert await store.end_position() == 0
+
+
+async def test_end_position_is_the_position_of_the_last_envelope_of_any_stream(store):
+    await store.append("game.g1", events("A", "B"), expected_seq=0)
+    await store.append("table.t1", events("T1", "T2", "T3"), expected_seq=0)
+    seen = await asyncio.wait_for(_take(store.follow(0, ">"), 5), 10)
+    assert [e.type for _, e in seen] == ["A", "B", "T1", "T2", "T3"]
+    assert await store.end_position() == seen[-1][0]
+
+
+async def test_following_from_the_end_position_gives_only_what_is_appended_later(store):
+    await store.append("game.g1", events("Old1", "Old2"), expected_seq=0)
+    end = await store.end_position()
+    await store.append("game.g1", events("New"), expected_seq=2)
+    await store.append("game.g2", events("Newer"), expected_seq=0)
+    later = await asyncio.wait_for(_take(store.follow(end, "game.>"), 2), 10)
+    assert [e.type for _, e in later] == ["New", "Newer"]
+    assert all(position > end for position, _ in later)
+    assert await store.end_position() == later[-1][0]

@@ -1,0 +1,182 @@
+"""The clients of a load run: live sockets that time every pushed event, and bots that choose moves.
+
+A `Watcher` is one WebSocket on one game (a seated player's, or an anonymous spectator's). It records
+when each event arrived, checks that seqs come one by one (a gap or a duplicate is an error the run
+reports, never hides), and resumes from its last seq if the connection drops, as a browser would.
+
+Two ways to choose a move, as real clients do:
+- `EngineChooser` folds what the player's socket showed into the engine's state and asks the engine's
+  bot. Only right when the pushed events are the whole truth, i.e. the game hides nothing from players.
+- `ActionsChooser` asks the lobby for each seated player's legal actions (`GET /games/{id}/actions`)
+  and picks one at random. Works for every game, hidden information or not, at the cost of those reads.
+`full_information` tells which applies, by checking that the engine's own redaction of a sample setup
+shows every player everything.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from typing import Callable
+
+import websockets
+
+from starbase_rules.contract import Game
+from starbase_rules.fair import FairRng
+
+HIDDEN = "Hidden"
+RECONNECTS = 5
+
+
+class Watcher:
+    """One live socket on a game; `arrivals[seq]` is when (perf_counter) that event arrived."""
+
+    def __init__(self, url: str, error: Callable[[str], None]):
+        self.url, self.error = url, error
+        self.events: list[dict] = []
+        self.arrivals: dict[int, float] = {}
+        self.connections = 0
+        self._arrived = asyncio.Condition()
+        self._task: asyncio.Task | None = None
+        self._closing = False
+
+    @property
+    def last_seq(self) -> int:
+        return self.events[-1]["seq"] if self.events else 0
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run())
+
+    async def _run(self) -> None:
+        for attempt in range(RECONNECTS + 1):
+            if attempt:
+                await asyncio.sleep(0.2 * attempt)
+            try:
+                joiner = "&" if "?" in self.url else "?"
+                async with websockets.connect(f"{self.url}{joiner}after={self.last_seq}", max_size=2 ** 22) as socket:
+                    self.connections += 1
+                    async for raw in socket:
+                        if not await self._take(json.loads(raw)):
+                            return
+            except websockets.ConnectionClosed as closed:
+                code = closed.rcvd.code if closed.rcvd else "none"
+                if self._closing:
+                    return
+                self.error(f"socket closed by the server (code {code}); resumed")
+            except (OSError, asyncio.TimeoutError, websockets.InvalidHandshake) as failed:
+                if self._closing:
+                    return
+                self.error(f"socket failed ({type(failed).__name__}); resumed")
+            else:
+                if self._closing:
+                    return
+                self.error("socket ended by the server; resumed")
+        self.error("socket gave up after repeated failures")
+
+    async def _take(self, message: dict) -> bool:
+        now = time.perf_counter()
+        if message.get("kind") != "event":
+            code = (message.get("error") or {}).get("code", "?")
+            self.error(f"socket refused: {code}")
+            return False
+        seq = message["seq"]
+        if seq <= self.last_seq:
+            self.error("pushed event duplicated")
+            return True
+        if seq != self.last_seq + 1:
+            self.error("pushed events skipped a seq")
+        async with self._arrived:
+            self.events.append(message)
+            self.arrivals[seq] = now
+            self._arrived.notify_all()
+        return True
+
+    async def wait_for(self, seq: int, timeout: float) -> bool:
+        """True once this socket has seen `seq`; False if it has not within `timeout` seconds."""
+        try:
+            async with self._arrived:
+                await asyncio.wait_for(self._arrived.wait_for(lambda: self.last_seq >= seq), timeout)
+            return True
+        except asyncio.TimeoutError:
+            return False
+
+    async def close(self) -> None:
+        self._closing = True
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+
+
+class CannotFold(Exception):
+    """The socket showed something the engine cannot fold (hidden data): choose by legal actions."""
+
+
+class EngineChooser:
+    """The engine's bot, on the state folded from one seated player's socket."""
+
+    def __init__(self, engine: Game, watcher: Watcher, rnd: random.Random):
+        self.engine, self.watcher, self.rnd = engine, watcher, rnd
+        self.state = engine.initial_state()
+        self.folded = 0
+
+    def _catch_up(self):
+        for message in self.watcher.events[self.folded:]:
+            if message["type"] == HIDDEN:
+                raise CannotFold("an event was hidden from this player")
+            if not message.get("platform"):
+                try:
+                    self.state = self.engine.evolve(self.state, self.engine.parse_event(message["data"]))
+                except Exception as failed:
+                    raise CannotFold(f"{message['type']}: {failed}") from failed
+            self.folded += 1
+        return self.state
+
+    def choose(self, players: list[str]) -> tuple[str, dict] | None:
+        state = self._catch_up()
+        actors = [player for player in self.engine.to_act(state) if player in players]
+        if not actors:
+            return None
+        actor = self.rnd.choice(actors)
+        command = self.engine.bot_command(state, actor, self.rnd)
+        return None if command is None else (actor, command.model_dump(mode="json"))
+
+
+class ActionsChooser:
+    """A random legal action of a random player who has one, as the lobby lists them."""
+
+    def __init__(self, http, game_id: str, auth: dict[str, dict], rnd: random.Random, count_read):
+        self.http, self.game_id, self.auth, self.rnd, self.count_read = http, game_id, auth, rnd, count_read
+
+    async def choose(self, players: list[str]) -> tuple[str, dict] | None:
+        replies = await asyncio.gather(*(
+            self.http.get(f"/games/{self.game_id}/actions", headers=self.auth[player]) for player in players))
+        options = []
+        for player, reply in zip(players, replies):
+            self.count_read(reply.status_code)
+            if reply.status_code == 200 and reply.json():
+                options.append((player, reply.json()))
+        if not options:
+            return None
+        player, actions = self.rnd.choice(options)
+        return player, self.rnd.choice(actions)
+
+
+def full_information(engine: Game, seats: int, options: dict) -> bool:
+    """Does every player see every setup event whole? (Then folding a player's pushes gives the state.)"""
+    players = [f"probe{index}" for index in range(seats)]
+    try:
+        events = engine.setup(players, dict(options), FairRng(b"load-probe"))
+    except Exception:          # options this engine refuses: the lobby will say so; choose safely
+        return False
+    for event in events:
+        whole = _normal(event.model_dump(mode="json"))
+        for viewer in players:
+            shown = engine.redact(event, viewer)
+            if shown is None or _normal(shown) != whole:
+                return False
+    return True
+
+
+def _normal(data) -> object:
+    return json.loads(json.dumps(data, default=str, sort_keys=True))

@@ -1,0 +1,382 @@
+"""Load on a running lobby: N tables of bot players playing real games over HTTP and WebSocket only.
+
+    report = await run_load(LoadPlan(lobby="http://127.0.0.1:8000", game="moon21", tables=4))
+
+Each of `tables` slots registers its players once, then plays games back to back: open a table, fill
+it, everyone ready, start; each player (and each spectator) opens the game's WebSocket; then, one
+command in flight per table, a bot chooses a move for whoever must act (see `loadclients`) and sends it
+with `POST /games/{id}/commands`. A table waits until every seated player's socket has shown the last
+accepted command's events before choosing the next move, as a person would.
+
+The run stops by itself: at the deadline (`duration`), at the command cap, or once `games` games have
+been started and played out, whichever comes first; it then waits (at most `drain` seconds) for the
+sockets to receive the events of every accepted command and closes everything.
+
+What is counted, so that the figures can be checked against each other and against the store:
+- a command is *sent* once; it ends *accepted* (200), *refused* (a 4xx with a code: nothing stored) or
+  *unanswered* (transport errors or 5xx on every attempt; attempts reuse its command id, so a retry is
+  never applied twice). sent == accepted + refused + unanswered, always.
+- round trip: first send → the 200 reply, for accepted commands (the ones that reach the store).
+- command → push: first send → the arrival of each of its events on each socket of its table.
+- events pushed: every event every socket received, setup events included.
+- errors: anything that should not happen (5xx, transport failures, dropped sockets, seq gaps,
+  pushes that never came), by kind.
+"""
+from __future__ import annotations
+
+import asyncio
+import math
+import random
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Callable
+
+import httpx
+
+from lobby.loadclients import ActionsChooser, CannotFold, EngineChooser, Watcher, full_information
+
+ATTEMPTS = 3            # per command: the first send and two retries with the same command id
+LOG_PAGE = 1000
+HARD_STOP_SLACK = 60.0  # seconds past duration + drain after which unfinished tables are cancelled
+
+
+@dataclass
+class LoadPlan:
+    lobby: str = "http://127.0.0.1:8000"
+    game: str = "moon21"
+    tables: int = 4
+    seats: int = 3
+    spectators: int = 1                # anonymous sockets per table, besides the players'
+    duration: float = 60.0
+    max_commands: int = 5000
+    games: int | None = None           # stop after this many games (None: keep starting new ones)
+    options: dict = field(default_factory=dict)
+    bots: str = "auto"                 # auto | engine | actions (see loadclients)
+    seed: int = 1
+    drain: float = 10.0
+    push_timeout: float = 30.0         # a player's socket silent this long after a move: the table stops
+
+
+@dataclass
+class LoadReport:
+    plan: LoadPlan
+    bots: str = ""
+    stopped: str = ""
+    elapsed: float = 0.0
+    sent: int = 0
+    accepted: int = 0
+    refused: int = 0
+    unanswered: int = 0
+    refused_codes: Counter = field(default_factory=Counter)
+    round_trips: list[float] = field(default_factory=list)
+    pushed: int = 0
+    push_latencies: list[float] = field(default_factory=list)
+    sockets: int = 0
+    reads: int = 0
+    errors: Counter = field(default_factory=Counter)
+    started_games: list[str] = field(default_factory=list)
+    finished_games: list[str] = field(default_factory=list)
+
+    def error(self, kind: str) -> None:
+        self.errors[kind] += 1
+
+    def figures(self) -> dict:
+        """Everything as plain JSON (times in milliseconds)."""
+        return {
+            "game": self.plan.game, "lobby": self.plan.lobby, "tables": self.plan.tables, "seats": self.plan.seats,
+            "spectators": self.plan.spectators, "bots": self.bots, "stopped": self.stopped,
+            "elapsed_s": round(self.elapsed, 3),
+            "commands": {"sent": self.sent, "accepted": self.accepted, "refused": self.refused,
+                         "unanswered": self.unanswered, "refused_codes": dict(self.refused_codes),
+                         "accepted_per_s": round(self.accepted / self.elapsed, 2) if self.elapsed else 0.0},
+            "round_trip_ms": summary(self.round_trips),
+            "pushes": {"events": self.pushed, "sockets": self.sockets,
+                       "per_s": round(self.pushed / self.elapsed, 2) if self.elapsed else 0.0,
+                       "command_to_push_ms": summary(self.push_latencies)},
+            "action_reads": self.reads,
+            "errors": dict(self.errors),
+            "games": {"started": len(self.started_games), "finished": len(self.finished_games),
+                      "started_ids": list(self.started_games), "finished_ids": list(self.finished_games)},
+        }
+
+
+def summary(samples: list[float]) -> dict:
+    """Exact nearest-rank percentiles of all samples (no sampling, no histogram buckets), in ms."""
+    if not samples:
+        return {"n": 0}
+    ordered = sorted(samples)
+
+    def rank(q: float) -> float:
+        return round(ordered[max(0, math.ceil(q * len(ordered)) - 1)] * 1000, 2)
+
+    return {"n": len(ordered), "p50": rank(0.50), "p90": rank(0.90), "p99": rank(0.99),
+            "max": round(ordered[-1] * 1000, 2)}
+
+
+class Budget:
+    """The run's limits, shared by every table. `stop()` ends it early (Ctrl-C)."""
+
+    def __init__(self, plan: LoadPlan):
+        self.deadline = time.monotonic() + plan.duration
+        self.max_commands, self.games = plan.max_commands, plan.games
+        self.sent = self.started = 0
+        self.reason = ""
+
+    def open(self) -> bool:
+        if not self.reason:
+            if time.monotonic() >= self.deadline:
+                self.reason = "duration"
+            elif self.sent >= self.max_commands:
+                self.reason = "command cap"
+        return not self.reason
+
+    def take_command(self) -> bool:
+        if not self.open():
+            return False
+        self.sent += 1
+        return True
+
+    def start_game(self) -> bool:
+        if not self.open():
+            return False
+        if self.games is not None and self.started >= self.games:
+            return False
+        self.started += 1
+        return True
+
+    def stop(self, reason: str = "interrupted") -> None:
+        self.reason = self.reason or reason
+
+
+class TableSlot:
+    """One table's worth of players, playing games one after another."""
+
+    def __init__(self, index: int, plan: LoadPlan, http: httpx.AsyncClient, report: LoadReport,
+                 budget: Budget, engine, bots: str, run_id: str):
+        self.index, self.plan, self.http, self.report, self.budget = index, plan, http, report, budget
+        self.engine, self.bots, self.run_id = engine, bots, run_id
+        self.rnd = random.Random(plan.seed * 1000 + index)
+        self.ws_base = "ws" + plan.lobby[len("http"):] if plan.lobby.startswith("http") else plan.lobby
+        self.auth: dict[str, dict] = {}
+        self.tokens: dict[str, str] = {}
+        self.watchers: list[Watcher] = []       # the live ones, so a hard stop can close them
+        self.engine_bot: EngineChooser | None = None
+        self.commands = 0
+
+    async def run(self) -> None:
+        for seat in range(self.plan.seats):
+            reply = await self.http.post("/players", json={"name": f"load-{self.index}-{seat}"})
+            reply.raise_for_status()
+            body = reply.json()
+            self.auth[body["player_id"]] = {"Authorization": f"Bearer {body['token']}"}
+            self.tokens[body["player_id"]] = body["token"]
+        while self.budget.start_game():
+            await self.play(await self.open_table())
+
+    async def _ok(self, reply_coroutine) -> dict:
+        reply = await reply_coroutine
+        if reply.status_code >= 400:
+            raise SetupFailed(f"{reply.request.method} {reply.request.url.path}: {reply.status_code} {reply.text}")
+        return reply.json()
+
+    async def open_table(self) -> str:
+        host, *others = self.auth
+        table = await self._ok(self.http.post("/tables", headers=self.auth[host], json={
+            "game": self.plan.game, "seats": self.plan.seats, "options": self.plan.options}))
+        for player in others:
+            await self._ok(self.http.post(f"/tables/{table['table_id']}/join", json={}, headers=self.auth[player]))
+        for player in self.auth:
+            await self._ok(self.http.post(f"/tables/{table['table_id']}/ready", json={}, headers=self.auth[player]))
+        started = await self._ok(self.http.post(f"/tables/{table['table_id']}/start", headers=self.auth[host]))
+        self.report.started_games.append(started["game_id"])
+        return started["game_id"]
+
+    async def play(self, game_id: str) -> None:
+        players = list(self.auth)
+        seated = [Watcher(f"{self.ws_base}/games/{game_id}/ws?token={self.tokens[p]}", self.report.error)
+                  for p in players]
+        watchers = seated + [Watcher(f"{self.ws_base}/games/{game_id}/ws", self.report.error)
+                             for _ in range(self.plan.spectators)]
+        self.watchers = watchers
+        for watcher in watchers:
+            watcher.start()
+        self.report.sockets += len(watchers)
+        self.engine_bot = EngineChooser(self.engine, seated[0], self.rnd) if self.bots == "engine" else None
+        by_actions = ActionsChooser(self.http, game_id, self.auth, self.rnd, self._count_read)
+        sends: list[tuple[float, list[int]]] = []      # per accepted command: when sent, its events' seqs
+        last_seq, ended, refused_last, unanswered_in_a_row = 0, False, False, 0
+        try:
+            last_seq = await self._current_seq(game_id)        # past GameCreated and the setup events
+            while not ended and self.budget.open():
+                waited = await asyncio.gather(*(w.wait_for(last_seq, self.plan.push_timeout) for w in seated))
+                if not all(waited):
+                    self.report.error("a player's socket did not show the last move in time; table stopped")
+                    break
+                # After a refusal the engine's bot would choose the same again: ask the lobby once.
+                choice = await self._choose(players, by_actions, engine_allowed=not refused_last)
+                if choice is None:
+                    self.report.error("nobody had a legal move in a game that had not ended; table stopped")
+                    break
+                if not self.budget.take_command():
+                    break
+                outcome = await self.send(game_id, *choice)
+                refused_last = outcome == "refused"
+                unanswered_in_a_row = unanswered_in_a_row + 1 if outcome is None else 0
+                if unanswered_in_a_row == 3:
+                    self.report.error("three commands in a row went unanswered; table stopped")
+                    break
+                if outcome is None or refused_last:
+                    continue
+                sent_at, events = outcome
+                sends.append((sent_at, [event["seq"] for event in events]))
+                last_seq = max([last_seq] + [event["seq"] for event in events])
+                ended = any(ends_game(event) for event in events)
+            if ended:
+                self.report.finished_games.append(game_id)
+        finally:
+            await self._drain(watchers, last_seq)
+            self._count_pushes(watchers, sends, last_seq)
+            await self.close()
+
+    async def _choose(self, players: list[str], by_actions: ActionsChooser,
+                      engine_allowed: bool) -> tuple[str, dict] | None:
+        if self.engine_bot is not None and engine_allowed:
+            try:
+                if (choice := self.engine_bot.choose(players)) is not None:
+                    return choice
+            except CannotFold:
+                self.engine_bot = None      # this game hides something after all: ask the lobby from now on
+        return await by_actions.choose(players)
+
+    async def close(self) -> None:
+        watchers, self.watchers = self.watchers, []
+        for watcher in watchers:
+            await watcher.close()
+
+    async def send(self, game_id: str, player: str, command: dict):
+        """(sent_at, events) when accepted, "refused", or None when it went unanswered."""
+        self.commands += 1
+        body = {"command": command, "command_id": f"{self.run_id}-{self.index}-{self.commands}"}
+        sent_at = time.perf_counter()
+        self.report.sent += 1
+        for attempt in range(ATTEMPTS):
+            if attempt:
+                await asyncio.sleep(0.2 * attempt)
+            try:
+                reply = await self.http.post(f"/games/{game_id}/commands", json=body, headers=self.auth[player])
+            except httpx.HTTPError as failed:
+                self.report.error(f"command transport error ({type(failed).__name__})")
+                continue
+            if reply.status_code >= 500:
+                self.report.error(f"command answered {reply.status_code} {_code(reply)}")
+                continue
+            if reply.status_code >= 400:
+                self.report.refused += 1
+                self.report.refused_codes[_code(reply)] += 1
+                return "refused"
+            self.report.round_trips.append(time.perf_counter() - sent_at)
+            self.report.accepted += 1
+            return sent_at, reply.json()["events"]
+        self.report.unanswered += 1
+        return None
+
+    async def _current_seq(self, game_id: str) -> int:
+        host = next(iter(self.auth))
+        after = 0
+        while True:
+            page = await self._ok(self.http.get(f"/games/{game_id}/log", headers=self.auth[host],
+                                                params={"after": after, "limit": LOG_PAGE}))
+            if not page["events"]:
+                return after
+            after = page["last_seq"]
+
+    def _count_read(self, status: int) -> None:
+        self.report.reads += 1
+        if status >= 500:
+            self.report.error(f"actions read answered {status}")
+
+    async def _drain(self, watchers: list[Watcher], last_seq: int) -> None:
+        await asyncio.gather(*(w.wait_for(last_seq, self.plan.drain) for w in watchers))
+
+    def _count_pushes(self, watchers: list[Watcher], sends, last_seq: int) -> None:
+        for watcher in watchers:
+            self.report.pushed += len(watcher.events)
+            missing = sum(1 for seq in range(1, last_seq + 1) if seq not in watcher.arrivals)
+            if missing:
+                self.report.errors["pushed events that never arrived"] += missing
+            for sent_at, seqs in sends:
+                self.report.push_latencies.extend(
+                    watcher.arrivals[seq] - sent_at for seq in seqs if seq in watcher.arrivals)
+
+
+class SetupFailed(Exception):
+    pass
+
+
+def ends_game(event: dict) -> bool:
+    """The platform's GameEnded (engines may have an event of that name too)."""
+    if event["type"] != "GameEnded":
+        return False
+    if "platform" in event:
+        return bool(event["platform"])
+    return {"standings", "seed"} <= set(event.get("data") or {})      # a lobby that does not say
+
+
+def _code(reply: httpx.Response) -> str:
+    try:
+        return reply.json()["error"]["code"]
+    except Exception:           # not our error shape (a proxy's page, say): keep the status only
+        return "?"
+
+
+def choose_bots(plan: LoadPlan, get_game: Callable) -> tuple[str, object]:
+    """Which bots a run uses, and the engine (None when it is not installed here)."""
+    try:
+        engine = get_game(plan.game)
+    except Exception:
+        engine = None
+    if plan.bots == "engine" and engine is None:
+        raise ValueError(f"--bots engine needs the {plan.game} engine installed here")
+    if plan.bots != "auto":
+        return plan.bots, engine
+    if engine is not None and full_information(engine, plan.seats, plan.options):
+        return "engine", engine
+    return "actions", engine
+
+
+async def run_load(plan: LoadPlan, get_game: Callable | None = None,
+                   budget: Budget | None = None) -> LoadReport:
+    if get_game is None:
+        from starbase_rules.registry import get_game
+    bots, engine = choose_bots(plan, get_game)
+    report = LoadReport(plan=plan, bots=bots)
+    budget = budget or Budget(plan)
+    run_id = f"load{random.Random().getrandbits(40):010x}"
+    connections = plan.tables * (plan.seats + 1) + 4
+    limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
+    began = time.perf_counter()
+    async with httpx.AsyncClient(base_url=plan.lobby, timeout=30, limits=limits) as http:
+        slots = [TableSlot(i, plan, http, report, budget, engine, bots, run_id) for i in range(plan.tables)]
+        tasks = [asyncio.create_task(slot.run()) for slot in slots]
+        # A last resort against a lobby that stops answering mid-request: the run still ends and reports.
+        _, late = await asyncio.wait(tasks, timeout=plan.duration + plan.drain + HARD_STOP_SLACK)
+        if late:
+            budget.stop("hard stop")
+            report.error(f"tables cancelled at the hard stop: {len(late)}")
+            for task in late:
+                task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for slot in slots:
+            await slot.close()
+    for task in tasks:
+        if not task.cancelled() and task.exception() is not None:
+            report.error(f"table failed: {str(task.exception())[:200]}")
+    report.elapsed = time.perf_counter() - began
+    if budget.reason:
+        report.stopped = budget.reason
+    elif plan.games is not None and budget.started >= plan.games:
+        report.stopped = "games done"
+    else:
+        report.stopped = "every table stopped (see errors)"
+    return report
