@@ -15,6 +15,7 @@ import asyncio
 import json
 import os
 import random
+import signal
 import subprocess
 import sys
 import tempfile
@@ -24,6 +25,7 @@ import websockets
 from redis.asyncio import BlockingConnectionPool, Redis
 
 from starbase_core.gamestream import game_created, game_stream, wrap
+from starbase_core.seeds import JetStreamSeedVault
 from starbase_core.servers import NatsServer, RedisServer, free_port
 from starbase_core.store_jetstream import JetStreamEventStore
 from starbase_rules.contract import RuleViolation
@@ -40,10 +42,11 @@ CONNECT_SECONDS = float(os.environ.get("BENCH_TRUCKER_CONNECT_SECONDS", 40))
 PLAYERS = ["p1", "p2", "p3", "p4"]
 
 
-async def create_games(store, count: int) -> list[str]:
+async def create_games(store, vault, count: int) -> list[str]:
+    """Games as the adjudicator creates them: the seed in the vault (face-down grabs are drawn from it)."""
     async def one(index: int) -> str:
         game = f"bench{index}x{random.randrange(10**9)}"
-        seed = os.urandom(16)
+        seed = await vault.get_or_create(game)
         rng = FairRng(seed)
         setup = GAME.setup(PLAYERS, {}, rng)
         await store.append(game_stream(game), [game_created("trucker", PLAYERS, {}, commitment(seed), 0)],
@@ -150,7 +153,10 @@ async def run_service(nats_url: str, redis_url: str, games: list[str]) -> dict:
     port = free_port()
     env = {**os.environ, "NATS_URL": nats_url, "REDIS_URL": redis_url, "TRUCKER_PORT": str(port),
            "TRUCKER_TRUST_PLAYER_PARAM": "true", "LOG_LEVEL": "warning"}
-    child = subprocess.Popen([sys.executable, "-m", "trucker"], env=env, stdout=subprocess.DEVNULL,
+    # BENCH_TRUCKER_PROFILE=<file>: run the service under cProfile (stats written on SIGUSR1, below).
+    profile = os.environ.get("BENCH_TRUCKER_PROFILE")
+    command = [__file__, "--serve-profiled", profile] if profile else ["-m", "trucker"]
+    child = subprocess.Popen([sys.executable, *command], env=env, stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL)
     try:
         await _wait_ready(port)
@@ -166,6 +172,9 @@ async def run_service(nats_url: str, redis_url: str, games: list[str]) -> dict:
         while connected[0] < len(bots) and time.monotonic() - waited < CONNECT_SECONDS and not all(t.done() for t in tasks):
             await asyncio.sleep(0.05)
         print(f"  {connected[0]} of {len(bots)} bots connected in {time.monotonic() - waited:.1f} s", flush=True)
+        if profile:
+            child.send_signal(signal.SIGUSR2)    # profile the play only, not the connections
+        cpu_before, bots_before = _cpu_seconds(child.pid), _cpu_seconds(os.getpid())
         began = time.monotonic()
         deadline[0] = began + SERVICE_SECONDS
         start.set()
@@ -174,14 +183,42 @@ async def run_service(nats_url: str, redis_url: str, games: list[str]) -> dict:
             task.cancel()
         results = [t.exception() if not t.cancelled() and t.exception() else None for t in done]
         elapsed = time.monotonic() - began
+        cpu, bots_cpu = _cpu_seconds(child.pid) - cpu_before, _cpu_seconds(os.getpid()) - bots_before
         failed = sum(isinstance(r, Exception) for r in results) + len(late)
         latencies = [x for bot in bots for x in bot.latencies]
         acked = sum(bot.acked for bot in bots)
-        return {"elapsed": elapsed, "acked": acked, "refused": sum(bot.refused for bot in bots),
-                "latencies": latencies, "failed_bots": failed}
+        inside = await _time_inside(port)
+        return {"elapsed": elapsed, "acked": acked, "refused": sum(bot.refused for bot in bots), "inside": inside,
+                "latencies": latencies, "failed_bots": failed, "cpu": cpu,
+                "bots_cpu": bots_cpu}
     finally:
+        if profile:
+            child.send_signal(signal.SIGUSR1)
+            await asyncio.sleep(3)
         child.terminate()
         child.wait(30)
+
+
+async def _time_inside(port: int) -> dict[str, float]:
+    """Mean seconds a move spent inside the service (arrival to ack, its `trucker_move_seconds`), per op:
+    compared with the bots' latency it tells queueing in the service from queueing before it."""
+    import httpx
+    async with httpx.AsyncClient() as client:
+        text = (await client.get(f"http://127.0.0.1:{port}/metrics")).text
+    sums, counts = {}, {}
+    for line in text.splitlines():
+        for suffix, into in (("_sum", sums), ("_count", counts)):
+            if line.startswith(f"trucker_move_seconds{suffix}{{"):
+                op = line.split('op="', 1)[1].split('"', 1)[0]
+                into[op] = float(line.rsplit(" ", 1)[1])
+    return {op: sums[op] / counts[op] for op in sums if counts.get(op)}
+
+
+def _cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) a process has used so far (Linux /proc), in seconds."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def _wait_ready(port: int) -> None:
@@ -197,17 +234,21 @@ async def _wait_ready(port: int) -> None:
     raise RuntimeError("the trucker service did not start")
 
 
-async def run_floor(store, redis_url: str, games: list[str]) -> dict:
+async def run_floor(store, vault, redis_url: str, games: list[str]) -> dict:
     """The same scripts and appends with no service: grab face-down, then return it (two moves)."""
     from trucker.relay import Relay
+    from trucker.settings import TruckerSettings
     from trucker.tables import TableService
     from trucker.warehouse import RedisWarehouse
 
+    # The same connection pool as the service's (TRUCKER_REDIS_CONNECTIONS), so only the service differs.
+    connections = int(os.environ.get("TRUCKER_REDIS_CONNECTIONS",
+                                     TruckerSettings.model_fields["trucker_redis_connections"].default))
     redis = Redis(connection_pool=BlockingConnectionPool.from_url(redis_url, decode_responses=True,
-                                                                  max_connections=64, timeout=20))
+                                                                  max_connections=connections, timeout=20))
     warehouse = RedisWarehouse(redis)
     relay = Relay(warehouse, store)
-    service = TableService(warehouse, store, relay)
+    service = TableService(warehouse, store, relay, vault)
     for start in range(0, len(games), 50):
         await asyncio.gather(*(service.open_table(g) for g in games[start:start + 50]))
     latencies: list[float] = []
@@ -224,11 +265,13 @@ async def run_floor(store, redis_url: str, games: list[str]) -> dict:
                 if op == "grab_face_down":
                     latencies.append(time.perf_counter() - started)
 
+    cpu_before = _cpu_seconds(os.getpid())
     began = time.monotonic()
     await asyncio.gather(*(worker(g, p) for g in games for p in PLAYERS))
     elapsed = time.monotonic() - began
+    cpu = _cpu_seconds(os.getpid()) - cpu_before
     await redis.aclose()
-    return {"elapsed": elapsed, "acked": done[0], "latencies": latencies, "appends": relay.appends}
+    return {"elapsed": elapsed, "acked": done[0], "latencies": latencies, "appends": relay.appends, "cpu": cpu}
 
 
 def report(name: str, figures: dict) -> float:
@@ -237,20 +280,31 @@ def report(name: str, figures: dict) -> float:
     print(f"{name}: {figures['acked']} acknowledged moves in {figures['elapsed']:.1f} s = {rate:,.0f} moves/s")
     print(f"  grab-to-ack latency ms: p50 {1000 * percentile(lat, .5):.1f}  p99 {1000 * percentile(lat, .99):.1f}"
           f"  p99.9 {1000 * percentile(lat, .999):.1f}  ({len(lat)} grabs)")
+    # Less sensitive to other jobs on the machine than moves/s: the Python process's own CPU per move.
+    print(f"  CPU of the {'service process' if 'service' in name else 'client process'}: "
+          f"{1000 * figures['cpu'] / max(1, figures['acked']):.2f} ms per acknowledged move"
+          f" ({figures['cpu'] / figures['elapsed']:.0%} of one core)")
     return rate
 
 
 async def main_async() -> None:
     with tempfile.TemporaryDirectory() as scratch, NatsServer(workdir=scratch) as nats, RedisServer() as redis:
         store = await JetStreamEventStore.connect(nats.url)
+        vault = await JetStreamSeedVault(store._nc).ensure()       # the service's default SEED_BUCKET
         print(f"setting up {TABLES} tables of {BOTS_PER_TABLE} players ...", flush=True)
-        games = await create_games(store, TABLES)
-        floor_games = await create_games(store, TABLES)
+        games = await create_games(store, vault, TABLES)
+        floor_games = await create_games(store, vault, TABLES)
+        stored_before = (await store._js.stream_info(store.name)).state.messages
         service = await run_service(nats.url, redis.url, games)
+        service_appends = (await store._js.stream_info(store.name)).state.messages - stored_before
         service_rate = report(f"service ({TABLES} tables x {BOTS_PER_TABLE} bots over WebSockets)", service)
+        print(f"  {service_appends} JetStream appends for {service['acked']} moves (batched per game)")
         print(f"  refused moves: {service['refused']} (races lost, full hands, empty pile); bots failed: "
-              f"{service['failed_bots']}")
-        floor = await run_floor(store, redis.url, floor_games)
+              f"{service['failed_bots']}; the bots' own process used {service['bots_cpu'] / service['elapsed']:.0%}"
+              f" of one core")
+        inside = "  ".join(f"{op} {1000 * seconds:.0f}" for op, seconds in sorted(service["inside"].items()))
+        print(f"  mean ms from a move's arrival in the service to its ack: {inside}")
+        floor = await run_floor(store, vault, redis.url, floor_games)
         floor_rate = report("floor (Lua + JetStream append from one Python client, same concurrency)", floor)
         print(f"  {floor['appends']} JetStream appends for {floor['acked']} moves (batched per game)")
         print(f"service / floor throughput: {service_rate / floor_rate:.2f}")
@@ -265,5 +319,20 @@ def main() -> None:
         asyncio.run(main_async())
 
 
+def serve_profiled(path: str) -> None:
+    """`python -m trucker` under cProfile: SIGUSR2 starts it, SIGUSR1 writes the stats to `path`
+    (uvicorn re-raises SIGTERM, so nothing after it would run)."""
+    import cProfile
+
+    from trucker.__main__ import main as serve
+    profiler = cProfile.Profile()
+    signal.signal(signal.SIGUSR2, lambda *_: profiler.enable())
+    signal.signal(signal.SIGUSR1, lambda *_: (profiler.disable(), profiler.dump_stats(path)))
+    serve()
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--serve-profiled"]:
+        serve_profiled(sys.argv[2])
+    else:
+        main()

@@ -12,7 +12,6 @@ tables and leaderboards survive a restart. Ports: LOBBY_PORT (8000), NATS_PORT (
 """
 from __future__ import annotations
 
-import importlib.util
 import os
 import secrets
 import signal
@@ -106,24 +105,25 @@ def lobby_secret() -> str:
 
 
 def services(env: dict) -> list[Child]:
+    """Every service as a child process. They share the base env (NATS_URL, REDIS_URL, LOBBY_SECRET),
+    so the Trucker service accepts the lobby's tokens; the lobby tells Trucker players where it is."""
     adjudicator_port = pick_port("ADJUDICATOR_PORT", 50051)
     lobby_port = pick_port("LOBBY_PORT", 8000)
-    children = [
+    trucker_port = pick_port("TRUCKER_PORT", 8300)
+    return [
         Child("adjudicator", "adjudicator", f"http://127.0.0.1:{(health := free_port())}/readyz",
               {"ADJUDICATOR_PORT": str(adjudicator_port), "ADJUDICATOR_HOST": "127.0.0.1",
                "ADJUDICATOR_HEALTH_PORT": str(health)}, address=f"gRPC 127.0.0.1:{adjudicator_port}"),
         Child("scoring", "scoring", f"http://127.0.0.1:{(health := free_port())}/readyz",
               {"SCORING_HEALTH_PORT": str(health), "SCORING_HEALTH_HOST": "127.0.0.1"},
               address=f"health http://127.0.0.1:{health}/readyz"),
+        Child("trucker", "trucker", f"http://127.0.0.1:{trucker_port}/readyz",
+              {"TRUCKER_PORT": str(trucker_port)},
+              address=f"http://127.0.0.1:{trucker_port}  (Trucker building: ws://127.0.0.1:{trucker_port}/tables/<game>/ws)"),
         Child("lobby", "lobby", f"http://127.0.0.1:{lobby_port}/readyz",
-              {"LOBBY_PORT": str(lobby_port), "ADJUDICATOR_TARGET": f"127.0.0.1:{adjudicator_port}"}),
+              {"LOBBY_PORT": str(lobby_port), "ADJUDICATOR_TARGET": f"127.0.0.1:{adjudicator_port}",
+               "TRUCKER_PUBLIC_URL": env.get("TRUCKER_PUBLIC_URL", f"ws://127.0.0.1:{trucker_port}")}),
     ]
-    if importlib.util.find_spec("trucker") and importlib.util.find_spec("trucker.__main__"):
-        trucker_port = pick_port("TRUCKER_PORT", 8300)
-        children.append(Child("trucker", "trucker", f"http://127.0.0.1:{trucker_port}/readyz",
-                              {"TRUCKER_PORT": str(trucker_port)}, optional=True,
-                              address=f"http://127.0.0.1:{trucker_port}"))
-    return children
 
 
 def check_alive(children: list[Child]) -> None:

@@ -6,7 +6,7 @@ Building API for the real-time service (`services/trucker`):
     from trucker_rules.ship import Ship, Placed
 
     catalog.components() -> {id: Component}      # 140 warehouse tiles + 4 starting cabins (2007)
-    catalog.warehouse_ids()                      # the 140 ids shuffled into the face-down pile
+    catalog.warehouse_ids()                      # the 140 ids of the face-down pile
     catalog.ship_board("I"|"II"|"III"|"IIIa")    # ShipBoard(squares={(col,row)}, ...)
     Ship.new(board, starting_cabin_id)           # cabin on (7, 7)
     building.check_placement(ship, component_id, (col, row), rotation, strict=False)
@@ -31,6 +31,9 @@ If building ends outside `GAME.decide` (the service's own timer), use
 `trucker_rules.game.end_of_building(state, reason, rng)`: the end-of-building events *and* what follows
 by itself (inspection closed, launch, the first cards...), else the game waits for nobody; or call
 `trucker_rules.game.automatic_events(state, rng)` after appending `build_phase.end_of_building_events`.
-The face-down order is the PRIVATE event WarehouseShuffled (grabs take `order` from the front);
-`GAME.redact` strips it, `GAME.view` shows only the count.
+The face-down pile has no order: `GrabFaceDown` draws `rng.randbelow(len(face_down))` over the sorted
+remaining tiles at grab time (`build_phase.draw_face_down`), and ComponentGrabbed records the tile. During
+building only these grabs draw, so `build_phase.face_down_sequence` gives every future grab in advance from
+(seed, counter) for a caller that must decide grabs elsewhere (the real-time service); `GAME.view` shows
+only the pile's size.
 """

@@ -18,18 +18,15 @@ def evolve_building(state: TruckerState, event: Event) -> TruckerState:
 def _round_started(state, e: m.RoundStarted):
     state.round, state.phase = e.round, BUILDING
     state.building_started, state.runs_out_at, state.timer_space = False, None, 0
-    # Every tile goes back into the face-down pile; WarehouseShuffled then gives its order.
-    state.face_down, state.face_up = list(catalog.warehouse_ids()), []
+    # Every tile goes back into the face-down pile, kept in canonical (sorted) order: the pile has no
+    # order until a grab draws from it (build_phase.draw_face_down), so the stream never holds one.
+    state.face_down, state.face_up = sorted(catalog.warehouse_ids()), []
     state.order_tiles_free = list(e.order_tiles)
     state.card, state.step, state.deck = None, {}, []
     for player in state.seats.values():
         player.ship = Ship.new(e.ship_class, player.cabin)
         player.hand, player.from_reserve, player.order_tile, player.looking_at = None, False, None, None
         player.position, player.gave_up, player.flaws = None, False, []
-
-
-def _shuffled(state, e: m.WarehouseShuffled):
-    state.face_down = list(e.order)
 
 
 def _dealt(state, e: m.FlightDeckDealt):
@@ -131,7 +128,7 @@ def _repaired(state, e: m.ShipRepaired):
 
 
 EVOLVERS = {
-    m.RoundStarted: _round_started, m.WarehouseShuffled: _shuffled, m.FlightDeckDealt: _dealt,
+    m.RoundStarted: _round_started, m.FlightDeckDealt: _dealt,
     m.BuildingStarted: _started, m.ComponentGrabbed: _grabbed, m.ComponentPlaced: _placed,
     m.NewestMoved: _moved, m.ComponentReturned: _returned, m.ComponentReserved: _reserved,
     m.PileTaken: _pile_taken, m.PileReturned: _pile_returned, m.TimerTurned: _timer_turned,

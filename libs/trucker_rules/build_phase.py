@@ -14,12 +14,10 @@ from trucker_rules.state import BUILDING, REPAIR, TruckerState
 
 # -------------------------------------------------------------------------------------- round setup
 def round_setup_events(state: TruckerState, round_no: int, rng) -> list[Event]:
-    """Every tile back in the face-down pile, shuffled once; the round's adventure piles dealt."""
+    """Every tile back in the face-down pile (no order: each grab draws); the round's adventure piles dealt."""
     ship_class = state.options.get("round3_board", "III") if round_no == 3 else catalog.ship_class_for_round(round_no)
-    order = rng.shuffle(list(catalog.warehouse_ids()))
     return [m.RoundStarted(round=round_no, ship_class=ship_class,
                            order_tiles=list(range(1, len(state.players) + 1))),
-            m.WarehouseShuffled(round=round_no, order=order),
             m.FlightDeckDealt(round=round_no, piles=deal_piles(state, round_no, rng))]
 
 
@@ -38,6 +36,29 @@ def deal_piles(state: TruckerState, round_no: int, rng) -> list[list[str]]:
             pile += [available[level].pop() for _ in range(count)]
         piles.append(pile)
     return piles
+
+
+# ------------------------------------------------------------------------------- the face-down pile
+def draw_face_down(face_down: list[str], rng) -> str:
+    """The tile a face-down grab takes: drawn now, uniformly, over the remaining tiles in sorted order.
+    Drawing one tile per grab from what is left is a lazy Fisher-Yates shuffle (the same distribution as
+    shuffling the pile once), but no order exists before each grab, so none can leak."""
+    remaining = sorted(face_down)
+    return remaining[rng.randbelow(len(remaining))]
+
+
+def face_down_sequence(face_down: list[str], rng) -> list[tuple[str, int]]:
+    """Every face-down grab still to come, in order, each with the rng counter after it (`rng.used`).
+
+    Valid while building because nothing else draws then (only the move that ends building does, and
+    no grab follows it) and the pile only shrinks by these grabs (returned tiles go face up). So a
+    caller that must decide grabs outside `decide` (the real-time service) can compute them up front
+    from (seed, counter) and keep them private; the audit re-derives each grab the same way."""
+    remaining, sequence = sorted(face_down), []
+    while remaining:   # the same draw as draw_face_down, on a list that stays sorted as it shrinks
+        tile = remaining.pop(rng.randbelow(len(remaining)))
+        sequence.append((tile, rng.used))
+    return sequence
 
 
 # ------------------------------------------------------------------------------------------- decide
@@ -61,7 +82,9 @@ def _free_hand(player) -> None:
         raise RuleViolation("LOOKING_AT_PILE", "put the adventure pile back first")
 
 
-def decide_building(state: TruckerState, command, actor: str | None) -> list[Event]:
+def decide_building(state: TruckerState, command, actor: str | None, rng=None) -> list[Event]:
+    if isinstance(command, m.GrabFaceDown):
+        return _grab_face_down(state, command, actor, rng)     # the only building move that draws
     handler = _HANDLERS[type(command)]
     return handler(state, command, actor)
 
@@ -79,12 +102,12 @@ def _seconds(state) -> float:
     return float(state.options.get("hourglass_seconds", catalog.hourglass_seconds()))
 
 
-def _grab_face_down(state, command, actor):
+def _grab_face_down(state, command, actor, rng):
     player = _builder(state, actor)
     _free_hand(player)
     if not state.face_down:
         raise RuleViolation("WAREHOUSE_EMPTY", "no face-down component is left")
-    return [m.ComponentGrabbed(player=actor, component=state.face_down[0], source="face_down")]
+    return [m.ComponentGrabbed(player=actor, component=draw_face_down(state.face_down, rng), source="face_down")]
 
 
 def _grab_face_up(state, command: m.GrabFaceUp, actor):
@@ -262,7 +285,7 @@ def _repair(state, command: m.RepairShip, actor):
 
 
 _HANDLERS = {
-    m.StartBuilding: _start, m.GrabFaceDown: _grab_face_down, m.GrabFaceUp: _grab_face_up,
+    m.StartBuilding: _start, m.GrabFaceUp: _grab_face_up,
     m.TakeReserved: _take_reserved, m.PlaceComponent: _place, m.MoveNewest: _move_newest,
     m.ReturnComponent: _return, m.ReserveComponent: _reserve, m.LookAtPile: _look,
     m.PutBackPile: _put_back, m.TurnTimer: _turn_timer, m.CallTimeUp: _time_up, m.Finish: _finish,

@@ -62,7 +62,7 @@ class TruckerGame:
         if state.phase == OVER:
             raise RuleViolation("GAME_OVER", "the game is over")
         if type(command) in _BUILD_COMMANDS:
-            events = build_phase.decide_building(state, command, actor)
+            events = build_phase.decide_building(state, command, actor, rng)
             if state.phase == BUILDING and not any(isinstance(e, m.BuildingEnded) for e in events):
                 return events          # nothing automatic follows a move made while building
         else:
@@ -101,6 +101,12 @@ class TruckerGame:
 
     def to_act(self, state: TruckerState) -> list[str]:
         return flow.to_act(state)
+
+    def realtime_service(self, state: TruckerState) -> str | None:
+        """Who writes the game's stream now instead of the turn-based adjudicator: the real-time
+        service `trucker` while a round is building (one writer per stream; it numbers the events in
+        Redis). None in every other phase. The adjudicator refuses commands while this is not None."""
+        return "trucker" if state.phase == BUILDING else None
 
     def invariants(self, state: TruckerState) -> list[str]:
         return invariants.broken(state)

@@ -114,14 +114,6 @@ class RoundStarted(Event):
     order_tiles: list[int]
 
 
-class WarehouseShuffled(Event):
-    """PRIVATE: the face-down order of the round's 140 tiles (grabs take them from the front).
-    Hidden from every player and spectator by `redact`/`view`; revealed to auditors with the seed."""
-    type: Literal["WarehouseShuffled"] = "WarehouseShuffled"
-    round: int
-    order: list[str]
-
-
 class FlightDeckDealt(Event):
     """PRIVATE: the round's adventure cards in 4 piles (piles 1-3 may be looked at while building)."""
     type: Literal["FlightDeckDealt"] = "FlightDeckDealt"
@@ -230,7 +222,7 @@ class ShipRepaired(Event):
     removed: list[Square]          # every square lost, the chosen removals and the parts not kept
 
 
-BUILDING_EVENTS = (GameStarted, RoundStarted, WarehouseShuffled, FlightDeckDealt, BuildingStarted,
+BUILDING_EVENTS = (GameStarted, RoundStarted, FlightDeckDealt, BuildingStarted,
                    ComponentGrabbed, ComponentPlaced, NewestMoved, ComponentReturned, ComponentReserved,
                    PileTaken, PileReturned, TimerTurned, ShipFinished, BuildingEnded, ReserveLost,
                    ShipInspected, ShipRepaired)

@@ -36,7 +36,7 @@ class TruckerState:
     round: int = 0
     phase: str = SETUP
     # building
-    face_down: list[str] = field(default_factory=list)   # PRIVATE order; the front is grabbed first
+    face_down: list[str] = field(default_factory=list)   # sorted; a grab draws which one (no order exists in advance)
     face_up: list[str] = field(default_factory=list)
     piles: list[list[str]] = field(default_factory=list)  # PRIVATE adventure piles 1..4
     building_started: bool = False

@@ -1,13 +1,13 @@
 """What each viewer may see: a pure projection of the state, and the redaction of events.
 
-Hidden: the face-down order (only its size is public), the adventure piles (a player sees the one pile
+Hidden: which tile the next face-down grab takes (decided only at the grab; only the pile's size is public), the adventure piles (a player sees the one pile
 they hold while building) and the flight deck still to come."""
 from __future__ import annotations
 
 from trucker_rules import building
 from trucker_rules.state import TruckerState
 
-_PRIVATE_EVENTS = {"WarehouseShuffled": ("order",), "FlightDeckDealt": ("piles",), "FlightDeckShuffled": ("order",)}
+_PRIVATE_EVENTS = {"FlightDeckDealt": ("piles",), "FlightDeckShuffled": ("order",)}
 
 
 def redact(event, viewer: str | None) -> dict | None:

@@ -116,12 +116,8 @@ class Connection:
         elif folded.building:
             # A player arriving opens the table (starting building the first time) on this replica.
             self.runtime.touch(self.game)
-            loaded_round = await self.runtime.redis.hget(f"trucker:{{{self.game}}}:meta", "round")
-            if loaded_round != str(folded.state.round):
-                # Not loaded yet, or Redis still holds an earlier round's warehouse: load this round's.
-                if loaded_round is not None:
-                    await self.runtime.service.warehouse.drop(self.game, only_round=int(loaded_round))
-                await self.runtime.service.open_table(self.game)
+            # Not loaded yet, or Redis still holds an earlier round's warehouse: load this round's.
+            if await self.runtime.service.open_current_round(self.game, folded):
                 for envelope in await self.runtime.store.read(game_stream(self.game), from_seq=folded.seq + 1):
                     folded.add(envelope)
         return folded

@@ -64,6 +64,7 @@ class Relay:
         self.publish = publish
         self._locks: dict[str, asyncio.Lock] = {}
         self._known: dict[str, tuple[str, int]] = {}
+        self._unmarked: dict[str, tuple[str, int]] = {}   # (epoch, seq) stored but not yet marked in Redis
         self.appends = 0            # how many store appends this relay made (a batching figure)
 
     async def wait_durable(self, game: str, seq: int, epoch: str | None) -> None:
@@ -98,17 +99,25 @@ class Relay:
         return durable >= seq
 
     async def flush(self, game: str) -> None:
-        """Move everything pending now (used by the end of building, the tests and at shutdown)."""
+        """Move everything pending now and mark it durable in Redis (used by the end of building, the
+        tests and at shutdown)."""
         lock = self._locks.setdefault(game, asyncio.Lock())
         async with lock:
             await self._flush(game)
+            if (mark := self._unmarked.pop(game, None)) is not None:
+                await self.warehouse.relay_view(game, 0, mark)
 
     async def _flush(self, game: str) -> tuple[int, str]:
-        """Move the outbox into the stream; returns (durable seq, epoch) of the warehouse it moved."""
+        """Move the outbox into the stream; returns (durable seq, epoch) of the warehouse it moved.
+
+        Marking the stored events durable in Redis (which drops them from the outbox) waits for the
+        next read of the outbox, which does both in one round trip: a move is acknowledged once its
+        event is in the stream, and until the mark lands any relay that tries to store those events
+        again finds them there (the append expects the seq before them) and only marks them."""
         stream = game_stream(game)
         waited = 0
         while True:
-            view = await self.warehouse.relay_view(game, MAX_BATCH)
+            view = await self.warehouse.relay_view(game, MAX_BATCH, self._unmarked.pop(game, None))
             self._known[game] = (view.epoch, view.durable)
             if view.durable >= view.last:
                 return view.durable, view.epoch
@@ -125,10 +134,9 @@ class Relay:
             for envelope in stored:
                 if not written_by(envelope, view.epoch):
                     raise Diverged(f"game {game}: seq {envelope.seq} in the stream is not this warehouse's")
-            durable = await self.warehouse.mark_durable(game, stored[-1].seq, view.epoch)
-            if durable is None:
-                raise NotDurable(f"the warehouse of game {game} was rebuilt while its events were stored")
+            durable = stored[-1].seq
             self._known[game] = (view.epoch, durable)
+            self._unmarked[game] = (view.epoch, durable)
             if fresh and self.publish is not None:
                 await self.publish(game, stored)
             if durable >= view.last:

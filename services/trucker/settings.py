@@ -15,7 +15,7 @@ class TruckerSettings(CoreSettings):
     trucker_bus_prefix: str = "trucker"        # NATS subjects `<prefix>.events.<game>` fan events out
     trucker_clock_interval: float = 0.25       # how often a replica looks for hourglasses run out on START
     trucker_shutdown_grace: float = 10.0
-    trucker_redis_connections: int = 64        # moves beyond this many at once wait for a connection
+    trucker_redis_connections: int = 512       # moves beyond this many at once wait for a connection
     # Players prove who they are with the lobby's signed token (`?token=`); without LOBBY_SECRET nobody
     # can, and everyone watches. TRUCKER_TRUST_PLAYER_PARAM (benchmarks and local play only) takes
     # `?player=<id>` at its word instead.

@@ -11,6 +11,7 @@ import json
 from typing import Iterable
 
 from starbase_core.envelope import Envelope
+from starbase_rules.fair import FairRng
 from trucker_rules import build_phase
 from trucker_rules import messages as m
 from trucker_rules.game import GAME
@@ -69,8 +70,21 @@ def _status(state: TruckerState) -> str:
     return "building"
 
 
-def warehouse_doc(game: str, folded: Folded, epoch: str) -> dict:
+def future_grabs(folded: Folded, seed: bytes) -> list[tuple[str, int]]:
+    """Every face-down grab still to come this round, with the FairRng counter after each: the rules
+    engine's own `face_down_sequence`, resumed where the stream's last draw left it. While building
+    only these grabs draw, so this is exactly what `GAME.decide` would grab, one by one (the audit
+    re-derives it from the revealed seed). PRIVATE: it goes to Redis and nowhere else."""
+    if not folded.building:
+        return []
+    return build_phase.face_down_sequence(folded.state.face_down, FairRng(seed, start=folded.draw_end))
+
+
+def warehouse_doc(game: str, folded: Folded, epoch: str, future: list[tuple[str, int]] | None = None) -> dict:
+    """The Redis document of the warehouse at the end of `folded`. `future` (from `future_grabs`) is the
+    order of the face-down grabs to come; without it the pile is listed sorted (for comparisons only)."""
     state = folded.state
+    future = future if future is not None else [(tile, folded.draw_end) for tile in sorted(state.face_down)]
     seats = [state.seats[p] for p in state.players]
     options = state.options
     newest, where = {}, {}
@@ -102,7 +116,8 @@ def warehouse_doc(game: str, folded: Folded, epoch: str) -> dict:
             "status": _status(state), "piles": json.dumps(state.piles),
         },
         "seat": {p: i for i, p in enumerate(state.players)},
-        "facedown": list(state.face_down),
+        "facedown": [tile for tile, _ in future],
+        "facedown_draws": [draw_end for _, draw_end in future],
         "faceup": list(state.face_up),
         "where": where,
         "hand": {s.name: s.hand for s in seats if s.hand},
@@ -127,7 +142,8 @@ def _first_space(state: TruckerState) -> int:
 
 
 def canonical(doc: dict) -> dict:
-    """One form for a `warehouse_doc` and a secret Redis snapshot (`RedisWarehouse.snapshot(secret=True)`)."""
+    """One form for a `warehouse_doc` and a secret Redis snapshot (`RedisWarehouse.snapshot(secret=True)`).
+    The face-down pile compares as a set: the stream knows which tiles are left, not their future order."""
     meta = doc["meta"]
     newest = {p: json.loads(raw) for p, raw in doc.get("newest", {}).items()}
     reserve = {p: (json.loads(v) if isinstance(v, str) else list(v)) for p, v in doc.get("reserve", {}).items()}
@@ -137,7 +153,7 @@ def canonical(doc: dict) -> dict:
         + [p for p, n in newest.items() if n.get("reserve") and p not in hand])
     return {
         "seq": int(meta["seq"]), "status": meta["status"], "timer_space": int(meta["timer_space"]),
-        "facedown": list(doc["facedown"]), "faceup": sorted(doc["faceup"]), "where": dict(doc["where"]),
+        "facedown": sorted(doc["facedown"]), "faceup": sorted(doc["faceup"]), "where": dict(doc["where"]),
         "hand": hand, "from_reserve": from_reserve,
         "ships": {p: dict(squares) for p, squares in doc["ships"].items()},
         "newest": {p: (n["col"], n["row"]) for p, n in newest.items()},

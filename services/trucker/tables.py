@@ -11,6 +11,7 @@ the warehouse appends the result only if nothing was applied in between.
 """
 from __future__ import annotations
 
+import asyncio
 import json
 import uuid
 from dataclasses import dataclass
@@ -27,9 +28,10 @@ from trucker_rules.game import GAME
 from trucker_rules.ship import Placed, Ship
 from trucker_rules.state import BUILDING
 
+from trucker.known_ships import KnownShip, KnownShips
 from trucker.metrics import REBUILDS
 from trucker.relay import Diverged, Relay
-from trucker.state_doc import Folded, warehouse_doc
+from trucker.state_doc import Folded, future_grabs, warehouse_doc
 from trucker.warehouse import Applied, RedisWarehouse, Refused, WarehouseMissing
 
 log = structlog.get_logger(__name__)
@@ -54,17 +56,31 @@ class TableService:
         self.relay = relay
         self.vault = vault      # the games' secret seeds: chance after building resumes from them
         self.rebuilds = 0
+        self._opening: dict[str, asyncio.Future] = {}   # loads in progress, shared by their callers
+        self.ships = KnownShips()       # each player's ship as this replica last knew it (placements)
 
     # ---- opening and rebuilding ---------------------------------------------------------------
 
     async def open_table(self, game: str, commands_seen: dict[str, str] | None = None) -> None:
         """Make sure the game's warehouse is in Redis: load it from the stream (starting building if it
-        has not started yet). Safe to call from every replica at once: the first load wins."""
+        has not started yet). Safe to call from every replica at once: the first load wins. Within this
+        process, concurrent calls for one game (a table's players arriving together) share one load."""
+        if commands_seen:
+            return await self._open_table(game, commands_seen)
+        loading = self._opening.get(game)
+        if loading is None:
+            loading = self._opening[game] = asyncio.ensure_future(self._open_table(game, None))
+            loading.add_done_callback(lambda done: self._opening.pop(game, None)
+                                      if self._opening.get(game) is done else None)
+        await asyncio.shield(loading)
+
+    async def _open_table(self, game: str, commands_seen: dict[str, str] | None) -> None:
         folded = Folded(await self.store.read(game_stream(game)))
         if folded.state.round == 0:
             raise Refused("NOT_A_TRUCKER_GAME", f"game {game} has no Trucker round to build")
         start = folded.building and not folded.state.building_started
-        doc = warehouse_doc(game, folded, epoch=uuid.uuid4().hex)
+        future = future_grabs(folded, await self._seed(game)) if folded.building else []
+        doc = warehouse_doc(game, folded, epoch=uuid.uuid4().hex, future=future)
         doc["cmds"].update(commands_seen or {})
         applied = await self.warehouse.open(game, doc, start, command_id=f"start-round-{folded.state.round}"
                                             if start else "")
@@ -76,6 +92,21 @@ class TableService:
             log.info("warehouse_rebuilt", game=game, seq=folded.seq)
         if applied.events:
             await self.relay.wait_durable(game, applied.last_seq, applied.events[-1].get("epoch"))
+
+    async def open_current_round(self, game: str, folded: Folded | None = None) -> bool:
+        """Make sure Redis holds the warehouse of the round the stream is building (the adjudicator may
+        have started the next round since): drop an earlier round's warehouse and load this one.
+        True if a warehouse was loaded (then the stream may have grown: BuildingStarted)."""
+        folded = folded or Folded(await self.store.read(game_stream(game)))
+        if not folded.building:
+            return False
+        loaded_round = await self.warehouse.redis.hget(f"trucker:{{{game}}}:meta", "round")
+        if loaded_round == str(folded.state.round):
+            return False
+        if loaded_round is not None:   # Redis still holds an earlier round's (closed) warehouse
+            await self.warehouse.drop(game, only_round=int(loaded_round))
+        await self.open_table(game)
+        return True
 
     async def rebuild(self, game: str) -> None:
         """The warehouse disagrees with the stream: forget it and load it again from the stream."""
@@ -108,33 +139,52 @@ class TableService:
             try:
                 args = move.args
                 if move.operation in PLACING:
-                    args = await self._checked(game, player, move)
-                return await self.warehouse.apply(move.operation, game, player, command_id, *args)
+                    args = await self._checked(game, player, move, fresh=attempt > 0)
+                applied = await self.warehouse.apply(move.operation, game, player, command_id, *args)
+                self.ships.applied(game, player, move.operation, applied.events)
+                return applied
             except WarehouseMissing:
+                self.ships.forget(game, player)
                 if attempt > 0:
                     raise Refused("TABLE_UNAVAILABLE", f"game {game} could not be loaded") from None
                 await self.open_table(game)
             except Refused as refusal:
+                self.ships.forget(game, player)
+                if refusal.code == "NOT_BUILDING" and attempt == 0 and await self.open_current_round(game):
+                    continue   # the warehouse was a finished round's: the next round's is loaded now
+                if refusal.code == "STALE_CHECK":
+                    continue   # the rules refused on what this replica remembered: check on a fresh read
                 if refusal.code != "STALE_SHIP" or attempt >= STALE_RETRIES:
                     raise
         raise Refused("TABLE_UNAVAILABLE", f"game {game} keeps changing under the move")
 
-    async def _checked(self, game: str, player: str, move: Move) -> tuple:
-        """Check the joints with the pure rules against the ship as it is now; return the script's
-        arguments with the ship version the check saw (so a stale check is refused by the script)."""
+    async def _checked(self, game: str, player: str, move: Move, fresh: bool) -> tuple:
+        """Check the joints with the pure rules against the ship; return the script's arguments with
+        what the check saw (ship version, component, warehouse epoch), so a stale check is refused by the
+        script. A placement uses the ship this replica remembers (`known_ships`) unless `fresh`."""
         column, row, rotation = move.args
-        ship = await self.warehouse.ship_of(game, player)
-        tiles = {square: Placed(tile, turn) for square, (tile, turn) in ship.squares.items()}
-        component = ship.hand
+        known = self.ships.get(game, player) if move.operation == "place" and not fresh else None
+        remembered = known is not None and known.hand is not None
+        if not remembered:
+            ship = await self.warehouse.ship_of(game, player)
+            known = KnownShip(ship.epoch, ship.version, ship.board, ship.strict, ship.hand, dict(ship.squares))
+            if move.operation == "place":
+                self.ships.remember(game, player, known)
+        tiles = {square: Placed(tile, turn) for square, (tile, turn) in known.squares.items()}
+        component = known.hand
         if move.operation == "move_newest" and ship.newest is not None:
             component = ship.newest["component"]
             tiles.pop((ship.newest["col"], ship.newest["row"]), None)
         if component is not None:  # otherwise the script refuses: nothing in hand / no newest
             try:
-                check_placement(Ship(ship.board, tiles), component, (column, row), rotation, ship.strict)
+                check_placement(Ship(known.board, tiles), component, (column, row), rotation, known.strict)
             except RuleViolation as violation:
+                if remembered:
+                    raise Refused("STALE_CHECK", "checked on a remembered ship") from None
                 raise Refused(violation.code, violation.message) from None
-        return column, row, rotation, ship.version
+        if move.operation == "place":   # the script also checks the hand still holds what was checked
+            return column, row, rotation, known.version, component or "", known.epoch
+        return column, row, rotation, known.version
 
     # ---- the end of building ------------------------------------------------------------------
 
@@ -206,12 +256,17 @@ class TableService:
             return applied
         raise Refused("TABLE_BUSY", "the table kept changing while the end of building was decided")
 
-    async def _decide(self, game: str, folded: Folded, actor: str | None,
-                      command: dict) -> tuple[list[tuple[str, dict]], int, object]:
+    async def _seed(self, game: str) -> bytes:
+        """The game's secret seed (face-down grabs and what follows building draw from it)."""
         seed = await self.vault.get(game) if self.vault is not None else None
         if seed is None:
             log.error("no_seed_for_game", game=game)
             raise Refused("NO_SEED", f"game {game} has no secret seed in the vault: its chance cannot go on")
+        return seed
+
+    async def _decide(self, game: str, folded: Folded, actor: str | None,
+                      command: dict) -> tuple[list[tuple[str, dict]], int, object]:
+        seed = await self._seed(game)
         rng = FairRng(seed, start=folded.draw_end)
         try:
             events = GAME.decide(folded.state, GAME.parse_command(command), actor, rng)

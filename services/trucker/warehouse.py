@@ -17,7 +17,7 @@ OPERATIONS = (
     "grab_face_down", "grab_face_up", "grab_reserved", "place", "move_newest", "return_tile",
     "reserve", "look_at_pile", "return_pile", "turn_timer", "finish", "stop", "decided",
 )
-READERS = ("open", "snapshot", "ship_of", "mark_durable", "relay_read", "drop")
+READERS = ("open", "snapshot", "ship_of", "relay_read", "drop")
 
 
 def meta_key(game: str) -> str:
@@ -109,24 +109,22 @@ class RedisWarehouse:
 
     async def ship_of(self, game: str, player: str) -> "ShipSnapshot":
         reply = await self._call("ship_of", game, "", "", player)
-        _, version, board, strict, hand, newest, *flat = reply
+        _, version, board, strict, hand, newest, epoch, *flat = reply
         squares = {}
         for square, placed in zip(flat[0::2], flat[1::2]):
             col, row = square.split(",")
             tile, rotation = placed.split("|")
             squares[(int(col), int(row))] = (tile, int(rotation))
         return ShipSnapshot(int(version), board, strict == "1", hand or None,
-                            json.loads(newest) if newest else None, squares)
+                            json.loads(newest) if newest else None, squares, epoch)
 
-    async def relay_view(self, game: str, limit: int) -> "RelayView":
-        """Durable seq, last seq, epoch and the pending outbox events, read at one instant."""
-        reply = await self._call("relay_read", game, "", "", limit)
+    async def relay_view(self, game: str, limit: int, mark: tuple[str, int] | None = None) -> "RelayView":
+        """Durable seq, last seq, epoch and the pending outbox events, read at one instant; with `mark`
+        (epoch, seq), first marks that warehouse's events up to seq durable: stored in the event store, so
+        they leave the outbox (unless Redis holds another epoch's warehouse by now)."""
+        marking = (mark[1], mark[0]) if mark else ("", "")
+        reply = await self._call("relay_read", game, "", "", limit, *marking)
         return RelayView(int(reply[1]), int(reply[2]), reply[3], [json.loads(raw) for raw in reply[4:]])
-
-    async def mark_durable(self, game: str, upto: int, epoch: str) -> int | None:
-        """The new durable seq, or None when the warehouse is no longer the one of `epoch`."""
-        reply = await self._call("mark_durable", game, "", "", upto, epoch)
-        return int(reply[1]) if reply[0] == 1 else None
 
     async def drop(self, game: str, only_round: int | None = None) -> bool:
         """Forget a game's warehouse (it disagreed with the event store, or its round is over): all its
@@ -152,3 +150,4 @@ class ShipSnapshot:
     hand: str | None
     newest: dict | None
     squares: dict[tuple[int, int], tuple[str, int]]
+    epoch: str = ""

@@ -31,6 +31,14 @@ async def folded(store, game: str) -> Folded:
     return Folded(await store.read(game_stream(game)))
 
 
+async def next_face_down(store, vault, game: str) -> str:
+    """The tile the rules engine would grab face down now: drawn with the game's FairRng where the
+    stream's last draw left it (so the service's answer can be checked against the engine's)."""
+    from trucker_rules.build_phase import draw_face_down
+    now = await folded(store, game)
+    return draw_face_down(now.state.face_down, FairRng(await vault.get(game), start=now.draw_end))
+
+
 async def check_invariants(service, game: str) -> None:
     """Everything durable; then: a tile in exactly one place, at most one in hand, each order tile
     taken once, the rules' own invariants, and Redis equal to the fold of the stream."""
@@ -115,7 +123,8 @@ class Table:
         return (await folded(self.service.store, self.game)).state
 
     async def next_face_down(self) -> str:
-        return (await self.state()).face_down[0]
+        """What the rules engine's next face-down grab draws, from the seed and the stream alone."""
+        return await next_face_down(self.service.store, self.service.vault, self.game)
 
     async def grab_and_place(self, player: str) -> str:
         """Grab face-down until a component fits; place it (returning the misfits face up)."""

@@ -7,6 +7,7 @@ import asyncio
 import pytest
 
 from starbase_core.gamestream import game_stream
+from starbase_core.seeds import MemorySeedVault
 
 from trucker.relay import NotDurable, Relay
 from trucker.tables import Move, TableService
@@ -19,16 +20,18 @@ pytestmark = pytest.mark.integration
 
 @pytest.fixture
 def replicas(redis, jetstream_store):
-    """Two service layers (as on two replicas) sharing Redis and the JetStream event store."""
+    """Two service layers (as on two replicas) sharing Redis, the JetStream event store and the seeds."""
+    vault = MemorySeedVault()
+
     def one():
         warehouse = RedisWarehouse(redis)
-        return TableService(warehouse, jetstream_store, Relay(warehouse, jetstream_store))
+        return TableService(warehouse, jetstream_store, Relay(warehouse, jetstream_store), vault)
     return one(), one()
 
 
 async def test_two_relays_moving_one_outbox_store_each_event_once_and_in_order(replicas, jetstream_store):
     first, second = replicas
-    game = await new_game(jetstream_store, ["ann", "bob", "cy"])
+    game = await new_game(jetstream_store, ["ann", "bob", "cy"], vault=first.vault)
     await first.open_table(game)
     applied = []
     for player in ["ann", "bob", "cy"] * 3:   # scripts only: the events wait in the outbox
@@ -46,7 +49,7 @@ async def test_two_relays_moving_one_outbox_store_each_event_once_and_in_order(r
 
 async def test_a_move_whose_warehouse_was_lost_before_it_was_stored_is_never_acknowledged(replicas, jetstream_store):
     service, _ = replicas
-    game = await new_game(jetstream_store, ["ann", "bob"])
+    game = await new_game(jetstream_store, ["ann", "bob"], vault=service.vault)
     await service.open_table(game)
     lost = await service.warehouse.apply("grab_face_down", game, "ann", None)   # not stored yet
     await service.warehouse.drop(game)                                            # Redis loses it

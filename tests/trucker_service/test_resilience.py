@@ -15,7 +15,7 @@ from trucker.tables import TableService
 from trucker.warehouse import RedisWarehouse
 
 from tests.trucker_service.helpers import (
-    assert_reruns_through_the_rules, check_invariants, folded, legal_spot, new_game,
+    assert_reruns_through_the_rules, check_invariants, folded, legal_spot, new_game, next_face_down,
 )
 from tests.trucker_service.live import ChildService, Client, in_process, settings_for
 
@@ -149,13 +149,17 @@ async def test_redis_emptied_mid_round_is_rebuilt_from_the_event_store(nats_url,
             await asyncio.gather(*(bot.build(4, ship_of) for bot in bots))
             await bots[0].send("grab_face_down")      # ann holds a component when Redis is lost
             redis = Redis.from_url(own_redis.url, decode_responses=True)
+            future = (await RedisWarehouse(redis).snapshot(game, secret=True))["facedown"]
+            assert future[0] == await next_face_down(jetstream_store, vault, game)
             await redis.flushall()
-            expected_next = (await folded(jetstream_store, game)).state.face_down[0]
+            expected_next = future[0]
             answer = await bots[1].send("grab_face_down")
             assert answer["type"] == "ack"
             assert answer["events"][0]["data"]["component"] == expected_next
             assert (await bots[0].send("grab_face_down"))["code"] == "HAND_FULL"   # the hand survived
             assert (await bots[0].send("return"))["type"] == "ack"
+            rebuilt = (await RedisWarehouse(redis).snapshot(game, secret=True))["facedown"]
+            assert rebuilt == future[1:]                       # the same future order after the rebuild
             await asyncio.gather(*(bot.build(3, ship_of) for bot in bots))
             warehouse = RedisWarehouse(redis)
             await check_invariants(TableService(warehouse, jetstream_store, Relay(warehouse, jetstream_store)), game)

@@ -8,6 +8,7 @@ import re
 import pytest
 
 from starbase_core.gamestream import game_stream
+from trucker_rules import catalog
 
 from trucker.state_doc import Folded
 
@@ -131,10 +132,16 @@ async def test_no_face_down_identity_reaches_anyone_before_it_is_grabbed(live, j
     for client in (*clients.values(), watcher):
         await client.wait_for_seq(last)
     envelopes = await jetstream_store.read(game_stream(game))
-    pile = next(e for e in envelopes if e.type == "WarehouseShuffled").data["order"]
+    assert "WarehouseShuffled" not in {e.type for e in envelopes}       # the stream holds no order
+    pile = catalog.warehouse_ids()                                      # every tile that could be face down
     revealed = {e.data["component"]: e.seq for e in envelopes
                 if e.type == "ComponentGrabbed" and e.data["source"] == "face_down"}
     assert revealed, "nobody grabbed anything"
+    for envelope in envelopes:         # the stream itself names a face-down tile only from its grab on
+        text = json.dumps({"data": envelope.data, "meta": envelope.meta})
+        for tile in pile:
+            if f'"{tile}"' in text:
+                assert revealed.get(tile, 10**9) <= envelope.seq, f"{tile} is in the stream before its grab"
     for client in (*clients.values(), watcher):
         known = 0
         for message in client.received:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from trucker.tables import Move
+from trucker.relay import Relay
+from trucker.tables import Move, TableService
+from trucker.warehouse import RedisWarehouse
 from trucker_rules.game import GAME
 from trucker.warehouse import Refused
 
@@ -28,7 +30,7 @@ async def test_opening_the_table_starts_building_and_the_hourglass(table):
     assert state.runs_out_at > 0
 
 
-async def test_a_face_down_grab_takes_the_front_of_the_shuffled_pile(table):
+async def test_a_face_down_grab_takes_what_the_rules_engine_draws_at_grab_time(table):
     expected = await table.next_face_down()
     applied = await table.play("ann", "grab_face_down")
     assert [e["type"] for e in applied.events] == ["ComponentGrabbed"]
@@ -203,9 +205,24 @@ async def test_a_placement_checked_against_a_ship_that_changed_is_refused_by_the
     spot = legal_spot((await table.state()).seats["ann"].ship, tile)
     stale_version = 7
     with pytest.raises(Refused) as refused:
-        await table.service.warehouse.apply("place", table.game, "ann", None, *spot, stale_version)
+        await table.service.warehouse.apply("place", table.game, "ann", None, *spot, stale_version, tile)
     assert refused.value.code == "STALE_SHIP"
     await check_invariants(table.service, table.game)
+
+
+async def test_a_placement_checked_for_a_component_no_longer_in_hand_is_refused_by_the_script(table):
+    """The same player on two sockets: one checks a placement while the other returns the tile and
+    grabs another (the ship's version is unchanged): the checked square must not take the new tile."""
+    checked = (await table.play("ann", "grab_face_down")).events[0]["data"]["component"]
+    spot = legal_spot((await table.state()).seats["ann"].ship, checked)
+    ship = await table.service.warehouse.ship_of(table.game, "ann")
+    await table.play("ann", "return_tile")
+    await table.play("ann", "grab_face_down")
+    before = await table.service.warehouse.snapshot(table.game, secret=True)
+    with pytest.raises(Refused) as refused:
+        await table.service.warehouse.apply("place", table.game, "ann", None, *spot, ship.version, checked, ship.epoch)
+    assert refused.value.code == "STALE_SHIP"
+    assert await table.service.warehouse.snapshot(table.game, secret=True) == before
 
 
 async def test_a_retried_last_finish_is_acknowledged_not_refused(table):
@@ -214,3 +231,27 @@ async def test_a_retried_last_finish_is_acknowledged_not_refused(table):
     first = await table.play("cy", "finish", "", command_id="cy:9")
     again = await table.play("cy", "finish", "", command_id="cy:9")
     assert again.retried and again.last_seq == first.last_seq
+
+
+async def test_a_replica_placing_on_what_it_remembers_of_a_ship_changed_elsewhere_checks_again(table, redis):
+    """Replica A remembers ann's ship from her last placement and grab; on replica B she returns that
+    tile and grabs another (her ship's version does not change). Her next placement sent to A is
+    checked again on a fresh read, and the tile actually in her hand is the one placed."""
+    first, warehouse = table.service, RedisWarehouse(redis)
+    other = TableService(warehouse, first.store, Relay(warehouse, first.store), first.vault)
+    tile = (await first.play(table.game, "ann", Move("grab_face_down"), None)).events[0]["data"]["component"]
+    while (spot := legal_spot((await table.state()).seats["ann"].ship, tile)) is None:
+        await first.play(table.game, "ann", Move("return_tile"), None)
+        tile = (await first.play(table.game, "ann", Move("grab_face_down"), None)).events[0]["data"]["component"]
+    await first.play(table.game, "ann", Move("place", spot), None)
+    remembered = (await first.play(table.game, "ann", Move("grab_face_down"), None)).events[0]["data"]["component"]
+    assert first.ships.get(table.game, "ann").hand == remembered
+    await other.play(table.game, "ann", Move("return_tile"), None)
+    while True:
+        held = (await other.play(table.game, "ann", Move("grab_face_down"), None)).events[0]["data"]["component"]
+        if (spot := legal_spot((await table.state()).seats["ann"].ship, held)) is not None:
+            break
+        await other.play(table.game, "ann", Move("return_tile"), None)
+    placed = await first.play(table.game, "ann", Move("place", spot), None)
+    assert placed.events[0]["data"]["component"] == held != remembered
+    await check_invariants(first, table.game)

@@ -5,7 +5,7 @@ if redis.call('EXISTS', META) == 0 then return {0} end
 if ARGV[3] ~= '' and meta('round') ~= ARGV[3] then return {0} end
 local doomed = {META}
 for _, name in ipairs({'seat', 'where', 'hand', 'handfrom', 'newest', 'built', 'shipver', 'order', 'finished',
-                      'piles', 'looking', 'cmds', 'reserve', 'outbox', 'durable', 'facedown', 'faceup'}) do
+                      'piles', 'looking', 'cmds', 'reserve', 'outbox', 'durable', 'facedown', 'facedown_draws', 'faceup'}) do
   doomed[#doomed + 1] = key(name)
 end
 for _, p in ipairs(cjson.decode(meta('players'))) do doomed[#doomed + 1] = key('ship:' .. p) end

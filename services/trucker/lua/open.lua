@@ -15,7 +15,9 @@ end
 for p, squares in pairs(doc.ships or {}) do
   for square, placed in pairs(squares) do redis.call('HSET', key('ship:' .. p), square, placed) end
 end
+-- The face-down grabs to come, in order, with the FairRng counter after each (PRIVATE: never sent).
 for _, tile in ipairs(doc.facedown or {}) do redis.call('RPUSH', key('facedown'), tile) end
+for _, draw_end in ipairs(doc.facedown_draws or {}) do redis.call('RPUSH', key('facedown_draws'), draw_end) end
 for _, tile in ipairs(doc.faceup or {}) do redis.call('SADD', key('faceup'), tile) end
 redis.call('SET', key('durable'), doc.meta.seq)
 if ARGV[4] == '1' then

@@ -1,11 +1,15 @@
 -- ARGV[3] column, ARGV[4] row, ARGV[5] rotation, ARGV[6] the ship version the joints were checked
--- against (in Python, with the pure rules): a ship changed since then refuses the stale check.
+-- against (in Python, with the pure rules), ARGV[7] the component they were checked for, ARGV[8] the
+-- warehouse epoch of that ship: a ship changed since, another component in hand (the player returned and
+-- grabbed meanwhile) or a reloaded warehouse refuses the stale check.
 return run(function()
   local col, row, rot = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
   check_builder(ACTOR)
   local tile = hget('hand', ACTOR)
   if not tile then refuse('NOTHING_IN_HAND', 'you hold no component to place') end
   check_ship_version(ACTOR, ARGV[6])
+  if ARGV[7] ~= tile then refuse('STALE_SHIP', 'the component in your hand changed while its placement was checked') end
+  if ARGV[8] ~= meta('epoch') then refuse('STALE_SHIP', 'the table was reloaded while the placement was checked') end
   local square = col .. ',' .. row
   if has('ship:' .. ACTOR, square) then refuse('SQUARE_TAKEN', square .. ' already holds a component') end
   local from_reserve = hget('handfrom', ACTOR) == 'reserve'

@@ -19,6 +19,7 @@ for p, _ in pairs(out.seat) do
 end
 if ARGV[3] == 'secret' then
   out.facedown = redis.call('LRANGE', key('facedown'), 0, -1)
+  out.facedown_draws = redis.call('LRANGE', key('facedown_draws'), 0, -1)
   out.where = hash('where')
   out.cmds = hash('cmds')
   out.outbox_seqs = redis.call('HKEYS', key('outbox'))
