@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 from typing import Annotated, Union
 
-from pydantic import Field, TypeAdapter, ValidationError
+from pydantic import Field, TypeAdapter
 
-from starbase_rules.contract import Command, Event, Outcome, RuleViolation, Standing
+from starbase_rules.contract import Command, Event, Outcome, RuleViolation, Standing, parse_command
 
 from trucker_rules import build_evolve, build_phase, catalog, flow, invariants, views
 from trucker_rules import messages as m
@@ -50,10 +50,7 @@ class TruckerGame:
         return [started] + build_phase.round_setup_events(state, 1, rng)
 
     def parse_command(self, data: dict) -> Command:
-        try:
-            return _COMMANDS.validate_python(data)
-        except ValidationError as error:
-            raise RuleViolation("MALFORMED_COMMAND", str(error).splitlines()[0]) from None
+        return parse_command(_COMMANDS, data)
 
     def parse_event(self, data: dict) -> Event:
         return _EVENTS.validate_python(data)
