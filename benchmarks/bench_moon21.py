@@ -32,22 +32,28 @@ def _heaviest_state(events):
     return best, best_key
 
 
-def _decide_time(seed: int) -> float:
-    """Average `decide` time over the commands the bots play in the game of `seed` (same draws)."""
+def _decide_time(seed: int, legal_every: int = 4) -> tuple[float, float, int]:
+    """Average `decide` time over the commands the bots play in the game of `seed` (same draws), and
+    average `legal_actions` time on every `legal_every`-th position of that game (for its actor)."""
     rng = FairRng(f"playout-moon21-{seed}".encode())
     bots = random.Random(seed)
     state = fold(GAME, GAME.setup(PLAYERS, {}, rng))
-    spent, commands = 0.0, 0
+    spent, commands, legal_spent, legal_calls = 0.0, 0, 0.0, 0
     while GAME.outcome(state) is None:
         actors = GAME.to_act(state)
         actor = actors[bots.randrange(len(actors))]
+        if commands % legal_every == 0:
+            t0 = time.perf_counter()
+            GAME.legal_actions(state, actor)
+            legal_spent += time.perf_counter() - t0
+            legal_calls += 1
         command = GAME.bot_command(state, actor, bots)
         t0 = time.perf_counter()
         events = GAME.decide(state, command, actor, rng)
         spent += time.perf_counter() - t0
         commands += 1
         state = fold(GAME, events, state)
-    return spent / commands
+    return spent / commands, legal_spent / legal_calls, legal_calls
 
 
 def main() -> None:
@@ -71,8 +77,9 @@ def main() -> None:
     fold_only = time.perf_counter() - t0
     print(f"replay (fold only):    {fold_only * 1000:.1f} ms per whole game, {len(stored) / fold_only:,.0f} events/s")
 
-    decide_ms = _decide_time(seed=4) * 1000
-    print(f"decide: {decide_ms:.2f} ms per command on average (the bots' commands of that game)")
+    decide_s, legal_s, legal_calls = _decide_time(seed=4)
+    print(f"decide: {decide_s * 1000:.3f} ms per command on average (the bots' commands of that game)")
+    print(f"legal_actions: {legal_s * 1000:.2f} ms per call on average ({legal_calls} positions of that game)")
 
     heaviest, key = _heaviest_state(game.events)
     for seed in range(5, 16):          # more games, to meet a heavier late-game board

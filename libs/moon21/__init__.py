@@ -4,7 +4,8 @@ Layout (data first, then one module per concern):
 
 - `data/entities.yaml`, `data/market.yaml` — facts; `rules.py` loads them. `RULINGS.md` — rulings.
 - `state.py` — the dataclasses; `commands.py`, `events.py` — the pydantic models; `evolve.py` — events → state.
-- `decide.py` — dispatch and `to_act`; `emit.py` — deciding on a private copy of the state.
+- `decide.py` — dispatch and `to_act`; `emit.py` — deciding on a private copy of the state,
+  taken by `clone.py` (a hand-made deep copy, several times cheaper than `copy.deepcopy`).
 - `isr.py` (waterfall auction), `stock.py` (stock rounds), `corporate.py` (corporate rounds),
   `trading.py` (selling, buying, presidency shared by all three).
 - `operating.py` (tiles, depots, transports, steps), `earnings.py` (runs and payouts), `privates.py`

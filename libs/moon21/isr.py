@@ -2,12 +2,11 @@
 Old Landing Site placement its buyer owes at once (6.1.1)."""
 from __future__ import annotations
 
-import copy
-
 from kit18xx.auction import after_sale, next_seat
 from moon21 import board as bd
 from moon21 import commands as K
 from moon21 import events as E
+from moon21.clone import clone
 from moon21.emit import Emitter, refuse
 from moon21.rules import rules
 from moon21.state import P
@@ -76,7 +75,7 @@ def _resolution(em: Emitter, cmd, actor: str) -> None:
             raise refuse("INSUFFICIENT_FUNDS", f"you have ₡{free_cash(s, actor, item)} not set aside")
         em(E.BidPlaced(player=actor, private=item, amount=cmd.amount))
     elif isinstance(cmd, K.Pass):
-        probe = copy.deepcopy(a)
+        probe = clone(a)
         probe.drop_out(actor)
         remaining = probe.resolution_bidders()
         if len(remaining) == 1:
