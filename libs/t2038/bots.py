@@ -53,7 +53,8 @@ def bot_command(state: State, player: str, rnd: random.Random):
         if kind == "deal":
             return cmd.AcceptDeal() if rnd.random() < 0.5 and accepted(state, player, cmd.AcceptDeal()) \
                 else cmd.Decline()
-        return cmd.MergeIndependent(independent=number) if rnd.random() < 0.4 else cmd.Decline()
+        merge = cmd.MergeIndependent(independent=number)
+        return merge if rnd.random() < 0.4 and accepted(state, player, merge) else cmd.Decline()
     if state.round == "stock":
         return _stock_bot(state, player, rnd)
     return _operating_bot(state, player, rnd)

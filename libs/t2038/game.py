@@ -104,21 +104,30 @@ class T2038:
                     refuse("NO_SALES_YET", "no sales in the first stock round")
                 stock.sell(tx, actor, command.corp, command.count)
             case cmd.BuyShare() if not auction_open:
+                self._require_compliance(s, actor, selling_allowed)
                 stock.buy(tx, actor, command.corp, command.source)
                 self._end_turn(tx, actor, passed=False)
             case cmd.LaunchCorporation() if not auction_open:
+                self._require_compliance(s, actor, selling_allowed)
                 stock.launch(tx, actor, command.corp, command.par)
                 self._end_turn(tx, actor, passed=False)
             case cmd.LaunchGrowth() if not auction_open:
+                self._require_compliance(s, actor, selling_allowed)
                 growth.launch_growth(tx, actor, command.corp, command.independent)
                 self._end_turn(tx, actor, passed=False)
             case cmd.Pass():
-                if selling_allowed and stock.must_still_sell(s, actor):
-                    refuse("MUST_COMPLY", f"{actor} is over a holding or certificate limit and must sell first "
-                                          f"({stock.must_still_sell(s, actor)})")
+                self._require_compliance(s, actor, selling_allowed)
                 self._end_turn(tx, actor, passed=not s.sold_this_turn)
             case _:
                 refuse("NOT_NOW", f"{command.type} is not possible in this part of the stock round")
+
+    @staticmethod
+    def _require_compliance(s: State, actor: str, selling_allowed: bool) -> None:
+        """5.31 / 5.35: a player over 60 % of a corporation or over the certificate limit complies on the
+        next stock turn: every way of ending the turn (a purchase, a launch or a pass) waits for the sales."""
+        if selling_allowed and stock.must_still_sell(s, actor):
+            refuse("MUST_COMPLY", f"{actor} is over a holding or certificate limit and must sell first "
+                                  f"({stock.must_still_sell(s, actor)})")
 
     def _end_turn(self, tx: Tx, actor: str, passed: bool) -> None:
         s = tx.state

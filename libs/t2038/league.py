@@ -8,6 +8,7 @@ from kit18xx.unit_shares import takes_presidency
 from t2038 import events as ev
 from t2038 import hexmap, ships, tiles
 from t2038.growth import absorb
+from t2038.stock import MAX_UNITS
 from t2038.state import INDEPENDENTS, State, i, p
 from t2038.tables import entities, market_data
 from t2038.tx import Tx, refuse
@@ -111,6 +112,9 @@ def decide_pending(tx: Tx, actor: str, command) -> None:
     elif kind == "merge" and isinstance(command, cmd.MergeIndependent):
         if command.independent != number:
             refuse("NOT_OFFERED", f"the choice now is about Independent {number}")
+        if s.units(LEAGUE, p(player)) + 1 > MAX_UNITS:
+            # 5.31: only a forced merger (7.39, Phase V) may take an owner past 60 % of the League.
+            refuse("HOLDING_LIMIT", f"{player} holds 60% of the League; only a forced merger may add more (5.31)")
         merge(tx, number, golden_parachute(s, number, when))
     else:
         refuse("DECISION_PENDING", f"first decide: {kind} ({player})")

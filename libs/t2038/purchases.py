@@ -217,8 +217,11 @@ def buy_independent_claim(tx: Tx, holder: str, hex_: str, mine: int, consented: 
         refuse("TOO_EARLY", "corporations buy Independents' claims after Phase I (7.45)")
     if not seller.startswith("i:"):
         refuse("NOT_AN_INDEPENDENT_CLAIM", f"{key} is not claimed by an Independent")
-    if s.counters_left[holder[2:]]["claim"] < 1:
-        refuse("NO_CLAIMS_LEFT", f"{holder} has no claim marker left")
+    left = s.counters_left[holder[2:]]["claim"]
+    if left < 1 or (holder == "c:AL" and left <= _league_reserve(s)):
+        # 8.12: the League's claims kept for the Independents still outside are not for buying claims either
+        refuse("NO_CLAIMS_LEFT", f"{holder} has no claim marker left (the League keeps "
+                                 f"{_league_reserve(s) if holder == 'c:AL' else 0} in reserve)")
     if s.cash(holder) < price:
         refuse("INSUFFICIENT_FUNDS", f"an Independent's claim costs ${price}")
     if not consented and s.controller(seller) != s.controller(holder):

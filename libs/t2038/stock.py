@@ -45,7 +45,9 @@ def available_to_launch(state: State) -> list[str]:
 
 def check_activation(tx: Tx, corp: str) -> None:
     s = tx.state
-    if corp in s.active or sum(player_units(s, corp).values()) < 5:
+    # 5.36: active once 50 % has been bought, whoever holds it now (a share the President sold to the
+    # market was bought all the same), i.e. at most half is left in the Public share box.
+    if corp in s.active or s.units(corp, "ipo") > 5:
         return
     tx.emit(ev.CorporationActivated(corp=corp))
     tx.pay("bank", c(corp), 10 * s.par[corp], why="starting capital")
