@@ -61,14 +61,21 @@ def run_audit(args) -> int:
     return {PASS: EXIT_OK, FAIL: EXIT_FAILED}.get(report.verdict, EXIT_UNFINISHED)
 
 
-def run_log(args) -> int:
+def _load_some(args) -> list | None:
+    """The game's envelopes, or None after saying why there are none to show."""
     try:
         envelopes = _load(args)
     except (OSError, ValueError, ConnectionError) as error:
         print(f"could not read the stream: {error}", file=sys.stderr)
-        return EXIT_FAILED
+        return None
     if not envelopes:
         print(f"no events for game {args.game_id}", file=sys.stderr)
+        return None
+    return envelopes
+
+
+def run_log(args) -> int:
+    if (envelopes := _load_some(args)) is None:
         return EXIT_FAILED
     for envelope in envelopes:
         print(format_line(envelope))
@@ -76,13 +83,7 @@ def run_log(args) -> int:
 
 
 def run_export(args) -> int:
-    try:
-        envelopes = _load(args)
-    except (OSError, ValueError, ConnectionError) as error:
-        print(f"could not read the stream: {error}", file=sys.stderr)
-        return EXIT_FAILED
-    if not envelopes:
-        print(f"no events for game {args.game_id}", file=sys.stderr)
+    if (envelopes := _load_some(args)) is None:
         return EXIT_FAILED
     lines = "".join(envelope.model_dump_json() + "\n" for envelope in envelopes)
     if args.output:
