@@ -1,7 +1,7 @@
 """`python -m starbase_cli.run` (what `make run` calls): the whole Starbase on this machine.
 
 Starts NATS with JetStream (fsync before every acknowledgement) and Redis from the venv's wheels, then
-the adjudicator, scoring, the lobby (and the Trucker service when it is installed) as child processes,
+the adjudicator, scoring, the decision clock, the Trucker service and the lobby as child processes,
 waits until each answers its readiness probe, and prints the URLs. Ctrl-C or SIGTERM stops everything
 in reverse order — the lobby first (so no new commands arrive), the store last (so nothing accepted is
 lost) — and each child gets its grace period before being killed.
@@ -9,6 +9,8 @@ lost) — and each child gets its grace period before being killed.
 Data lives in `.run/` (JetStream files, Redis append-only file, the lobby's token secret), so games,
 tables and leaderboards survive a restart. Ports: LOBBY_PORT (8000), NATS_PORT (4222), REDIS_PORT
 (6379), ADJUDICATOR_PORT (50051), TRUCKER_PORT (8300); a busy port is replaced by a free one and said so.
+CLOCK_DEFAULT_SECONDS (120) is how long a player may owe a decision before the clock plays the engine's
+default for them (a table's `decision_seconds` option overrides it).
 """
 from __future__ import annotations
 
@@ -117,6 +119,12 @@ def services(env: dict) -> list[Child]:
         Child("scoring", "scoring", f"http://127.0.0.1:{(health := free_port())}/readyz",
               {"SCORING_HEALTH_PORT": str(health), "SCORING_HEALTH_HOST": "127.0.0.1"},
               address=f"health http://127.0.0.1:{health}/readyz"),
+        Child("clock", "clock", f"http://127.0.0.1:{(health := free_port())}/readyz",
+              {"CLOCK_HEALTH_PORT": str(health), "CLOCK_HEALTH_HOST": "127.0.0.1",
+               "ADJUDICATOR_TARGET": f"127.0.0.1:{adjudicator_port}",
+               "CLOCK_DEFAULT_SECONDS": env.get("CLOCK_DEFAULT_SECONDS", "120")},
+              address=f"health http://127.0.0.1:{health}/readyz  (default moves after "
+                      f"{env.get('CLOCK_DEFAULT_SECONDS', '120')} s without a decision)"),
         Child("trucker", "trucker", f"http://127.0.0.1:{trucker_port}/readyz",
               {"TRUCKER_PORT": str(trucker_port)},
               address=f"http://127.0.0.1:{trucker_port}  (Trucker building: ws://127.0.0.1:{trucker_port}/tables/<game>/ws)"),

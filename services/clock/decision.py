@@ -1,0 +1,59 @@
+"""When a decision is due: pure functions of the envelope time, the table's limit and the present.
+
+The clock never measures time itself here: callers pass `now` (the server clock), so these rules are
+tested without waiting.
+"""
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime, timedelta, timezone
+
+from starbase_core.gamestream import DECISION_SECONDS
+
+OPTION = DECISION_SECONDS   # a platform option: GameCreated records it, engines never see it
+
+
+def decision_limit(options: dict, default_seconds: float) -> float | None:
+    """The table's limit in seconds, or None when the table has no clock.
+
+    The table option wins over the service default; 0 (or a negative or unreadable value) disables it.
+    """
+    value = options.get(OPTION, default_seconds) if isinstance(options, dict) else default_seconds
+    if value is None or isinstance(value, bool):
+        return None
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError):
+        return None
+    return seconds if seconds > 0 else None
+
+
+def parse_time(text: str) -> datetime:
+    """An envelope's ISO 8601 UTC time ("…Z") as an aware datetime."""
+    moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+def due_at(owed_since: datetime, limit_seconds: float | None) -> datetime | None:
+    """When a decision owed since `owed_since` runs out of time; None when there is no limit."""
+    if limit_seconds is None:
+        return None
+    return owed_since + timedelta(seconds=limit_seconds)
+
+
+def is_due(owed_since: datetime, limit_seconds: float | None, now: datetime) -> bool:
+    deadline = due_at(owed_since, limit_seconds)
+    return deadline is not None and now >= deadline
+
+
+def command_id(since_seq: int, player: str) -> str:
+    """The default's command id: one per owed decision, the same in every clock replica.
+
+    `since_seq` is the envelope after which the player began to owe the decision; every replica that
+    has read that far derives the same id, so the store applies the default at most once.
+    """
+    candidate = f"clock:{since_seq}:{player}"
+    if len(candidate) <= 200 and all("!" <= ch <= "~" for ch in candidate):
+        return candidate
+    # Command ids travel in NATS headers (printable ASCII, no spaces): a name that is not one is hashed.
+    return f"clock:{since_seq}:h{hashlib.sha256(player.encode()).hexdigest()[:24]}"
