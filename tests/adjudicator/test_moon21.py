@@ -17,7 +17,7 @@ from starbase_core.store_memory import MemoryEventStore
 from starbase_rules.registry import get_game
 from tests.support.play import play_to_end
 
-pytest.importorskip("moon21.game")
+
 PLAYERS = ["ann", "bob", "cyd"]
 
 
