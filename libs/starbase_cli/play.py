@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 
+from starbase_core.gamestream import engine_options
 from starbase_rules.contract import RuleViolation
 from starbase_rules.playout import PlayoutError, playout
 from starbase_rules.registry import ENGINES, get_game
@@ -43,7 +44,7 @@ def run(args) -> int:
         return 2
     players = PLAYER_NAMES[: args.players]
     try:
-        result = playout(game, players, args.seed, parse_options(args.option))
+        result = playout(game, players, args.seed, engine_options(parse_options(args.option)))
     except PlayoutError as failure:
         print(f"starbase play: {failure}")
         return 1

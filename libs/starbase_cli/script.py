@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from starbase_core.gamestream import engine_options
 from starbase_rules.contract import RuleViolation, fold
 from starbase_rules.fair import FairRng
 from starbase_rules.registry import get_game
@@ -26,7 +27,7 @@ class ScriptResult:
 def run_script(script: dict) -> ScriptResult:
     game = get_game(script["game"])
     rng = FairRng(str(script.get("seed", "0")).encode())
-    events = game.setup(script["players"], script.get("options", {}), rng)
+    events = game.setup(script["players"], engine_options(script.get("options", {})), rng)
     state = fold(game, events)
     for number, step in enumerate(script.get("commands", []), start=1):
         expected = step.get("expect", "accepted")

@@ -7,7 +7,10 @@
 4. a full re-run: setup and then every recorded command (`meta.command`) through the rules engine, with
    `FairRng(seed, start=draw_end of the envelope before)`, must give exactly the stored events and
    draw counters, keep the engine's invariants, and end (GameEnded: standings, reason) exactly where
-   the stream ends. Every draw is thereby re-derived from (seed, index).
+   the stream ends. Every draw is thereby re-derived from (seed, index). `meta.request_id` (the id a
+   client gave the request that carried a command, recorded by a real-time service so that a resend
+   is answered, not applied again, even after its live state is lost) is the one meta key the rules
+   cannot re-derive: it is not compared (the hash chain still covers it).
 
 A game still in progress has no revealed seed: its chain and shape are checked and the verdict says
 the chance is not yet verifiable.
@@ -18,7 +21,9 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from starbase_core.envelope import Envelope, chain_problems
-from starbase_core.gamestream import GAME_CREATED, GAME_ENDED, ends_game, game_ended, is_platform, wrap
+from starbase_core.gamestream import (
+    GAME_CREATED, GAME_ENDED, ends_game, engine_options, game_ended, is_platform, wrap,
+)
 from starbase_rules.contract import Game, RuleViolation
 from starbase_rules.fair import FairRng, commitment
 
@@ -114,6 +119,9 @@ class _Mismatch(Exception):
     pass
 
 
+UNCHECKED_META = frozenset({"request_id"})
+
+
 def _rerun(engine: Game, envelopes: list[Envelope], seed: bytes, report: AuditReport) -> None:
     try:
         commands, draws = _replay_commands(engine, envelopes, seed)
@@ -129,7 +137,8 @@ def _rerun(engine: Game, envelopes: list[Envelope], seed: bytes, report: AuditRe
 def _replay_commands(engine: Game, envelopes: list[Envelope], seed: bytes) -> tuple[int, int]:
     created = envelopes[0].data
     rng = FairRng(seed)
-    setup_events = engine.setup(list(created["players"]), dict(created["options"]), rng)
+    # As the adjudicator did: the engine's setup gets the table options that are not the platform's own.
+    setup_events = engine.setup(list(created["players"]), engine_options(dict(created["options"])), rng)
     if envelopes[0].meta != {"draw_end": rng.used, "platform": True}:
         raise _Mismatch(f"seq 1: stored meta {envelopes[0].meta} but the setup gives draw_end {rng.used}")
     _compare(envelopes[1:1 + len(setup_events)], wrap(setup_events, actor=None, draw_end=rng.used), "setup")
@@ -169,5 +178,5 @@ def _compare(stored: list[Envelope], expected, where: str) -> None:
         if (envelope.type, envelope.data, envelope.actor) != (new.type, new.data, new.actor):
             raise _Mismatch(f"seq {envelope.seq}: stored {envelope.type} {envelope.data} by {envelope.actor} "
                             f"but the rules give {new.type} {new.data} by {new.actor}")
-        if envelope.meta != new.meta:
+        if {k: v for k, v in envelope.meta.items() if k not in UNCHECKED_META} != new.meta:
             raise _Mismatch(f"seq {envelope.seq}: stored meta {envelope.meta} but the re-run gives {new.meta}")

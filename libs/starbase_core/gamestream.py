@@ -14,6 +14,11 @@ Engine events are wrapped as `type = event.type`, `data = event.model_dump()`.
 Engines may have events of the same names (every engine has its own `GameEnded`), so the platform's
 envelopes are marked `meta.platform = true`: use `is_platform` / `ends_game`, never the type alone.
 
+Table options are of two kinds: the platform's own (`PLATFORM_OPTIONS`: `decision_seconds`, read by
+the decision clock) and the engine's. `GameCreated.options` records them all; `engine.setup` gets only
+`engine_options(options)`, in the adjudicator and in the audit's re-run alike, so an engine that refuses
+unknown options still takes a table with a clock, and the audit re-runs exactly the setup that was run.
+
 `GameRecord` is what a stream folds into; `redact` is what a viewer may see of one envelope.
 """
 from __future__ import annotations
@@ -28,6 +33,25 @@ GAME_CREATED = "GameCreated"
 GAME_ENDED = "GameEnded"
 NO_EFFECT = "CommandHadNoEffect"
 PLATFORM_TYPES = frozenset({GAME_CREATED, GAME_ENDED, NO_EFFECT})
+
+DECISION_SECONDS = "decision_seconds"    # seconds a player has for a decision (0: no clock)
+PLATFORM_OPTIONS = frozenset({DECISION_SECONDS})
+
+
+def engine_options(options: dict) -> dict:
+    """The table options meant for the rules engine: all but the platform's own."""
+    return {key: value for key, value in options.items() if key not in PLATFORM_OPTIONS}
+
+
+def platform_option_problems(options: dict) -> list[str]:
+    """What is wrong with the platform's options of a table (empty: nothing)."""
+    problems = []
+    if DECISION_SECONDS in options:
+        value = options[DECISION_SECONDS]
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < float("inf"):
+            problems.append(f"{DECISION_SECONDS} must be a number of seconds, 0 or more (0: no clock), "
+                            f"not {value!r}")
+    return problems
 
 
 def is_platform(envelope: Envelope) -> bool:

@@ -2,6 +2,7 @@
 
     client = AdjudicatorClient("127.0.0.1:50051")
     envelopes = await client.submit(game_id, actor, {"type": "Draw"}, command_id)   # RuleViolation if refused
+    await client.submit(game_id, actor, command, command_id, expected_seq=41)  # only if seq 41 is the last
     await client.close()
 
 `submit` and `create_game` are idempotent on their command id, so on UNAVAILABLE (a replica died, maybe
@@ -50,10 +51,11 @@ class AdjudicatorClient:
                                        command_id=command_id or f"create-{game_id}")
         return _envelopes(await self._call(self._stub.CreateGame, request))
 
-    async def submit(self, game_id: str, actor: str, command: dict,
-                     command_id: str | None = None) -> list[Envelope]:
+    async def submit(self, game_id: str, actor: str, command: dict, command_id: str | None = None, *,
+                     expected_seq: int | None = None) -> list[Envelope]:
+        """`expected_seq`: refuse (STALE_POSITION) unless the game's last envelope is still this seq."""
         request = pb.SubmitRequest(game_id=game_id, actor=actor, command_json=json.dumps(command),
-                                   command_id=command_id or uuid.uuid4().hex)
+                                   command_id=command_id or uuid.uuid4().hex, expected_seq=expected_seq or 0)
         return _envelopes(await self._call(self._stub.Submit, request))
 
     async def view(self, game_id: str, viewer: str | None = None) -> dict:

@@ -75,7 +75,7 @@ class AdjudicatorServicer(rpc.AdjudicatorServicer):
                 raise RuleViolation("MISSING_COMMAND_ID", "every command needs a command_id")
             envelopes = await self.adjudicator.submit(
                 request.game_id, request.actor, _json_object(request.command_json, "command_json"),
-                request.command_id,
+                request.command_id, expected_seq=request.expected_seq or None,
             )
         except RuleViolation as error:
             return pb.EventsReply(violation=_violation(error))

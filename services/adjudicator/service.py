@@ -24,7 +24,8 @@ from prometheus_client import Counter, Gauge, Histogram
 
 from starbase_core.envelope import Envelope
 from starbase_core.gamestream import (
-    GameRecord, ends_game, game_created, game_ended, game_stream, replay, wrap,
+    GameRecord, ends_game, engine_options, game_created, game_ended, game_stream, platform_option_problems,
+    replay, wrap,
 )
 from starbase_core.seeds import SeedVault
 from starbase_core.store import EventStore, WrongExpectedSeq
@@ -66,9 +67,12 @@ class Adjudicator:
             return found
         engine = self.games(game_name)
         _check_players(engine, players)
+        if problems := platform_option_problems(options):
+            raise RuleViolation("BAD_OPTION", "; ".join(problems))
         seed = await self.vault.get_or_create(game_id)
         rng = FairRng(seed)
-        setup = engine.setup(list(players), dict(options), rng)
+        # The engine sees its own options only; GameCreated keeps them all (the clock reads its own there).
+        setup = engine.setup(list(players), engine_options(options), rng)
         new = [game_created(engine.name, players, options, commitment(seed), rng.used)]
         new += wrap(setup, actor=None, draw_end=rng.used)
         try:
@@ -78,7 +82,10 @@ class Adjudicator:
         log.info("game_created", game_id=game_id, game=engine.name, players=players)
         return stored
 
-    async def submit(self, game_id: str, actor: str, command: dict, command_id: str) -> list[Envelope]:
+    async def submit(self, game_id: str, actor: str, command: dict, command_id: str, *,
+                     expected_seq: int | None = None) -> list[Envelope]:
+        """Decide and append one command. `expected_seq` (optional): refuse with STALE_POSITION unless
+        the game's last envelope is that seq, i.e. unless the sender decided on the current state."""
         started = time.perf_counter()
         stream = game_stream(game_id)
         if found := await self.store.find_command(stream, command_id):
@@ -87,7 +94,8 @@ class Adjudicator:
         slot = self._slot(game_id)
         async with slot.lock:
             try:
-                stored = await self._submit_locked(slot, game_id, stream, actor, command, command_id)
+                stored = await self._submit_locked(slot, game_id, stream, actor, command, command_id,
+                                                   expected_seq)
             except RuleViolation:
                 COMMANDS.labels("refused").inc()
                 raise
@@ -97,10 +105,16 @@ class Adjudicator:
         return stored
 
     async def _submit_locked(self, slot: _Slot, game_id: str, stream: str, actor: str, command: dict,
-                             command_id: str) -> list[Envelope]:
+                             command_id: str, expected_seq: int | None) -> list[Envelope]:
         for _ in range(MAX_ATTEMPTS):
             was_cached = slot.record is not None
             record = await self._record(slot, game_id, catch_up=False)
+            if expected_seq is not None and record.last_seq != expected_seq:
+                # The cache is never ahead of the store, so a cached seq past the expected one is final;
+                # one short of it may be this replica lagging: catch up and look again.
+                if record.last_seq < expected_seq and was_cached and await self._caught_up(slot, game_id):
+                    continue
+                raise _position_refused(game_id, record.last_seq, expected_seq)
             try:
                 events, command_json, draw_end = await self._decide(slot, record, actor, command)
             except RuleViolation:
@@ -230,6 +244,13 @@ class Adjudicator:
                 slot.record = None
                 raise
         return bool(newer)
+
+
+def _position_refused(game_id: str, last_seq: int, expected_seq: int) -> RuleViolation:
+    if last_seq > expected_seq:
+        return RuleViolation("STALE_POSITION", f"game {game_id} has moved on to seq {last_seq} since seq "
+                             f"{expected_seq}; decide again on the current state")
+    return RuleViolation("UNKNOWN_POSITION", f"game {game_id} is at seq {last_seq}; it has no seq {expected_seq} yet")
 
 
 def _check_players(engine: Game, players: list[str]) -> None:

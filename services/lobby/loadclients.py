@@ -22,6 +22,7 @@ from typing import Callable
 
 import websockets
 
+from starbase_core.gamestream import engine_options
 from starbase_rules.contract import Game
 from starbase_rules.fair import FairRng
 
@@ -166,7 +167,7 @@ def full_information(engine: Game, seats: int, options: dict) -> bool:
     """Does every player see every setup event whole? (Then folding a player's pushes gives the state.)"""
     players = [f"probe{index}" for index in range(seats)]
     try:
-        events = engine.setup(players, dict(options), FairRng(b"load-probe"))
+        events = engine.setup(players, engine_options(options), FairRng(b"load-probe"))
     except Exception:          # options this engine refuses: the lobby will say so; choose safely
         return False
     for event in events:

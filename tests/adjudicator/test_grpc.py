@@ -85,8 +85,14 @@ async def test_commands_views_and_refusals_over_grpc(spawn, game_id):
         with pytest.raises(RuleViolation) as refused:
             await client.submit(game_id, "bob", {"type": "Draw"}, "c2")
         assert refused.value.code == "NOT_YOUR_TURN"
+        # A command decided on an older position is refused; at the current one it is decided.
+        with pytest.raises(RuleViolation) as refused:
+            await client.submit(game_id, "ann", {"type": "Think"}, "c3", expected_seq=created[-1].seq)
+        assert refused.value.code == "STALE_POSITION"
+        thought = await client.submit(game_id, "ann", {"type": "Think"}, "c3", expected_seq=drawn[-1].seq)
+        assert thought[0].seq == drawn[-1].seq + 1
         view = await client.view(game_id, "ann")
-        assert view["seq"] == drawn[-1].seq and len(view["view"]["my_hand"]) == 2
+        assert view["seq"] == thought[-1].seq and len(view["view"]["my_hand"]) == 2
         assert (await client.view(game_id))["view"]["my_hand"] is None
         with pytest.raises(RuleViolation) as refused:
             await client.view("nosuch", "ann")
