@@ -33,7 +33,8 @@ by itself (inspection closed, launch, the first cards...), else the game waits f
 `trucker_rules.game.automatic_events(state, rng)` after appending `build_phase.end_of_building_events`.
 The face-down pile has no order: `GrabFaceDown` draws `rng.randbelow(len(face_down))` over the sorted
 remaining tiles at grab time (`build_phase.draw_face_down`), and ComponentGrabbed records the tile. During
-building only these grabs draw, so `build_phase.face_down_sequence` gives every future grab in advance from
-(seed, counter) for a caller that must decide grabs elsewhere (the real-time service); `GAME.view` shows
-only the pile's size.
+building only these grabs and a pile's first look draw, so `build_phase.face_down_sequence` gives every
+grab until the next first look in advance from (seed, counter) for a caller that must decide grabs
+elsewhere (the real-time service); `GAME.view` shows only the pile's size. Adventure cards are drawn the
+same way, when they become known (`deck.py`): a pile's at its first look, the rest as the flight reveals them.
 """

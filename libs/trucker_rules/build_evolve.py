@@ -22,7 +22,7 @@ def _round_started(state, e: m.RoundStarted):
     # order until a grab draws from it (build_phase.draw_face_down), so the stream never holds one.
     state.face_down, state.face_up = sorted(catalog.warehouse_ids()), []
     state.order_tiles_free = list(e.order_tiles)
-    state.card, state.step, state.deck = None, {}, []
+    state.card, state.step, state.deck, state.deck_unseen = None, {}, [], {}
     for player in state.seats.values():
         player.ship = Ship.new(e.ship_class, player.cabin)
         player.hand, player.from_reserve, player.order_tile, player.looking_at = None, False, None, None
@@ -30,8 +30,7 @@ def _round_started(state, e: m.RoundStarted):
 
 
 def _dealt(state, e: m.FlightDeckDealt):
-    state.piles = [list(p) for p in e.piles]
-    state.used_cards += [c for p in e.piles for c in p]
+    state.piles, state.round_cards = [[] for _ in range(e.piles)], []
 
 
 def _started(state, e: m.BuildingStarted):
@@ -84,6 +83,10 @@ def _reserved(state, e: m.ComponentReserved):
 
 def _pile_taken(state, e: m.PileTaken):
     state.seats[e.player].looking_at = e.pile
+    if e.cards:   # the pile's first look: its cards are known from now on
+        state.piles[e.pile - 1] = list(e.cards)
+        state.used_cards += e.cards
+        state.round_cards += e.cards
 
 
 def _pile_returned(state, e: m.PileReturned):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from starbase_rules.contract import Event, RuleViolation
 
-from trucker_rules import building, catalog
+from trucker_rules import building, catalog, deck
 from trucker_rules import messages as m
 from trucker_rules.ship import Ship
 from trucker_rules.state import BUILDING, REPAIR, TruckerState
@@ -14,28 +14,12 @@ from trucker_rules.state import BUILDING, REPAIR, TruckerState
 
 # -------------------------------------------------------------------------------------- round setup
 def round_setup_events(state: TruckerState, round_no: int, rng) -> list[Event]:
-    """Every tile back in the face-down pile (no order: each grab draws); the round's adventure piles dealt."""
+    """Every tile back in the face-down pile (no order: each grab draws); the round's adventure piles laid
+    out (no cards yet: each is drawn when it becomes known, see `deck.py`)."""
     ship_class = state.options.get("round3_board", "III") if round_no == 3 else catalog.ship_class_for_round(round_no)
     return [m.RoundStarted(round=round_no, ship_class=ship_class,
                            order_tiles=list(range(1, len(state.players) + 1))),
-            m.FlightDeckDealt(round=round_no, piles=deal_piles(state, round_no, rng))]
-
-
-def deal_piles(state: TruckerState, round_no: int, rng) -> list[list[str]]:
-    recipe = catalog.deck_recipe(round_no)
-    reuse = state.options.get("reuse_cards", False)
-    available = {}
-    for level in recipe["per_pile"]:
-        cards = [cid for cid, card in catalog.cards().items()
-                 if card["level"] == level and (reuse or cid not in state.used_cards)]
-        available[level] = rng.shuffle(cards)
-    piles = []
-    for _ in range(recipe["piles"]):
-        pile = []
-        for level, count in recipe["per_pile"].items():
-            pile += [available[level].pop() for _ in range(count)]
-        piles.append(pile)
-    return piles
+            m.FlightDeckDealt(round=round_no, piles=catalog.deck_recipe(round_no)["piles"])]
 
 
 # ------------------------------------------------------------------------------- the face-down pile
@@ -50,10 +34,11 @@ def draw_face_down(face_down: list[str], rng) -> str:
 def face_down_sequence(face_down: list[str], rng) -> list[tuple[str, int]]:
     """Every face-down grab still to come, in order, each with the rng counter after it (`rng.used`).
 
-    Valid while building because nothing else draws then (only the move that ends building does, and
-    no grab follows it) and the pile only shrinks by these grabs (returned tiles go face up). So a
-    caller that must decide grabs outside `decide` (the real-time service) can compute them up front
-    from (seed, counter) and keep them private; the audit re-derives each grab the same way."""
+    Valid until the next other draw while building: besides the grabs only the first look at an
+    adventure pile draws (its cards), and the move that ends building (no grab follows it); the pile
+    only shrinks by these grabs (returned tiles go face up). So a caller that must decide grabs outside
+    `decide` (the real-time service) can compute them up front from (seed, counter), again after a
+    pile's first look, and keep them private; the audit re-derives each grab the same way."""
     remaining, sequence = sorted(face_down), []
     while remaining:   # the same draw as draw_face_down, on a list that stays sorted as it shrinks
         tile = remaining.pop(rng.randbelow(len(remaining)))
@@ -84,7 +69,9 @@ def _free_hand(player) -> None:
 
 def decide_building(state: TruckerState, command, actor: str | None, rng=None) -> list[Event]:
     if isinstance(command, m.GrabFaceDown):
-        return _grab_face_down(state, command, actor, rng)     # the only building move that draws
+        return _grab_face_down(state, command, actor, rng)     # a building move that draws
+    if isinstance(command, m.LookAtPile):
+        return _look(state, command, actor, rng)                # draws a pile's cards at its first look
     handler = _HANDLERS[type(command)]
     return handler(state, command, actor)
 
@@ -180,7 +167,7 @@ def reserve_slots(state: TruckerState) -> int:
     return catalog.ship_board(state.seats[state.players[0]].ship.board).reserve_slots
 
 
-def _look(state, command: m.LookAtPile, actor):
+def _look(state, command: m.LookAtPile, actor, rng=None):
     if state.phase != BUILDING or not state.building_started:
         raise RuleViolation("NOT_BUILDING", "the piles can be looked at only while building")
     if actor not in state.seats:
@@ -196,7 +183,9 @@ def _look(state, command: m.LookAtPile, actor):
         raise RuleViolation("HAND_FULL", "you cannot look at a pile while holding a component")
     if any(p.looking_at == command.pile for p in state.seats.values()):
         raise RuleViolation("PILE_IN_USE", f"someone else is looking at pile {command.pile}")
-    return [m.PileTaken(player=actor, pile=command.pile)]
+    # A pile nobody has looked at this round has no cards yet: they are drawn now, for this player's eyes.
+    cards = None if state.piles[command.pile - 1] else deck.draw_pile(state, rng)
+    return [m.PileTaken(player=actor, pile=command.pile, cards=cards)]
 
 
 def _put_back(state, command, actor):
@@ -287,7 +276,7 @@ def _repair(state, command: m.RepairShip, actor):
 _HANDLERS = {
     m.StartBuilding: _start, m.GrabFaceUp: _grab_face_up,
     m.TakeReserved: _take_reserved, m.PlaceComponent: _place, m.MoveNewest: _move_newest,
-    m.ReturnComponent: _return, m.ReserveComponent: _reserve, m.LookAtPile: _look,
+    m.ReturnComponent: _return, m.ReserveComponent: _reserve,
     m.PutBackPile: _put_back, m.TurnTimer: _turn_timer, m.CallTimeUp: _time_up, m.Finish: _finish,
     m.RepairShip: _repair,
 }

@@ -121,9 +121,9 @@ class ShipLaunched(Event):
 
 
 class FlightDeckShuffled(Event):
-    """PRIVATE: the order of the flight deck (cards are public one by one as CardRevealed)."""
+    """The piles go together into the flight deck. It has no order: each card is drawn when the flight
+    needs it (`CardRevealed`, see `deck.py`)."""
     type: Literal["FlightDeckShuffled"] = "FlightDeckShuffled"
-    order: list[str]
 
 
 class CardRevealed(Event):

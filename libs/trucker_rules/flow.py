@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from starbase_rules.contract import Event, RuleViolation
 
-from trucker_rules import card_effects, catalog, scoring, track
+from trucker_rules import card_effects, catalog, deck, scoring, track
 from trucker_rules import flight_messages as f
 from trucker_rules import shipvalues as sv
 from trucker_rules.cards import Emit, Script
@@ -34,9 +34,9 @@ def advance(state: TruckerState, rng) -> list[Event]:
     if state.phase == LAUNCH:
         return _launch(state, rng)
     if state.card is None:
-        if not state.deck or not track.flying(state):
+        if not deck.cards_left(state) or not track.flying(state):
             return scoring.journeys_end(state, rng)
-        return [f.CardRevealed(card=state.deck[0], flight_order=track.flying(state))]
+        return [f.CardRevealed(card=deck.draw_next_card(state, rng), flight_order=track.flying(state))]
     try:
         card_effects.RESOLVERS[catalog.cards()[state.card]["type"]](Script(state, rng))
     except Emit as emitted:
@@ -66,16 +66,7 @@ def _launch(state: TruckerState, rng) -> list[Event]:
         batteries = [(sq, p.tile.capacity) for sq, p in sorted(ship.tiles.items()) if p.tile.kind == "battery"]
         events.append(f.ShipLaunched(player=name, position=starts[state.seats[name].order_tile - 1],
                                      humans=humans, aliens=aliens, batteries=batteries))
-    return events + [f.FlightDeckShuffled(order=_shuffle_deck(state, rng))]
-
-
-def _shuffle_deck(state: TruckerState, rng) -> list[str]:
-    cards = [c for pile in state.piles for c in pile]
-    level = {1: "I", 2: "II", 3: "III"}[state.round]
-    while True:
-        order = rng.shuffle(cards)
-        if not state.options.get("top_card_of_round_level", True) or catalog.cards()[order[0]]["level"] == level:
-            return order
+    return events + [f.FlightDeckShuffled()]
 
 
 def _end_of_card(state: TruckerState) -> list[Event]:
@@ -279,11 +270,21 @@ def _launched(state, e: f.ShipLaunched):
 
 
 def _deck_shuffled(state, e: f.FlightDeckShuffled):
-    state.deck, state.phase, state.step = list(e.order), FLIGHT, {}
+    state.deck = sorted(c for pile in state.piles for c in pile)
+    state.deck_unseen = deck.unseen_slots_at_launch(state)
+    state.phase, state.step = FLIGHT, {}
 
 
 def _revealed(state, e: f.CardRevealed):
-    state.deck.remove(e.card)
+    if e.card in state.deck:
+        state.deck.remove(e.card)
+    else:   # an unseen card of the deck: known from now on
+        level = catalog.cards()[e.card]["level"]
+        state.deck_unseen[level] -= 1
+        if not state.deck_unseen[level]:
+            del state.deck_unseen[level]
+        state.used_cards.append(e.card)
+        state.round_cards.append(e.card)
     state.card, state.step = e.card, new_step(e.flight_order)
 
 

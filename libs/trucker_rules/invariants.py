@@ -58,6 +58,13 @@ def _piles(state: TruckerState) -> list[str]:
     for player in state.seats.values():
         if player.looking_at is not None and player.hand is not None:
             problems.append(f"{player.name} holds a pile and a component at once")
+    seen = [c for pile in state.piles for c in pile]
+    if len(state.round_cards) != len(set(state.round_cards)) or len(seen) != len(set(seen)):
+        problems.append("an adventure card was drawn twice this round")
+    if not set(seen) <= set(state.round_cards) or not set(state.deck) <= set(state.round_cards):
+        problems.append("a card in a pile or the deck was never drawn")
+    if any(n <= 0 for n in state.deck_unseen.values()):
+        problems.append(f"the deck counts unseen cards wrongly: {state.deck_unseen}")
     return problems
 
 

@@ -115,10 +115,11 @@ class RoundStarted(Event):
 
 
 class FlightDeckDealt(Event):
-    """PRIVATE: the round's adventure cards in 4 piles (piles 1-3 may be looked at while building)."""
+    """The round's adventure piles are laid out (piles 1-3 may be looked at while building). No card is
+    named: a pile's cards are drawn when it is first looked at (`PileTaken.cards`), see `deck.py`."""
     type: Literal["FlightDeckDealt"] = "FlightDeckDealt"
     round: int
-    piles: list[list[str]]
+    piles: int              # how many piles
 
 
 class BuildingStarted(Event):
@@ -166,9 +167,11 @@ class ComponentReserved(Event):
 
 
 class PileTaken(Event):
+    """`cards`: drawn at the pile's first look this round (None after that): PRIVATE to `player`."""
     type: Literal["PileTaken"] = "PileTaken"
     player: str
     pile: int
+    cards: list[str] | None = None
 
 
 class PileReturned(Event):

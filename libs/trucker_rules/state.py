@@ -38,14 +38,17 @@ class TruckerState:
     # building
     face_down: list[str] = field(default_factory=list)   # sorted; a grab draws which one (no order exists in advance)
     face_up: list[str] = field(default_factory=list)
-    piles: list[list[str]] = field(default_factory=list)  # PRIVATE adventure piles 1..4
+    # The adventure piles 1..4: a pile's cards once someone looked at it ([] until then: not drawn yet).
+    piles: list[list[str]] = field(default_factory=list)
     building_started: bool = False
     timer_space: int = 0
     runs_out_at: float | None = None
     order_tiles_free: list[int] = field(default_factory=list)
     # flight (see flight.py)
     used_cards: list[str] = field(default_factory=list)
-    deck: list[str] = field(default_factory=list)          # PRIVATE: cards still to come
+    round_cards: list[str] = field(default_factory=list)   # the cards of this round seen so far
+    deck: list[str] = field(default_factory=list)          # seen cards still to come (sorted: no order yet)
+    deck_unseen: dict[str, int] = field(default_factory=dict)   # unseen cards still to come, per level
     card: str | None = None
     step: dict[str, Any] = field(default_factory=dict)     # progress through the current card
     bank: int = 0                                          # bank + all credits == 0 always
@@ -62,4 +65,5 @@ class TruckerState:
         return replace(self, players=list(self.players), options=dict(self.options), seats=seats,
                        face_down=list(self.face_down), face_up=list(self.face_up),
                        piles=[list(p) for p in self.piles], order_tiles_free=list(self.order_tiles_free),
-                       used_cards=list(self.used_cards), deck=list(self.deck), step=copy.deepcopy(self.step))
+                       used_cards=list(self.used_cards), round_cards=list(self.round_cards), deck=list(self.deck),
+                       deck_unseen=dict(self.deck_unseen), step=copy.deepcopy(self.step))

@@ -25,10 +25,11 @@ QUEUE_LIMIT = 10_000      # a connection this far behind is too slow to follow t
 
 
 # What the warehouse writes is public by construction (a face-down grab names its component only once
-# grabbed): those skip the engine's redaction, which would parse every event once per viewer.
+# grabbed): those skip the engine's redaction, which would parse every event once per viewer. Not
+# PileTaken: at a pile's first look it carries the pile's cards, for the looker only.
 PUBLIC_TYPES = frozenset({
     "BuildingStarted", "ComponentGrabbed", "ComponentPlaced", "NewestMoved", "ComponentReturned",
-    "ComponentReserved", "PileTaken", "PileReturned", "TimerTurned", "ShipFinished",
+    "ComponentReserved", "PileReturned", "TimerTurned", "ShipFinished",
 })
 
 

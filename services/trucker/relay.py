@@ -20,6 +20,7 @@ from starbase_core.store import EventStore, WrongExpectedSeq
 from trucker.warehouse import RedisWarehouse, WarehouseMissing
 
 MAX_BATCH = 256
+REQUEST_ID = "request_id"
 Publish = Callable[[str, list[Envelope]], Awaitable[None]]
 
 
@@ -33,15 +34,21 @@ class NotDurable(Exception):
 
 def new_event(outboxed: dict) -> NewEvent:
     """An outbox event as the platform stores game events: engine events as data = event.model_dump()
-    (type and v included), the platform's own (GameEnded) as they are; meta exactly as the platform's
+    (type and v included), the platform's own (GameEnded) as they are; meta as the platform's
     `gamestream.wrap` writes it (`draw_end`, and `command` on a command's first event), so the audit
-    can re-run every command and compare."""
+    can re-run every command and compare, plus `request_id` beside `command` (which the audit leaves
+    out of the comparison: `starbase_core.audit.UNCHECKED_META`)."""
     data = outboxed["data"]
     if outboxed["type"] not in PLATFORM_TYPES:
         data = {"type": outboxed["type"], "v": 1, **data}
     meta = {"draw_end": outboxed.get("draw_end", 0)}
     if outboxed.get("command") is not None:
         meta["command"] = outboxed["command"]
+        if outboxed.get("command_id"):
+            # The client's id of the move (`<player>:<id>`): a warehouse rebuilt from the stream learns
+            # from it which moves were applied, so a resend is answered and not applied again. (The
+            # append's own command id, `<epoch>:<seq>`, names a relay batch, not a move.)
+            meta[REQUEST_ID] = outboxed["command_id"]
     if outboxed["type"] in PLATFORM_TYPES:
         meta["platform"] = True
     return NewEvent(type=outboxed["type"], data=data, actor=outboxed.get("actor"), meta=meta)

@@ -17,6 +17,8 @@ from trucker_rules import messages as m
 from trucker_rules.game import GAME
 from trucker_rules.state import BUILDING, TruckerState
 
+from trucker.relay import REQUEST_ID
+
 
 def _known_event_types() -> frozenset[str]:
     types = list(m.BUILDING_EVENTS)
@@ -46,11 +48,20 @@ class Folded:
         self.seq = 0
         self.draw_end = 0            # the FairRng counter after the last draw (envelope meta.draw_end)
         self.game_name: str | None = None   # from GameCreated: only a Trucker game is folded
+        # The moves the stream holds by client id (`meta.request_id` of a command's first event):
+        # id → "first seq,last seq", the form of the warehouse's `cmds` hash.
+        self.requests: dict[str, str] = {}
+        self._request: str | None = None    # the id of the command whose events are being folded
         for envelope in envelopes:
             self.add(envelope)
 
     def add(self, envelope: Envelope) -> None:
         self.seq = envelope.seq
+        if "command" in envelope.meta:
+            self._request = envelope.meta.get(REQUEST_ID)
+        if self._request is not None:
+            first = self.requests.get(self._request, f"{envelope.seq},").split(",")[0]
+            self.requests[self._request] = f"{first},{envelope.seq}"
         self.draw_end = envelope.meta.get("draw_end", self.draw_end)
         if envelope.type == "GameCreated":
             self.game_name = envelope.data.get("game")
@@ -73,7 +84,8 @@ def _status(state: TruckerState) -> str:
 def future_grabs(folded: Folded, seed: bytes) -> list[tuple[str, int]]:
     """Every face-down grab still to come this round, with the FairRng counter after each: the rules
     engine's own `face_down_sequence`, resumed where the stream's last draw left it. While building
-    only these grabs draw, so this is exactly what `GAME.decide` would grab, one by one (the audit
+    only these grabs and a pile's first look draw (after which `TableService._pile_draw` computes the
+    sequence again), so this is exactly what `GAME.decide` would grab, one by one (the audit
     re-derives it from the revealed seed). PRIVATE: it goes to Redis and nowhere else."""
     if not folded.building:
         return []
@@ -132,7 +144,8 @@ def warehouse_doc(game: str, folded: Folded, epoch: str, future: list[tuple[str,
         "finished": {s.name: s.order_tile for s in seats if s.order_tile is not None},
         "piles": {str(s.looking_at): s.name for s in seats if s.looking_at is not None},
         "looking": {s.name: s.looking_at for s in seats if s.looking_at is not None},
-        "cmds": {},   # players' command ids are not in the stream: after a rebuild a resend is decided anew
+        # Every move's client id the stream holds: after a rebuild a resend is answered, not applied again.
+        "cmds": dict(folded.requests),
     }
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import structlog
 
@@ -23,6 +23,8 @@ from starbase_core.seeds import SeedVault
 from starbase_core.store import EventStore
 from starbase_rules.contract import RuleViolation
 from starbase_rules.fair import FairRng
+from trucker_rules import deck
+from trucker_rules.build_phase import face_down_sequence
 from trucker_rules.building import check_placement
 from trucker_rules.game import GAME
 from trucker_rules.ship import Placed, Ship
@@ -132,7 +134,17 @@ class TableService:
         except Diverged:
             await self.rebuild(game)
             raise Refused("RETRY", "the table was reloaded while your move was stored; send it again")
-        return applied
+        return await self._with_stored_events(game, applied)
+
+    async def _with_stored_events(self, game: str, applied: Applied) -> Applied:
+        """A resent move is answered with the events its first sending stored (read back from the
+        stream: Redis may have been rebuilt since, and the outbox keeps nothing once it is stored)."""
+        if not applied.retried or applied.events or applied.last_seq < applied.first_seq:
+            return applied
+        stored = await self.store.read(game_stream(game), from_seq=applied.first_seq)
+        events = tuple({"seq": e.seq, "type": e.type, "actor": e.actor, "data": e.data}
+                       for e in stored if e.seq <= applied.last_seq)
+        return replace(applied, events=events)
 
     async def _apply(self, game: str, player: str, move: Move, command_id: str | None) -> Applied:
         for attempt in range(STALE_RETRIES + 2):
@@ -140,6 +152,8 @@ class TableService:
                 args = move.args
                 if move.operation in PLACING:
                     args = await self._checked(game, player, move, fresh=attempt > 0)
+                elif move.operation == "look_at_pile":
+                    args = await self._pile_draw(game, int(move.args[0]))
                 applied = await self.warehouse.apply(move.operation, game, player, command_id, *args)
                 self.ships.applied(game, player, move.operation, applied.events)
                 return applied
@@ -152,8 +166,8 @@ class TableService:
                 self.ships.forget(game, player)
                 if refusal.code == "NOT_BUILDING" and attempt == 0 and await self.open_current_round(game):
                     continue   # the warehouse was a finished round's: the next round's is loaded now
-                if refusal.code == "STALE_CHECK":
-                    continue   # the rules refused on what this replica remembered: check on a fresh read
+                if refusal.code in ("STALE_CHECK", "STALE_DRAW"):
+                    continue   # checked on what this replica remembered, or drawn at an old counter: again
                 if refusal.code != "STALE_SHIP" or attempt >= STALE_RETRIES:
                     raise
         raise Refused("TABLE_UNAVAILABLE", f"game {game} keeps changing under the move")
@@ -185,6 +199,32 @@ class TableService:
         if move.operation == "place":   # the script also checks the hand still holds what was checked
             return column, row, rotation, known.version, component or "", known.epoch
         return column, row, rotation, known.version
+
+    async def _pile_draw(self, game: str, pile: int) -> tuple:
+        """The script's arguments for looking at `pile`. A pile nobody has looked at this round has no
+        cards yet: the rules engine draws them now (`deck.draw_pile`, the game's FairRng at the
+        warehouse's counter), which moves the counter, so the face-down grabs to come are computed
+        again from the new one. `look_at_pile.lua` refuses the draw (STALE_DRAW, then drawn again) if
+        the counter moved meanwhile. Pile draws are rare (at most three per round)."""
+        piles_raw, draw_end, seq, epoch = await self.warehouse.redis.hmget(
+            f"trucker:{{{game}}}:meta", "piles", "draw_end", "seq", "epoch")
+        if piles_raw is None:
+            raise WarehouseMissing(game)
+        piles = json.loads(piles_raw)
+        if not 1 <= pile <= min(3, len(piles)) or piles[pile - 1]:
+            return (pile,)             # already drawn (or not a pile one may look at: the script refuses)
+        await self.relay.wait_durable(game, int(seq), epoch)
+        folded = Folded(await self.store.read(game_stream(game)))
+        if not folded.building:
+            return (pile,)             # building is over: the script refuses (NOT_BUILDING)
+        if str(folded.draw_end) != draw_end:
+            raise Refused("STALE_DRAW", "the table changed while the pile was drawn")
+        seed = await self._seed(game)
+        rng = FairRng(seed, start=folded.draw_end)
+        piles[pile - 1] = deck.draw_pile(folded.state, rng)
+        future = face_down_sequence(folded.state.face_down, FairRng(seed, start=rng.used))
+        return (pile, draw_end, json.dumps(piles), rng.used,
+                json.dumps([tile for tile, _ in future]), json.dumps([after for _, after in future]))
 
     # ---- the end of building ------------------------------------------------------------------
 
@@ -227,7 +267,7 @@ class TableService:
         for _ in range(STALE_RETRIES):
             if (before := await self.warehouse.applied_before(game, command_id)) is not None:
                 await self.relay.wait_durable(game, before.last_seq, None)
-                return before
+                return await self._with_stored_events(game, before)
             seq, epoch = await self.warehouse.redis.hmget(f"trucker:{{{game}}}:meta", "seq", "epoch")
             await self.relay.wait_durable(game, int(seq), epoch)
             folded = Folded(await self.store.read(game_stream(game)))

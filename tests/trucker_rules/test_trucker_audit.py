@@ -12,6 +12,7 @@ import pytest
 
 from adjudicator.service import Adjudicator
 from starbase_core.audit import PASS, audit_game
+from starbase_core.envelope import hash_of
 from starbase_core.gamestream import ends_game, game_created, game_ended, replay, wrap
 from starbase_core.seeds import MemorySeedVault
 from starbase_core.store_memory import MemoryEventStore
@@ -67,6 +68,29 @@ def test_a_whole_trucker_game_as_the_platform_stores_it_passes_the_audit():
     other = next(e.data["component"] for e in stream[index + 1:] if e.type == "ComponentGrabbed")
     tampered[index] = stream[index].model_copy(update={"data": {**stream[index].data, "component": other}})
     assert audit_game("t1", tampered, get_game).verdict != PASS
+
+
+def test_the_audit_leaves_a_client_request_id_out_of_the_comparison_but_not_other_meta():
+    """The trucker service records each move's client id as `meta.request_id` (rules cannot re-derive
+    it): a stream carrying it passes; any other meta key added or changed still fails."""
+    store = MemoryEventStore()
+    asyncio.run(_write_whole_game(store, "t3", ["ann", "bob"], bot_seed=8))
+    stream = asyncio.run(store.read("game.t3"))
+
+    def resealed(change) -> list:
+        envelopes, prev_hash = [], stream[0].prev_hash
+        for envelope in stream:
+            meta = change(envelope) if "command" in envelope.meta else envelope.meta
+            body = envelope.model_dump(exclude={"hash"}) | {"meta": meta, "prev_hash": prev_hash}
+            envelopes.append(type(envelope)(**body, hash=hash_of(body)))
+            prev_hash = envelopes[-1].hash
+        return envelopes
+
+    with_ids = resealed(lambda e: {**e.meta, "request_id": f"{e.actor}:{e.seq}"})
+    assert audit_game("t3", with_ids, get_game).verdict == PASS
+    assert audit_game("t3", resealed(lambda e: {**e.meta, "note": "x"}), get_game).verdict != PASS
+    assert audit_game("t3", resealed(lambda e: {**e.meta, "draw_end": e.meta["draw_end"] + 1}),
+                      get_game).verdict != PASS
 
 
 def test_the_adjudicator_refuses_commands_while_a_round_is_building():

@@ -96,16 +96,27 @@ def test_the_game_ends_after_round_three_with_the_most_credits_winning():
     assert info.value.code == "GAME_OVER"
 
 
-def test_each_round_deals_its_flight_deck_in_four_piles_without_reusing_cards():
+def test_each_round_lays_out_four_piles_and_draws_its_cards_without_reusing_any():
     from collections import Counter
     from starbase_rules.playout import playout
     from trucker_rules import catalog
     result = playout(GAME, ["a", "b"], 3)
-    dealt = [e for e in result.events if e.type == "FlightDeckDealt"]
-    levels = [Counter(catalog.cards()[c]["level"] for pile in e.piles for c in pile) for e in dealt]
-    assert levels == [{"I": 8}, {"I": 4, "II": 8}, {"I": 4, "II": 4, "III": 8}]
-    assert all(len(e.piles) == 4 for e in dealt)
-    every = [c for e in dealt for pile in e.piles for c in pile]
-    assert len(every) == len(set(every)) == 36
-    first_cards = [e.order[0] for e in result.events if e.type == "FlightDeckShuffled"]
-    assert [catalog.cards()[c]["level"] for c in first_cards] == ["I", "II", "III"]
+    assert [e.piles for e in result.events if e.type == "FlightDeckDealt"] == [4, 4, 4]
+    level = lambda card: catalog.cards()[card]["level"]
+    recipe = {1: {"I": 2}, 2: {"I": 1, "II": 2}, 3: {"I": 1, "II": 1, "III": 2}}
+    round_no, drawn, first_cards, pile_cards = 0, [], [], []
+    for event in result.events:
+        if event.type == "RoundStarted":
+            round_no, first_card_due = event.round, True
+        if event.type == "PileTaken" and event.cards:
+            assert Counter(map(level, event.cards)) == recipe[round_no]     # a pile holds the recipe
+            drawn += event.cards
+            pile_cards += event.cards
+        if event.type == "CardRevealed":
+            if event.card not in pile_cards:
+                drawn.append(event.card)
+            if first_card_due:
+                first_cards.append(event.card)
+                first_card_due = False
+    assert len(drawn) == len(set(drawn))                  # no card comes twice in the game
+    assert [level(c) for c in first_cards] == ["I", "II", "III"]

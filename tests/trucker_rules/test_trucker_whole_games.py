@@ -34,13 +34,20 @@ def test_no_viewer_ever_sees_a_card_before_it_is_revealed_or_a_tile_before_it_is
     state = GAME.initial_state()
     known_tiles, known_cards = set(), set()
     secret = set(catalog.warehouse_ids()) | set(catalog.cards())
+    drawn_cards = set()       # cards some event has named: by their first look (for one player) or reveal
     for event in result.events:
         if event.type == "ComponentGrabbed":
             known_tiles.add(event.component)
         if event.type == "CardRevealed":
             known_cards.add(event.card)
+            drawn_cards.add(event.card)
+        if event.type == "PileTaken" and event.cards:
+            drawn_cards.update(event.cards)
         if event.type == "RoundStarted":
             known_tiles, known_cards = set(), set()
+        # The stream itself (not only what viewers see) names no card before it is looked at or revealed.
+        stored = json.dumps(event.model_dump(mode="json"))
+        assert not [c for c in set(catalog.cards()) - drawn_cards if f'"{c}"' in stored], event.type
         state = GAME.evolve(state, event)
         hidden = secret - known_tiles - known_cards - set(state.face_up)
         for viewer in ("a", None):

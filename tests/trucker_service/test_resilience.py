@@ -10,9 +10,11 @@ from redis.asyncio import Redis
 from starbase_core.gamestream import game_stream
 from starbase_core.servers import RedisServer, free_port
 
+from starbase_core.store_memory import MemoryEventStore
 from trucker.relay import Relay
-from trucker.tables import TableService
-from trucker.warehouse import RedisWarehouse
+from trucker.schemas import public_event
+from trucker.tables import Move, TableService
+from trucker.warehouse import RedisWarehouse, Refused
 
 from tests.trucker_service.helpers import (
     assert_reruns_through_the_rules, check_invariants, folded, legal_spot, new_game, next_face_down,
@@ -95,6 +97,9 @@ async def assert_acked_moves_stored_once(store, game: str, bots: list[Bot]) -> N
         for ack in bot.acked.values():
             if ack["events"]:
                 assert by_seq[ack["first_seq"]].type == ack["events"][0]["type"]
+        # Every stored move carries its client id, and no id was applied twice.
+        requests = [e.meta.get("request_id") for e in envelopes if e.actor == bot.player and "command" in e.meta]
+        assert None not in requests and len(requests) == len(set(requests)), f"{bot.player}: {requests}"
 
 
 async def test_sigkill_in_a_busy_round_loses_no_acknowledged_move_and_applies_none_twice(
@@ -168,6 +173,41 @@ async def test_redis_emptied_mid_round_is_rebuilt_from_the_event_store(nats_url,
             for bot in bots:
                 await bot.client.close()
             await redis.aclose()
+
+
+async def test_a_move_stored_but_not_acknowledged_when_redis_is_lost_is_answered_not_applied_again(vault):
+    """Given a grab whose event reached the stream but whose ack never left (the service stopped between
+    the two), when Redis is emptied and the client resends the move with the same id, then the rebuilt
+    warehouse answers it with the stored events and applies nothing: the grab is in the stream once."""
+    store = MemoryEventStore()
+    with RedisServer() as own_redis:
+        redis = Redis.from_url(own_redis.url, decode_responses=True)
+        warehouse = RedisWarehouse(redis)
+        relay = Relay(warehouse, store)
+        service = TableService(warehouse, store, relay, vault)
+        game = await new_game(store, ["ann", "bob"], vault=vault)
+        await service.open_table(game)
+        grab = await warehouse.apply("grab_face_down", game, "ann", "ann:17")   # in the outbox: not acked
+        await relay.flush(game)                                                  # durable in the stream
+        grabbed = grab.events[0]["data"]["component"]
+        await redis.flushall()
+
+        again = await service.play(game, "ann", Move("grab_face_down"), "ann:17")
+
+        assert again.retried and (again.first_seq, again.last_seq) == (grab.first_seq, grab.last_seq)
+        assert [public_event(e) for e in again.events] == [public_event(e) for e in grab.events]
+        envelopes = await store.read(game_stream(game))
+        grabs = [e for e in envelopes if e.type == "ComponentGrabbed"]
+        assert [(e.actor, e.data["component"], e.meta.get("request_id")) for e in grabs] == \
+               [("ann", grabbed, "ann:17")]
+        assert (await folded(store, game)).state.seats["ann"].hand == grabbed
+        with pytest.raises(Refused) as refused:                    # the hand is full: it was applied once
+            await service.play(game, "ann", Move("grab_face_down"), "ann:18")
+        assert refused.value.code == "HAND_FULL"
+        assert service.rebuilds == 1
+        await check_invariants(service, game)
+        assert_reruns_through_the_rules(await store.read(game_stream(game)), await vault.get(game))
+        await redis.aclose()
 
 
 async def test_two_replicas_serve_one_table(nats_url, redis_url, namespace, jetstream_store, vault):

@@ -256,12 +256,13 @@ async def test_a_pile_s_cards_are_shown_only_to_the_player_holding_it(live, jets
             break
         await ann.send("return")
     looked = await ann.send("look_at_pile", pile=2)
-    dealt = next(e for e in await jetstream_store.read(game_stream(game)) if e.type == "FlightDeckDealt")
-    assert looked["pile"] == dealt.data["piles"][1]
+    taken = next(e for e in await jetstream_store.read(game_stream(game)) if e.type == "PileTaken")
+    assert len(looked["pile"]) == 2 and looked["pile"] == taken.data["cards"]   # drawn at this first look
     await bob.wait_for_seq(looked["seq"]), await watcher.wait_for_seq(looked["seq"])
+    assert any(m.get("event", {}).get("type") == "PileTaken" for m in bob.received)
     for other in (bob, watcher):
         text = json.dumps(other.received)
-        assert not any(f'"{card}"' in text for pile in dealt.data["piles"] for card in pile)
+        assert not any(f'"{card}"' in text for card in catalog.cards())       # no card reaches them
     await ann.close(), await bob.close(), await watcher.close()
 
 

@@ -10,8 +10,12 @@ from trucker.tables import Move, TableService
 from trucker.warehouse import RedisWarehouse
 from trucker_rules.game import GAME
 from trucker.warehouse import Refused
+from starbase_rules.fair import FairRng
+from trucker_rules import messages as m
 
-from tests.trucker_service.helpers import Table, check_invariants, illegal_joint_spot, legal_spot, new_game
+from tests.trucker_service.helpers import (
+    Table, check_invariants, folded, illegal_joint_spot, legal_spot, new_game,
+)
 
 pytestmark = pytest.mark.integration
 
@@ -137,8 +141,15 @@ async def test_looking_at_the_piles(table):
     await table.grab_and_place("bob")
     assert await table.refusal("ann", "look_at_pile", 4) == "PILE_SECRET"
     assert await table.refusal("ann", "return_pile") == "NOT_LOOKING"
+    before = await folded(table.service.store, table.game)
     taken = await table.play("ann", "look_at_pile", 2)
-    assert taken.events[0]["data"] == {"player": "ann", "pile": 2}
+    # The pile's first look draws its cards, as the rules engine does (the game's FairRng, its counter).
+    seed = await table.service.vault.get(table.game)
+    expected = GAME.decide(before.state, m.LookAtPile(pile=2), "ann", FairRng(seed, start=before.draw_end))
+    assert taken.events[0]["data"] == {"player": "ann", "pile": 2, "cards": expected[0].cards}
+    assert len(expected[0].cards) == 2 and (await table.state()).piles[1] == expected[0].cards
+    assert await table.next_face_down() == (await table.service.warehouse.snapshot(
+        table.game, secret=True))["facedown"][0]                  # the face-down grabs follow the new counter
     assert await table.refusal("bob", "look_at_pile", 2) == "PILE_IN_USE"
     assert await table.refusal("ann", "look_at_pile", 3) == "ALREADY_LOOKING"
     assert await table.refusal("ann", "grab_face_down") == "LOOKING_AT_PILE"
@@ -146,7 +157,8 @@ async def test_looking_at_the_piles(table):
     assert await table.refusal("bob", "look_at_pile", 3) == "HAND_FULL"
     await table.play("ann", "return_pile")
     await table.play("bob", "return_tile")
-    await table.play("bob", "look_at_pile", 2)
+    again = await table.play("bob", "look_at_pile", 2)
+    assert again.events[0]["data"] == {"player": "bob", "pile": 2, "cards": None}   # drawn once
 
 
 async def test_the_hourglass_turns_only_once_run_out(table):
@@ -255,3 +267,29 @@ async def test_a_replica_placing_on_what_it_remembers_of_a_ship_changed_elsewher
     placed = await first.play(table.game, "ann", Move("place", spot), None)
     assert placed.events[0]["data"]["component"] == held != remembered
     await check_invariants(first, table.game)
+
+
+async def test_first_looks_draw_the_piles_and_every_grab_after_them_still_follows_the_rules(table):
+    """Given grabs and first looks interleaved (each first look moves the draw counter), then the stream
+    names no card before its pile is looked at, and every command re-runs through the rules to the
+    same events and counters from the seed alone."""
+    from starbase_core.gamestream import game_stream
+    from trucker_rules import catalog
+    from tests.trucker_service.helpers import assert_reruns_through_the_rules
+    await table.grab_and_place("ann")
+    await table.grab_and_place("bob")
+    for player, pile in (("ann", 1), ("bob", 3)):
+        await table.play(player, "look_at_pile", pile)
+        await table.play(player, "return_pile")
+        await table.grab_and_place(player)
+        await table.grab_and_place("cy")
+    await table.play("cy", "grab_face_down")
+    envelopes = await table.service.store.read(game_stream(table.game))
+    seen: set[str] = set()
+    for envelope in envelopes:
+        if envelope.type == "PileTaken" and envelope.data["cards"]:
+            seen.update(envelope.data["cards"])
+        stored = str(envelope.model_dump())
+        assert not [card for card in set(catalog.cards()) - seen if f"'{card}'" in stored], envelope.seq
+    assert len(seen) == 4
+    assert_reruns_through_the_rules(envelopes, await table.service.vault.get(table.game))
