@@ -3,6 +3,7 @@ OR events and private revenue, skipping steps with nothing to do, receivership t
 from __future__ import annotations
 
 from kit18xx.turns import next_to_operate
+from starbase_rules.contract import Outcome
 from moon21 import events as E
 from moon21.corporate import end_of_corporate_round
 from moon21.earnings import run_and_pay
@@ -163,13 +164,9 @@ def standings(s: State) -> list[dict]:
             value = s.price(corp) + bonus * len(s.corps[corp].bonus_tokens)
             total += s.shares.held_percent(corp, f"p:{player}") // 10 * value
         wealth[player] = 0 if player in s.bankrupt else total
-    ordered = sorted(s.players, key=lambda p: (p in s.bankrupt, -wealth[p]))
-    out = []
-    standing = {p: (p not in s.bankrupt, wealth[p]) for p in s.players}
-    for player in ordered:
-        better = sum(1 for q in s.players if standing[q] > standing[player])
-        out.append({"player": player, "rank": better + 1, "score": wealth[player]})
-    return out
+    # A bankrupt player ranks below every solvent one, whatever the wealth.
+    key = {p: (p not in s.bankrupt, wealth[p]) for p in s.players}
+    return [row.model_dump() for row in Outcome.ranked(wealth, key).standings]
 
 
 def end_game(em: Emitter, reason: str) -> None:

@@ -50,6 +50,16 @@ class Outcome(BaseModel):
     standings: list[Standing]
     reason: str = ""
 
+    @classmethod
+    def ranked(cls, scores: dict[str, float], key: dict[str, Any] | None = None, reason: str = "") -> "Outcome":
+        """Standings with competition ranks: 1 + the number of players strictly better. `key` (default:
+        the score) orders players where a game breaks ties by something other than the score."""
+        key = key or scores
+        better = {p: sum(1 for q in scores if key[q] > key[p]) for p in scores}
+        order = sorted(scores, key=lambda p: better[p])          # stable: seat order among equals
+        return cls(standings=[Standing(player=p, rank=better[p] + 1, score=scores[p]) for p in order],
+                   reason=reason)
+
 
 @runtime_checkable
 class Rng(Protocol):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 
-from starbase_rules.contract import Outcome, RuleViolation, Standing, parse_command
+from starbase_rules.contract import Outcome, RuleViolation, parse_command
 from stellar import bots, building, corporate, investor, powers  # noqa: F401  (modules register their handlers)
 from stellar import queries as q
 from stellar.checks import broken_invariants
@@ -94,12 +94,8 @@ class StellarVentures:
                         if corp.president == player and corp.formed and not corp.taken_over]
             return s.final_scores[player], max(presided, default=-1)
 
-        ordered = sorted(s.players, key=key, reverse=True)
-        standings = []
-        for index, player in enumerate(ordered):
-            rank = standings[-1].rank if index and key(ordered[index - 1]) == key(player) else index + 1
-            standings.append(Standing(player=player, rank=rank, score=s.final_scores[player]))
-        return Outcome(standings=standings, reason=s.end_reason)
+        return Outcome.ranked({p: s.final_scores[p] for p in s.players}, {p: key(p) for p in s.players},
+                              reason=s.end_reason)
 
     def invariants(self, state: State) -> list[str]:
         return broken_invariants(state)

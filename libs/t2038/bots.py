@@ -79,9 +79,9 @@ def _stock_bot(state: State, player: str, rnd: random.Random):
         return _first_accepted(state, player, candidates) or cmd.Pass()
     candidates = []
     if state.set_number > 1:
-        forced = stock.must_still_sell(state, player)
+        forced = stock.required_sales(state, player)
         if forced:
-            return cmd.SellShares(corp=forced[0], count=1)
+            return cmd.SellShares(corp=forced[0][0], count=forced[0][1])
     if state.set_number > 1 and not state.sold_this_turn and rnd.random() < 0.08:
         held = [corp for corp in state.launched if state.units(corp, p(player)) > 0]
         rnd.shuffle(held)
@@ -125,6 +125,8 @@ def _operating_bot(state: State, player: str, rnd: random.Random):
                 return cmd.EmergencySell(corp=rnd.choice(corps), count=1)
             return cmd.DeclareBankruptcy()
         return cmd.BuyShip(phase=phase, kind=kind)
+    if purchases.mandatory_ship_owed(state, op):      # the bank sells none: offer the whole treasury (7.3)
+        return cmd.BuyShipFrom(ship=purchases.ships_it_could_still_buy(state, op)[0], price=state.cash(op))
     candidates = []
     if op.startswith("i:") and not state.ships_of(op) and "AL" in state.launched:
         offers = ships.for_sale(state)

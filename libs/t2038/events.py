@@ -253,6 +253,16 @@ class DecisionResolved(Event):
     type: Literal["DecisionResolved"] = "DecisionResolved"
 
 
+class ShipOfferDeclined(Event):
+    """A seller declined to sell `ship` to the operating `buyer` for `price`; `whole_treasury` when that was
+    all the buyer could pay, so no offer with its own funds can buy that ship this turn (7.3)."""
+    type: Literal["ShipOfferDeclined"] = "ShipOfferDeclined"
+    ship: str
+    buyer: str
+    price: int
+    whole_treasury: bool = False
+
+
 class LeagueSkipsRound(Event):
     """The League formed after a corporation priced $124 or less began operating (8.14)."""
     type: Literal["LeagueSkipsRound"] = "LeagueSkipsRound"
@@ -266,7 +276,7 @@ class AuctionFlowSet(Event):
 
 
 AnyEvent = Annotated[Union[
-    AuctionFlowSet, BaseTransferred, DecisionsQueued, DecisionResolved, LeagueSkipsRound,
+    AuctionFlowSet, BaseTransferred, DecisionsQueued, DecisionResolved, LeagueSkipsRound, ShipOfferDeclined,
     GameStarted, CashMoved, BidPlaced, AuctionOpened, AuctionBidRaised, AuctionDropped, CompanyAcquired,
     SharesMoved, PresidentChanged, StockPriceMoved, CorporationLaunched, CorporationActivated, StockTurnEnded,
     RoundStarted, OperatorStarted, OperatorFinished, RouteStarted, ShipMoved, HexExplored, TilesOffered,

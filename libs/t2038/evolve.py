@@ -126,6 +126,7 @@ def _round(s: State, e: ev.RoundStarted) -> None:
 
 def _operator(s: State, e: ev.OperatorStarted) -> None:
     s.operator, s.step, s.earnings, s.bought_this_turn = e.operator, "routes", 0, {}
+    s.ships_refused = []
     if e.operator.startswith("c:"):
         s.started_at[e.operator[2:]] = e.price
     s.sold_this_turn = []
@@ -255,6 +256,11 @@ def _resolved(s: State, e: ev.DecisionResolved) -> None:
     s.decisions.resolve()
 
 
+def _ship_offer_declined(s: State, e: ev.ShipOfferDeclined) -> None:
+    if e.whole_treasury:
+        s.ships_refused.append(e.ship)
+
+
 def _league_skips(s: State, e: ev.LeagueSkipsRound) -> None:
     s.done_operators.append("c:AL")
 
@@ -278,5 +284,6 @@ _HANDLERS = {
     "ShipBought": _ship_bought, "ShipRemoved": _ship_removed, "PhaseChanged": _phase,
     "DiscardRequired": _discard, "ClaimPlaced": _claim, "BasePlaced": _base, "StationPlaced": _station,
     "BankBroke": _bank_broke, "AuctionFlowSet": _auction_flow, "BaseTransferred": _base_transferred,
-    "DecisionsQueued": _queued, "DecisionResolved": _resolved, "LeagueSkipsRound": _league_skips, "GameFinished": _ended,
+    "DecisionsQueued": _queued, "DecisionResolved": _resolved, "LeagueSkipsRound": _league_skips,
+    "ShipOfferDeclined": _ship_offer_declined, "GameFinished": _ended,
 }

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 
-from starbase_rules.contract import Outcome, RuleViolation, Standing, parse_command
+from starbase_rules.contract import Outcome, RuleViolation, parse_command
 from t2038 import auction, earnings, flow, growth, league, privates, purchases, routes, stock
 from t2038 import commands as cmd
 from t2038 import events as ev
@@ -68,6 +68,9 @@ class T2038:
         if actor not in self.to_act(state):
             refuse("NOT_YOUR_TURN", f"{actor} may not act now; waiting for {self.to_act(state)}")
         tx = Tx(state, rng)
+        if isinstance(command, cmd.DiscardShip) and not state.must_discard:
+            refuse("NO_DISCARD_DUE", "no company is over its ship limit; ships are never turned in "
+                                     "voluntarily (7.33, 7.35)")
         if state.pending and not state.must_discard:
             league.decide_pending(tx, actor, command)
         elif state.must_discard:
@@ -95,7 +98,7 @@ class T2038:
             refuse("AUCTION_RUNNING", f"bid or drop out of the auction for company {s.auction_company}")
         auction_open = auction.available_company(s) is not None
         match command:
-            case cmd.BuyCompany() if auction_open:
+            case cmd.BuyCompany():            # refused with NOTHING_FOR_SALE once every company is sold
                 auction.buy(tx, actor, command.price)
             case cmd.BidOnCompany() if auction_open:
                 auction.bid(tx, actor, command.company, command.amount)
@@ -190,8 +193,10 @@ class T2038:
             case cmd.DeclareBankruptcy():
                 earnings.bankrupt(tx, op, actor)
             case cmd.FinishOperating():
-                if purchases.needs_mandatory_ship(s, op) and purchases.cheapest_offer(s):
-                    refuse("MUST_BUY_SHIP", f"{op} owns no spaceship and must buy one (7.3)")
+                if purchases.mandatory_ship_owed(s, op):
+                    source = "from the bank" if purchases.cheapest_offer(s) else \
+                        f"from another company (BuyShipFrom; e.g. {purchases.ships_it_could_still_buy(s, op)[:3]})"
+                    refuse("MUST_BUY_SHIP", f"{op} owns no spaceship and must buy one {source} (7.3)")
                 if op.startswith("i:") and league.formed(s) and not s.ships_of(op):
                     refuse("MUST_BUY_OR_MERGE", f"{op} owns no ship: buy one or merge into the League (7.39)")
                 flow.finish_operator(tx)
@@ -229,10 +234,7 @@ class T2038:
         scores = {player: stock.worth(state, player) for player in state.players}
         if state.bankrupt:
             scores[state.bankrupt] = min(scores.values()) - 1
-        ordered = sorted(scores.values(), reverse=True)
-        return Outcome(reason=state.ended, standings=[
-            Standing(player=player, rank=ordered.index(score) + 1, score=score)
-            for player, score in sorted(scores.items(), key=lambda item: -item[1])])
+        return Outcome.ranked(scores, reason=state.ended)
 
     def view(self, state: State, viewer: str | None) -> dict:
         """Everything in 2038 is open (10. Etiquette); the face-down pool is shown only as a count."""

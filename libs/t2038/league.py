@@ -104,7 +104,10 @@ def decide_pending(tx: Tx, actor: str, command) -> None:
     kind, player, number, when = s.decisions.require_decider(actor)
     then = s.decisions.then
     if isinstance(command, cmd.Decline):
-        pass
+        if kind == "deal" and when["deal"] == "ship":      # remembered for the mandatory ship (7.3)
+            buyer = when["buyer"]
+            tx.emit(ev.ShipOfferDeclined(ship=when["ship"], buyer=buyer, price=when["price"],
+                                         whole_treasury=when["price"] >= s.cash(buyer)))
     elif kind == "form" and isinstance(command, cmd.FormLeague):
         form(tx)
     elif kind == "deal" and isinstance(command, cmd.AcceptDeal):

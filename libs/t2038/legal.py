@@ -7,7 +7,8 @@ Where a choice is a price on a range (a raise, a ship or private bought from ano
 list offers the ends of the range; any amount between is legal too.
 
 Routes: `route_proposals` is the planner's advice for the ship in flight — for each end it can still
-reach, with or without a detour through a known mine, the path, the pickups worth most along it
+reach, with or without a detour through a known mine (refuelling at the corporation's stations on the
+way, as a Move would), the path, the pickups worth most along it
 (`planner.best_pickups`) and what the load would earn there. The commands of a flight are listed with
 the first step of the best proposal first, so a UI can highlight it and a bot can simply take it.
 """
@@ -115,39 +116,77 @@ class RouteProposal:
 
 
 def route_proposals(state: State, limit: int = 8) -> list[RouteProposal]:
-    """Candidate paths for the ship in flight (straight to each reachable end, or through one known
-    mine first), each with its best pickups and value, best first. Refuelling is not counted, so a
-    ship passing its corporation's station may reach further than proposed."""
+    """Candidate paths for the ship in flight (to each reachable end, directly or through one known mine
+    first), each with its best pickups and value, best first. The reach counts refuelling as `Move` does
+    (7.11, 7.12): +3 up to the starting allowance at each of the corporation's stations not yet used on this
+    route, so an end beyond the tank is proposed when a station on the way makes it reachable."""
     f = state.flight
     op = state.operator
     free = f.holds - len(f.cargo)
-    from_here = planner.bfs([f.hex])
+    from_here = _flights(state, op, f.hex, f.movement, frozenset(f.refuelled))
     cargo = [(ore, value) for _, _, value, ore in f.cargo]
-    via = [f.hex] + [h for h in state.tiles if free and planner.mine_offers(state, op, h)
-                     and from_here.get(h, (99,))[0] <= f.movement]
+    middles = [key for key in from_here
+               if key[0] == f.hex or (free and key[0] in state.tiles and planner.mine_offers(state, op, key[0]))]
+    ends = set(planner.end_hexes(state))
     proposals = set()
-    for middle in via:
-        to_end = planner.bfs([middle])
-        for end in planner.end_hexes(state):
-            steps = from_here[middle][0] + to_end[end][0]
-            if steps > f.movement:
-                continue
-            path = _path(from_here, f.hex, middle) + _path(to_end, middle, end)
+    for middle in middles:
+        to_end = _flights(state, op, middle[0], from_here[middle][0], middle[1])
+        shortest: dict[str, tuple] = {}
+        for key, (_, steps, _) in to_end.items():
+            if key[0] in ends and (key[0] not in shortest or steps < to_end[shortest[key[0]]][1]):
+                shortest[key[0]] = key
+        for end, key in shortest.items():
+            path = _path(from_here, middle) + _path(to_end, key)
             pickups = tuple(planner.best_pickups(state, op, [f.hex, *path], free)) if free else ()
             load = cargo + [_ore_and_value(state, op, hex_, mine) for hex_, mine in pickups]
             is_base = end in state.bases
             value = route_value(load, f.holds, end, operator=op, is_base=is_base, is_transshipment=not is_base,
                                 phase=state.phase, options=state.options, pilot=f.pilot)
             proposals.add(RouteProposal(tuple(path), pickups, value))
-    return sorted(proposals, key=lambda r: (-r.value, len(r.path), r.path))[:limit]
+    kept, seen = [], set()
+    for proposal in sorted(proposals, key=lambda r: (-r.value, len(r.path), r.path)):
+        outcome = (proposal.path[-1] if proposal.path else f.hex, frozenset(proposal.pickups))
+        if outcome not in seen:           # the same load to the same end by a longer way adds nothing
+            seen.add(outcome)
+            kept.append(proposal)
+    return kept[:limit]
 
 
-def _path(tree: dict, start: str, target: str) -> list[str]:
-    """Hexes entered from `start` to `target` along the BFS tree rooted at `start`."""
+Key = tuple[str, frozenset]
+
+
+def _flights(state: State, op: str, start: str, movement: int, used: frozenset) -> dict[Key, tuple]:
+    """Every (hex, stations used) a ship in flight can reach without exploring, with the most movement left
+    on arrival, the hexes entered and the previous key. A station refuels as in `routes.move`: only the
+    operating corporation's own, once per route, and only when it adds movement."""
+    stations = {h for h, owner in state.stations.items() if owner == op[2:]} if op.startswith("c:") else set()
+    full = state.flight.start_movement
+    best: dict[Key, tuple] = {(start, used): (movement, 0, None)}
+    frontier = [(start, used)]
+    while frontier:
+        later = []
+        for key in frontier:
+            left, steps, _ = best[key]
+            if left < 1:
+                continue
+            for near in hexmap.neighbours(key[0]):
+                mp, now_used = left - 1, key[1]
+                if near in stations and near not in now_used and min(3, full - mp) > 0:
+                    mp, now_used = mp + min(3, full - mp), now_used | {near}
+                nxt = (near, now_used)
+                if nxt not in best or best[nxt][0] < mp:
+                    best[nxt] = (mp, steps + 1, key)
+                    later.append(nxt)
+        frontier = later
+    return best
+
+
+def _path(tree: dict[Key, tuple], target: Key) -> list[str]:
+    """Hexes entered from the tree's start to `target`."""
     path = []
-    while target != start:
-        path.append(target)
-        target = tree[target][1]
+    while tree[target][2] is not None:
+        path.append(target[0])
+        target = tree[target][2]
     return path[::-1]
 
 

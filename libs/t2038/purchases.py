@@ -20,6 +20,27 @@ def needs_mandatory_ship(state: State, holder: str) -> bool:
     return holder.startswith("c:") and not state.ships_of(holder)
 
 
+def ships_it_could_still_buy(state: State, holder: str) -> list[str]:
+    """Other companies' ships the holder could still buy with its own funds (7.3): any but the Probe and
+    the League's last ship (7.37), for $1 up to its treasury. A ship whose seller (another player) declined
+    an offer of the holder's whole treasury this turn is out of reach -- no lower offer can succeed."""
+    if state.phase < 2 or state.cash(holder) < 1 or ships.fleet_size(state, holder) >= ships.limit(state, holder):
+        return []
+    league_last = len(state.ships_of("c:AL")) == 1
+    return [sid for sid, ship in sorted(state.ships.items())
+            if ship.owner.startswith(("c:", "i:")) and ship.owner != holder and ship.kind != "probe"
+            and not (ship.owner == "c:AL" and league_last) and sid not in state.ships_refused]
+
+
+def mandatory_ship_owed(state: State, holder: str) -> bool:
+    """7.3: a corporation operating without a ship must buy one. From the bank while it sells any (the
+    President's cash helping, 7.38); when the bank sells none, from another company while one could be
+    bought with the corporation's own funds. Only when neither is possible may it finish without one."""
+    if not needs_mandatory_ship(state, holder):
+        return False
+    return cheapest_offer(state) is not None or bool(ships_it_could_still_buy(state, holder))
+
+
 def buy_ship(tx: Tx, holder: str, phase: int, kind: str) -> None:
     s = tx.state
     card = ships.bank_card(s, phase)
@@ -128,9 +149,7 @@ def _holders(state: State) -> list[str]:
 
 
 def discard(tx: Tx, holder: str, ship_id: str) -> None:
-    s = tx.state
-    if holder not in s.must_discard:
-        refuse("NO_DISCARD_DUE", f"{holder} is within its ship limit")
+    s = tx.state                      # decide routes DiscardShip here only for a holder over its limit
     if s.ships.get(ship_id) is None or s.ships[ship_id].owner != holder:
         refuse("NOT_YOUR_SHIP", f"{ship_id} is not {holder}'s")
     tx.emit(ev.ShipRemoved(ship=ship_id, to="bank"))

@@ -127,6 +127,7 @@ class State:
     flight: Flight | None = None
     earnings: int = 0
     bought_this_turn: dict[str, int] = field(default_factory=dict)  # claims/base/refuel counts
+    ships_refused: list[str] = field(default_factory=list)         # declined for the buyer's whole treasury
     must_discard: list[str] = field(default_factory=list)           # holders over their ship limit
     corp_kind: dict[str, str] = field(default_factory=dict)         # "public", "growth", "league"
     started_at: dict[str, int] = field(default_factory=dict)        # corp → price when it began operating

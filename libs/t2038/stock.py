@@ -6,6 +6,7 @@ from t2038 import market
 from kit18xx.unit_shares import certificates_for_units, president_after_sale, takes_presidency
 from t2038.state import INDEPENDENTS, PRIVATES, State, c, p
 from t2038.tables import entities, market_data
+from starbase_rules.contract import RuleViolation
 from t2038.tx import Tx, refuse
 
 MAX_UNITS = 6        # 60 % (5.31)
@@ -169,23 +170,36 @@ def repurchase(tx: Tx, operator: str) -> None:
     tx.pay(operator, "bank", price, why="repurchase")
 
 
-def excess_holdings(state: State, player: str) -> list[str]:
-    """Corporations the player must sell from on this stock turn (5.31, 5.35): any held above 60 %, or any
-    holding at all while over the certificate limit."""
-    over_60 = [corp for corp in state.launched if state.units(corp, p(player)) > MAX_UNITS]
-    if certificate_count(state, player) > certificate_limit(state):
-        return [corp for corp in state.launched if state.units(corp, p(player))]
-    return over_60
+def excess(state: State, player: str) -> tuple[int, int]:
+    """How far the player is over the limits (5.31, 5.35): certificates above the certificate limit, and
+    units held above 60 % summed over the corporations."""
+    over_limit = max(0, certificate_count(state, player) - certificate_limit(state))
+    over_60 = sum(max(0, state.units(corp, p(player)) - MAX_UNITS) for corp in state.launched)
+    return over_limit, over_60
+
+
+def required_sales(state: State, player: str) -> list[tuple[str, int]]:
+    """The sales that comply (5.31, 5.35): per corporation, the fewest units whose sale lowers the excess.
+    A sale that leaves it unchanged -- the President's certificate swapped for two shares (5.23) keeps the
+    certificate count -- is not required, so a player whose only possible sales are such is not held."""
+    before = excess(state, player)
+    if before == (0, 0):
+        return []
+    needed = []
+    for corp in state.launched:
+        for count in range(1, state.units(corp, p(player)) + 1):
+            trial = Tx(state)
+            try:
+                sell(trial, player, corp, count)
+            except RuleViolation:
+                continue
+            after = excess(trial.state, player)
+            if after[0] <= before[0] and after[1] <= before[1] and after != before:
+                needed.append((corp, count))
+                break
+    return needed
 
 
 def must_still_sell(state: State, player: str) -> list[str]:
-    """The excess corporations in which a sale is possible now (a player is never stuck)."""
-    needed = []
-    for corp in excess_holdings(state, player):
-        trial = Tx(state)
-        try:
-            sell(trial, player, corp, 1)
-        except Exception:
-            continue
-        needed.append(corp)
-    return needed
+    """The corporations in which a sale lowering the excess is possible now (a player is never stuck)."""
+    return [corp for corp, _ in required_sales(state, player)]

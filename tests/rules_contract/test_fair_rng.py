@@ -60,3 +60,17 @@ def test_parse_command_turns_bad_input_into_a_rule_violation():
         with pytest.raises(RuleViolation) as refusal:
             parse_command(commands, bad)
         assert refusal.value.code == "MALFORMED_COMMAND"
+
+
+def test_outcome_ranks_share_a_place_on_ties_and_skip_the_next():
+    from starbase_rules import Outcome
+
+    outcome = Outcome.ranked({"ann": 10, "bob": 30, "cy": 10, "dee": 5})
+    assert [(s.player, s.rank) for s in outcome.standings] == [("bob", 1), ("ann", 2), ("cy", 2), ("dee", 4)]
+
+
+def test_outcome_ranks_by_a_tie_break_key_when_given():
+    from starbase_rules import Outcome
+
+    outcome = Outcome.ranked({"ann": 10, "bob": 10}, key={"ann": (10, 1), "bob": (10, 7)})
+    assert [(s.player, s.rank, s.score) for s in outcome.standings] == [("bob", 1, 10), ("ann", 2, 10)]
