@@ -21,7 +21,7 @@ turns clockwise; directions 0 front, 1 right, 2 rear, 3 left.
 
 Launch, flight and Journey's End: `flight_messages.py` (decisions announced by DecisionRequested,
 answered by ChooseAliens, PowerEngines, FireCannons, ChoosePlanet, AnswerOffer, Defend, KeepPart,
-ChooseCrewLoss, ArrangeCargo; GiveUp any time). Rulings: RULINGS.md; overview: docs/trucker.md.
+ChooseCrewLoss, ChooseGoodsLoss, ArrangeCargo; GiveUp any time). Rulings: RULINGS.md; overview: docs/trucker.md.
 
 The whole game is the decider `trucker_rules.game:GAME` (starbase_rules.contract). Building commands
 (`messages.py`): StartBuilding{at}, GrabFaceDown, GrabFaceUp{component}, TakeReserved{component},

@@ -64,13 +64,21 @@ class Script:
         return f.ShipMoved(player=player, days=days, position=track.move(self.state, player, days))
 
     # -- ship values that may cost batteries (asked once per key, then remembered)
+    def payers(self, player: str, key: str, count: int) -> list:
+        """The battery components paying `count` tokens for the decision `key`: the owner's choice
+        if they named them (checked when decided), else the fullest first."""
+        named = self.answer(key + "/batteries")
+        if named is MISSING:
+            return sv.battery_squares(self.ship(player), count)
+        return [tuple(sq) for sq in named]
+
     def engines(self, player: str, key: str) -> int:
         if self.done(key):
             return self.value(key)
         ship = self.ship(player)
         most = min(sv.double_engines(ship), ship.battery_count())
         count = self.choice(player, "engines", key, {"max": most}) if most else 0
-        spent = [f.BatteriesSpent(player=player, squares=sv.battery_squares(ship, count))] if count else []
+        spent = [f.BatteriesSpent(player=player, squares=self.payers(player, key, count))] if count else []
         raise Emit(spent + [f.Progressed(marker=key, value=sv.engine_strength(ship, count))])
 
     def firepower(self, player: str, key: str) -> float:
@@ -83,7 +91,7 @@ class Script:
             chosen = self.choice(player, "cannons", key, {"double_cannons": [list(s) for s in doubles],
                                                           "max": min(len(doubles), ship.battery_count())})
             squares = [tuple(s) for s in chosen]
-        spent = [f.BatteriesSpent(player=player, squares=sv.battery_squares(ship, len(squares)))] if squares else []
+        spent = [f.BatteriesSpent(player=player, squares=self.payers(player, key, len(squares)))] if squares else []
         raise Emit(spent + [f.Progressed(marker=key, value=sv.firepower(ship, squares))])
 
     # -- damage
@@ -115,7 +123,7 @@ class Script:
                     player, "defend", key + "/defend", {"hazard": kind, "square": list(target), "by": "double_cannon"}):
                 saved, spend = "shot_down", True
         if saved:
-            spent = [f.BatteriesSpent(player=player, squares=sv.battery_squares(ship, 1))] if spend else []
+            spent = [f.BatteriesSpent(player=player, squares=self.payers(player, key + "/defend", 1))] if spend else []
             raise Emit(spent + [f.HazardMet(**met, result=saved), f.Progressed(marker=key)])
         raise Emit([f.HazardMet(**met, result="destroyed"),
                     f.ComponentDestroyed(player=player, square=target, component=placed.component),
@@ -146,25 +154,35 @@ class Script:
         raise Emit(([f.CrewLost(player=player, losses=losses)] if losses else []) + [f.Progressed(marker=key)])
 
     def lose_goods(self, player: str, count: int, key: str) -> None:
-        if not self.done(key):
-            ship = self.ship(player)
-            cargo, missing = sv.cargo_after_loss(ship, count)
-            events = [f.CargoSet(player=player, cargo=sorted(cargo.items()))] if cargo != ship.goods else []
-            batteries = min(missing, ship.battery_count())
-            if batteries:
-                events.append(f.BatteriesSpent(player=player, squares=sv.battery_squares(ship, batteries)))
-            raise Emit(events + [f.Progressed(marker=key)])
+        """The most valuable goods go first; among goods of equal value in different holds the owner
+        chooses which (asked only when that choice exists). Missing goods are paid in batteries."""
+        if self.done(key):
+            return
+        ship = self.ship(player)
+        losses, missing = sv.goods_to_lose(ship, count)
+        colours = sorted(good for _, good in losses)
+        if sv.goods_loss_has_choice(ship, colours):
+            options = {"goods": colours, "cargo": [[list(sq), list(g)] for sq, g in sorted(ship.goods.items()) if g]}
+            losses = [(tuple(sq), good) for sq, good in self.choice(player, "goods_loss", key + "/goods", options)]
+        cargo = sv.cargo_without(ship, losses)
+        events = [f.CargoSet(player=player, cargo=sorted(cargo.items()))] if cargo != ship.goods else []
+        batteries = min(missing, ship.battery_count())
+        if batteries:
+            events.append(f.BatteriesSpent(player=player, squares=sv.battery_squares(ship, batteries)))
+        raise Emit(events + [f.Progressed(marker=key)])
 
     def load(self, player: str, goods: list[str], key: str) -> None:
-        """Gained goods go aboard. When everything fits it is stowed at once; when something must be
-        thrown away the owner chooses what to keep and where (red goods only in red containers)."""
+        """Gained goods go aboard, and the owner may rearrange the whole cargo (or throw goods away):
+        asked when something must be thrown away or there is more than one hold to choose from;
+        otherwise everything is stowed at once. Red goods only in red containers."""
         if self.done(key):
             return
         ship = self.ship(player)
         pool = ship.goods_list() + list(goods)
         best = sv.arrange_cargo(ship, pool)
-        if sum(len(g) for g in best.values()) < len(pool) and sv.cargo_capacity(ship):
-            holds = [[list(sq), capacity, red] for sq, capacity, red in sv.cargo_capacity(ship)]
+        holds = sv.cargo_capacity(ship)
+        if holds and (sum(len(g) for g in best.values()) < len(pool) or len(holds) > 1):
+            holds = [[list(sq), capacity, red] for sq, capacity, red in holds]
             chosen = self.choice(player, "cargo", key + "/cargo", {"goods": sorted(pool), "holds": holds})
             best = {tuple(sq): list(g) for sq, g in chosen if g}
         raise Emit([f.CargoSet(player=player, cargo=sorted(best.items())), f.Progressed(marker=key)])

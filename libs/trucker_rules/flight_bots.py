@@ -26,10 +26,10 @@ def flight_command(state: TruckerState, player: str, rnd: random.Random):
                 used.add(free[0])
         return f.ChooseAliens(aliens=chosen)
     if kind == "engines":
-        return f.PowerEngines(count=options["max"])
+        return f.PowerEngines(count=options["max"], batteries=sv.battery_squares(ship, options["max"]))
     if kind == "cannons":
-        doubles = [tuple(sq) for sq in options["double_cannons"]]
-        return f.FireCannons(squares=doubles[:options["max"]])
+        doubles = [tuple(sq) for sq in options["double_cannons"]][:options["max"]]
+        return f.FireCannons(squares=doubles, batteries=sv.battery_squares(ship, len(doubles)))
     if kind == "planet":
         room = sum(cap for _, cap, _ in sv.cargo_capacity(ship)) - len(ship.goods_list())
         if room <= 0 or rnd.random() < 0.2:

@@ -1,5 +1,5 @@
 """Default answers when a flight decision's clock runs out: spend nothing, take nothing, defend with a
-battery when one can save a component, keep the part with the most humans."""
+battery (the fullest) when one can save a component, keep the part with the most humans."""
 from __future__ import annotations
 
 from trucker_rules import flight_messages as f
@@ -21,12 +21,16 @@ def default_command(state: TruckerState, player: str):
         return f.ChoosePlanet(planet=None)
     if kind == "offer":
         return f.AnswerOffer(accept=False)
-    if kind == "defend":
-        return f.Defend(use=True)
     ship = state.seats[player].ship
+    if kind == "defend":                 # the fullest battery pays
+        from trucker_rules.shipvalues import battery_squares
+        return f.Defend(use=True, batteries=battery_squares(ship, 1))
     if kind == "cargo":
         from trucker_rules.shipvalues import arrange_cargo
         return f.ArrangeCargo(cargo=sorted(arrange_cargo(ship, ask["options"]["goods"]).items()))
+    if kind == "goods_loss":             # the first holds (by square) give up their goods
+        from trucker_rules.shipvalues import goods_to_lose
+        return f.ChooseGoodsLoss(losses=goods_to_lose(ship, len(ask["options"]["goods"]))[0])
     if kind == "crew":
         from trucker_rules.shipvalues import crew_to_lose
         return f.ChooseCrewLoss(losses=crew_to_lose(ship, ask["options"]["count"]))

@@ -21,15 +21,18 @@ class ChooseAliens(Command):
 
 
 class PowerEngines(Command):
-    """Spend one battery for each double engine powered, for this card."""
+    """Spend one battery for each double engine powered, for this card. `batteries` names the battery
+    component each token comes from (one entry per token); left out, the fullest batteries pay."""
     type: Literal["PowerEngines"] = "PowerEngines"
     count: int = 0
+    batteries: list[Square] | None = None
 
 
 class FireCannons(Command):
     """Spend one battery for each named double cannon fired, for this card."""
     type: Literal["FireCannons"] = "FireCannons"
     squares: list[Square] = []
+    batteries: list[Square] | None = None     # as in PowerEngines
 
 
 class ChoosePlanet(Command):
@@ -47,6 +50,7 @@ class Defend(Command):
     """Spend a battery on a shield (or a double cannon against a large meteor) for this hazard."""
     type: Literal["Defend"] = "Defend"
     use: bool
+    batteries: list[Square] | None = None     # as in PowerEngines: the one battery that pays
 
 
 class KeepPart(Command):
@@ -61,6 +65,13 @@ class ChooseCrewLoss(Command):
     losses: list[tuple[Square, Literal["human", "purple", "brown"]]]
 
 
+class ChooseGoodsLoss(Command):
+    """Which goods to give up: one entry per good, (hold square, colour). The colours are set by the
+    rules (the most valuable first); the owner picks the holds they come from."""
+    type: Literal["ChooseGoodsLoss"] = "ChooseGoodsLoss"
+    losses: list[tuple[Square, Literal["red", "yellow", "green", "blue"]]]
+
+
 class ArrangeCargo(Command):
     """Where the goods go once some must be thrown away: (hold square, goods) for each hold used."""
     type: Literal["ArrangeCargo"] = "ArrangeCargo"
@@ -73,14 +84,14 @@ class GiveUp(Command):
 
 
 FLIGHT_COMMANDS = (ChooseAliens, PowerEngines, FireCannons, ChoosePlanet, AnswerOffer, Defend, KeepPart,
-                   ChooseCrewLoss, ArrangeCargo, GiveUp)
+                   ChooseCrewLoss, ChooseGoodsLoss, ArrangeCargo, GiveUp)
 
 
 # ------------------------------------------------------------------------------------------- events
 class DecisionRequested(Event):
     type: Literal["DecisionRequested"] = "DecisionRequested"
     player: str
-    kind: str                  # aliens, engines, cannons, planet, offer, defend, keep_part, crew, cargo
+    kind: str      # aliens, engines, cannons, planet, offer, defend, keep_part, crew, goods_loss, cargo
     key: str
     options: dict[str, Any] = {}
 

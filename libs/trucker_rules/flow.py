@@ -5,6 +5,7 @@ from __future__ import annotations
 from starbase_rules.contract import Event, RuleViolation
 
 from trucker_rules import card_effects, catalog, deck, scoring, track
+from trucker_rules import flight_checks as checks
 from trucker_rules import flight_messages as f
 from trucker_rules import shipvalues as sv
 from trucker_rules.cards import Emit, Script
@@ -86,7 +87,7 @@ def _end_of_card(state: TruckerState) -> list[Event]:
 # ------------------------------------------------------------------------------- flight decisions
 _KINDS = {f.ChooseAliens: "aliens", f.PowerEngines: "engines", f.FireCannons: "cannons",
           f.ChoosePlanet: "planet", f.AnswerOffer: "offer", f.Defend: "defend", f.KeepPart: "keep_part",
-          f.ChooseCrewLoss: "crew", f.ArrangeCargo: "cargo"}
+          f.ChooseCrewLoss: "crew", f.ChooseGoodsLoss: "goods_loss", f.ArrangeCargo: "cargo"}
 
 
 def decide_flight(state: TruckerState, command, actor, rng) -> list[Event]:
@@ -106,87 +107,12 @@ def decide_flight(state: TruckerState, command, actor, rng) -> list[Event]:
         raise RuleViolation("NOT_YOUR_DECISION", f"{ask['player']} is to decide ({ask['kind']})")
     if _KINDS[type(command)] != ask["kind"]:
         raise RuleViolation("WRONG_DECISION", f"a {ask['kind']} decision is owed, not {command.type}")
-    value = _checked_value(state, command, actor, ask["options"])
-    return [f.DecisionTaken(player=actor, key=ask["key"], value=value)]
-
-
-def _checked_value(state, command, actor, options):
-    ship = state.seats[actor].ship
-    if isinstance(command, f.ChooseAliens):
-        allowed = {tuple(sq): colours for sq, colours in options["cabins"]}
-        colours = [c for _, c in command.aliens]
-        squares = [tuple(sq) for sq, _ in command.aliens]
-        if len(set(colours)) != len(colours) or len(set(squares)) != len(squares):
-            raise RuleViolation("TOO_MANY_ALIENS", "at most one purple and one brown alien, one per cabin")
-        for square, colour in zip(squares, colours):
-            if colour not in allowed.get(square, []):
-                raise RuleViolation("NO_LIFE_SUPPORT", f"the cabin at {square} is not joined to {colour} life support")
-        return [[list(sq), c] for sq, c in zip(squares, colours)]
-    if isinstance(command, f.PowerEngines):
-        if not 0 <= command.count <= options["max"]:
-            raise RuleViolation("TOO_MANY_ENGINES", f"you can power 0 to {options['max']} double engines")
-        return command.count
-    if isinstance(command, f.FireCannons):
-        squares = [tuple(sq) for sq in command.squares]
-        allowed = {tuple(sq) for sq in options["double_cannons"]}
-        if len(set(squares)) != len(squares) or not set(squares) <= allowed:
-            raise RuleViolation("NOT_A_DOUBLE_CANNON", "name each of your double cannons at most once")
-        if len(squares) > options["max"]:
-            raise RuleViolation("NOT_ENOUGH_BATTERIES", f"you have batteries for {options['max']} double cannons")
-        return [list(sq) for sq in squares]
-    if isinstance(command, f.ChoosePlanet):
-        if command.planet is not None and command.planet not in options["free"]:
-            raise RuleViolation("PLANET_NOT_FREE", f"planet {command.planet} is taken or does not exist")
-        return command.planet
-    if isinstance(command, (f.AnswerOffer, f.Defend)):
-        return command.accept if isinstance(command, f.AnswerOffer) else command.use
-    if isinstance(command, f.ChooseCrewLoss):
-        return _checked_crew(command, options)
-    if isinstance(command, f.ArrangeCargo):
-        return _checked_cargo(command, options)
-    if isinstance(command, f.KeepPart):
-        if not any(list(command.square) in part for part in options["parts"]):
-            raise RuleViolation("NOT_A_PART", f"no part of your ship holds {command.square}")
-        return list(command.square)
-    raise RuleViolation("NOT_NOW", f"{command.type} is not possible now")
-
-
-def _checked_crew(command, options):
-    if len(command.losses) != options["count"]:
-        raise RuleViolation("BAD_CREW_CHOICE", f"name exactly {options['count']} crew members to give up")
-    humans = {tuple(sq): n for sq, n in options["humans"]}
-    aliens = {tuple(sq): c for sq, c in options["aliens"]}
-    for square, what in command.losses:
-        square = tuple(square)
-        if what == "human" and humans.get(square, 0) > 0:
-            humans[square] -= 1
-        elif what != "human" and aliens.get(square) == what:
-            del aliens[square]
-        else:
-            raise RuleViolation("BAD_CREW_CHOICE", f"there is no {what} left to give up at {square}")
-    return [[list(sq), what] for sq, what in command.losses]
-
-
-def _checked_cargo(command, options):
-    holds = {tuple(sq): (capacity, red) for sq, capacity, red in options["holds"]}
-    pool = list(options["goods"])
-    squares = [tuple(sq) for sq, _ in command.cargo]
-    if len(set(squares)) != len(squares):
-        raise RuleViolation("BAD_CARGO", "name each hold once")
-    for square, goods in command.cargo:
-        square = tuple(square)
-        if square not in holds:
-            raise RuleViolation("BAD_CARGO", f"there is no cargo hold at {square}")
-        capacity, red = holds[square]
-        if len(goods) > capacity:
-            raise RuleViolation("BAD_CARGO", f"the hold at {square} takes {capacity} goods")
-        if "red" in goods and not red:
-            raise RuleViolation("BAD_CARGO", "red goods go only in red containers")
-        for good in goods:
-            if good not in pool:
-                raise RuleViolation("BAD_CARGO", f"there is no {good} good to load")
-            pool.remove(good)
-    return [[list(sq), list(g)] for sq, g in command.cargo]
+    value = checks.checked_value(state, command, actor, ask["options"])
+    taken = [f.DecisionTaken(player=actor, key=ask["key"], value=value)]
+    batteries = checks.checked_batteries(state.seats[actor].ship, command)
+    if batteries:   # the owner's own choice of battery components, kept under a key of its own
+        taken.append(f.DecisionTaken(player=actor, key=ask["key"] + "/batteries", value=batteries))
+    return taken
 
 
 def to_act(state: TruckerState) -> list[str]:

@@ -12,7 +12,7 @@ from typing import Annotated, Union
 
 from pydantic import Field, TypeAdapter
 
-from starbase_rules.contract import Command, Event, Outcome, RuleViolation, Standing, parse_command
+from starbase_rules.contract import Command, Event, Outcome, RuleViolation, parse_command
 
 from trucker_rules import build_evolve, build_phase, catalog, flow, invariants, views
 from trucker_rules import messages as m
@@ -91,10 +91,7 @@ class TruckerGame:
         if state.phase != OVER:
             return None
         credits = {name: state.seats[name].credits for name in state.players}
-        ranked = sorted(credits.values(), reverse=True)
-        return Outcome(standings=[Standing(player=name, rank=ranked.index(credits[name]) + 1, score=credits[name])
-                                  for name in sorted(state.players, key=lambda n: -credits[n])],
-                       reason="most cosmic credits after round 3")
+        return Outcome.ranked(credits, reason="most cosmic credits after round 3")
 
     def to_act(self, state: TruckerState) -> list[str]:
         return flow.to_act(state)

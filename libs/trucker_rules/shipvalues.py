@@ -119,17 +119,38 @@ def arrange_cargo(ship: Ship, goods: list[str]) -> dict[Square, list[str]]:
     return {sq: g for sq, g in cargo.items() if g}
 
 
-def cargo_after_loss(ship: Ship, count: int) -> tuple[dict[Square, list[str]], int]:
-    """Lose `count` goods, the most valuable first; returns the cargo left and how many goods were
-    missing (those are paid in batteries instead)."""
+def goods_to_lose(ship: Ship, count: int) -> tuple[list[tuple[Square, str]], int]:
+    """The default loss of `count` goods: the most valuable first, from the first hold (by square)
+    among equal values; returns the (hold, colour) lost and how many goods were missing (those are
+    paid in batteries instead)."""
     cargo = {sq: list(g) for sq, g in ship.goods.items()}
+    losses = []
     for _ in range(count):
         held = [(GOODS_VALUE[g], sq, g) for sq, goods in sorted(cargo.items()) for g in goods]
         if not held:
-            return {sq: g for sq, g in cargo.items() if g}, count - _
+            break
         _value, square, good = max(held, key=lambda h: h[0])
         cargo[square].remove(good)
-    return {sq: g for sq, g in cargo.items() if g}, 0
+        losses.append((square, good))
+    return losses, count - len(losses)
+
+
+def goods_loss_has_choice(ship: Ship, colours: list[str]) -> bool:
+    """Whether the owner can choose which holds lose these colours: some colour is lost only in part
+    and sits in more than one hold."""
+    for colour in set(colours):
+        holds = [sq for sq, goods in ship.goods.items() if colour in goods]
+        held = sum(goods.count(colour) for goods in ship.goods.values())
+        if colours.count(colour) < held and len(holds) > 1:
+            return True
+    return False
+
+
+def cargo_without(ship: Ship, losses: list[tuple[Square, str]]) -> dict[Square, list[str]]:
+    cargo = {sq: list(g) for sq, g in ship.goods.items()}
+    for square, good in losses:
+        cargo[tuple(square)].remove(good)
+    return {sq: g for sq, g in cargo.items() if g}
 
 
 def first_in_line(ship: Ship, direction: int, number: int) -> Square | None:

@@ -43,7 +43,11 @@ def test_planets_are_chosen_in_flight_order_red_goods_only_in_red_holds_and_days
     table.do("ann", f.ChoosePlanet(planet=1))
     table.refused("bob", f.ChoosePlanet(planet=1), "PLANET_NOT_FREE")
     table.do("bob", f.ChoosePlanet(planet=0))
-    # ann's goods all fit and are stowed at once; bob's red goods cannot go in a plain hold: he decides
+    # ann's goods all fit, but she has two holds to arrange them in (her default: the best arrangement)
+    assert table.ask == {"player": "ann", "kind": "cargo", "key": "load/ann/cargo", "options": {
+        "goods": ["blue", "blue", "red"], "holds": [[[8, 7], 1, True], [[6, 7], 2, False]]}}
+    table.do("ann", GAME.default_command(table.state, "ann"))
+    # bob's red goods cannot go in a plain hold: he decides
     assert table.ask["kind"] == "cargo" and table.ask["options"] == {"goods": ["red", "red"],
                                                                      "holds": [[[8, 7], 2, False]]}
     table.refused("bob", f.ArrangeCargo(cargo=[((8, 7), ["red"])]), "BAD_CARGO")
