@@ -1,4 +1,4 @@
-"""The FastAPI app: error bodies, the body-size gate, metrics, health, and the routers.
+"""The FastAPI app: error bodies, the body gate (size, media type, sane JSON), metrics, health, routers.
 
 Every refusal leaves as `{"error": {"code": ..., "message": ...}}` with a 4xx status, whether it came
 from the lobby (`LobbyError`), the game's rules (`RuleRefused`), request validation or routing; an
@@ -16,13 +16,15 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from prometheus_client import Counter, Histogram
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import compile_path
 
 from starbase_core.health import health_router
 from starbase_core.store import StoreError
 
 from lobby.bootstrap import LobbyRuntime
 from lobby.config import LobbySettings
-from lobby.exceptions import LobbyError
+from lobby.bodygate import BodyGate
+from lobby.exceptions import LobbyError, error_body
 from lobby.router import router
 from lobby.websocket import ws_router
 
@@ -31,10 +33,6 @@ REQUESTS = Counter("lobby_requests_total", "HTTP requests answered", ["method", 
 LATENCY = Histogram("lobby_request_seconds", "HTTP request latency", ["method", "route"])
 HTTP_CODES = {400: "BAD_REQUEST", 401: "NOT_AUTHENTICATED", 403: "FORBIDDEN", 404: "NOT_FOUND",
               405: "METHOD_NOT_ALLOWED", 413: "BODY_TOO_LARGE", 415: "UNSUPPORTED_MEDIA_TYPE"}
-
-
-def error_body(code: str, message: str) -> dict:
-    return {"error": {"code": code, "message": message}}
 
 
 def create_app(settings: LobbySettings, runtime: LobbyRuntime | None = None) -> FastAPI:
@@ -56,7 +54,8 @@ def create_app(settings: LobbySettings, runtime: LobbyRuntime | None = None) -> 
     app.include_router(health_router(runtime.ready))
     _install_errors(app)
     _install_metrics(app)
-    app.add_middleware(BodyLimit, limit=settings.lobby_max_body_bytes)
+    _document_plain_text_routes(app)
+    app.add_middleware(BodyGate, limit=settings.lobby_max_body_bytes)
     return app
 
 
@@ -98,46 +97,39 @@ def _install_errors(app: FastAPI) -> None:
         message = error.detail if isinstance(error.detail, str) else code
         if error.status_code == 404 and message == "Not Found":
             message = f"no such route: {request.method} {request.url.path}"
-        return JSONResponse(error_body(code, message), error.status_code)
+        headers = dict(error.headers or {})
+        if error.status_code == 405:
+            headers["Allow"] = allowed_methods(app, request)
+        return JSONResponse(error_body(code, message), error.status_code, headers=headers)
 
 
-class BodyLimit:
-    """Pure ASGI: refuse a body over `limit` bytes, announced (Content-Length) or streamed (chunked),
-    before the app reads it. The app never sees a partial body, so an oversized request changes nothing."""
+def allowed_methods(app: FastAPI, request: Request) -> str:
+    """Every method some route serves at this path. Starlette's own 405 names only the methods of the
+    first route whose path matched, so `GET /tables` and `POST /tables` (two routes) each hid the other.
+    Read from the OpenAPI document: it lists every HTTP route with its methods."""
+    methods: set[str] = set()
+    for template, operations in app.openapi().get("paths", {}).items():
+        if compile_path(template)[0].match(request.url.path):
+            methods |= {method.upper() for method in operations}
+    if "GET" in methods:
+        methods.add("HEAD")                 # Starlette answers HEAD wherever it answers GET
+    return ", ".join(sorted(methods))
 
-    def __init__(self, app, limit: int):
-        self.app, self.limit = app, limit
 
-    async def __call__(self, scope, receive, send):
-        if scope["type"] != "http":
-            return await self.app(scope, receive, send)
-        headers = dict(scope.get("headers") or [])
-        declared = headers.get(b"content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
-            return await self._refuse(scope, send, declared.isdigit())
-        chunks, received = [], 0
-        while True:                 # read it all first, up to the limit: small by construction
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return
-            received += len(message.get("body", b""))
-            if received > self.limit:
-                return await self._refuse(scope, send, True)
-            chunks.append(message)
-            if not message.get("more_body", False):
-                break
-        pending = iter(chunks)
+def _document_plain_text_routes(app: FastAPI) -> None:
+    """`/metrics` answers in Prometheus' text format, not JSON: say so in the OpenAPI document."""
+    build = app.openapi
 
-        async def replay():
-            return next(pending, None) or await receive()
+    def openapi() -> dict:
+        if app.openapi_schema is None:
+            schema = build()
+            metrics = schema.get("paths", {}).get("/metrics", {}).get("get")
+            if metrics is not None:
+                metrics["responses"]["200"]["content"] = {"text/plain": {"schema": {"type": "string"}}}
+            app.openapi_schema = schema
+        return app.openapi_schema
 
-        await self.app(scope, replay, send)
-
-    async def _refuse(self, scope, send, too_big: bool) -> None:
-        body = error_body("BODY_TOO_LARGE", f"request bodies are limited to {self.limit} bytes") if too_big \
-            else error_body("BAD_REQUEST", "Content-Length is not a number")
-        response = JSONResponse(body, 413 if too_big else 400)
-        await response(scope, None, send)
+    app.openapi = openapi
 
 
 def _install_metrics(app: FastAPI) -> None:

@@ -4,31 +4,47 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import Depends, Request
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.security import HTTPBearer
 
-from lobby.exceptions import NotAuthenticated
+from lobby.exceptions import InvalidToken, NotAuthenticated
 from lobby.tokens import Identity
 
+# Only for the OpenAPI document (the lock icon at /docs): the header itself is read by `_token` below,
+# because HTTPBearer(auto_error=False) turns a malformed header ("Basic …", "Bearer" alone) into "no
+# header", and a caller who sent a broken token must hear so rather than be served as a stranger.
 bearer = HTTPBearer(auto_error=False, description="the token POST /players returned")
+
+# Routes that take a token when sent but serve anonymous readers too declare it as optional in OpenAPI:
+# `{}` (no credentials) or the bearer token.
+OPTIONAL_AUTH = {"security": [{}]}
 
 
 def lobby(request: Request):
     return request.app.state.lobby
 
 
-def current_player(request: Request,
-                   credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> Identity:
-    if credentials is None or not credentials.credentials:
-        raise NotAuthenticated("send your token as 'Authorization: Bearer <token>' (POST /players gives one)")
-    return request.app.state.lobby.signer.verify(credentials.credentials)
-
-
-def optional_player(request: Request,
-                    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> Identity | None:
-    """Anonymous spectators may read public games; a token, when sent, must still be valid."""
-    if credentials is None or not credentials.credentials:
+def _token(request: Request) -> str | None:
+    """The bearer token, None when no Authorization header came, INVALID_TOKEN when it is malformed."""
+    header = request.headers.get("authorization", "").strip()
+    if not header:                  # absent or empty: no credentials, as before
         return None
-    return request.app.state.lobby.signer.verify(credentials.credentials)
+    scheme, _, token = header.strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise InvalidToken("the Authorization header must be 'Bearer <token>' (POST /players gives one)")
+    return token.strip()
+
+
+def current_player(request: Request, _scheme: Annotated[object, Depends(bearer)]) -> Identity:
+    token = _token(request)
+    if token is None:
+        raise NotAuthenticated("send your token as 'Authorization: Bearer <token>' (POST /players gives one)")
+    return request.app.state.lobby.signer.verify(token)
+
+
+def optional_player(request: Request, _scheme: Annotated[object, Depends(bearer)]) -> Identity | None:
+    """Anonymous spectators may read public games; a token, when sent, must still be valid."""
+    token = _token(request)
+    return None if token is None else request.app.state.lobby.signer.verify(token)
 
 
 Player = Annotated[Identity, Depends(current_player)]

@@ -6,6 +6,11 @@ adjudicator through) and `app.py` turns it into `{"error": {"code", "message"}}`
 from __future__ import annotations
 
 
+def error_body(code: str, message: str) -> dict:
+    """The one shape of every refusal on the wire."""
+    return {"error": {"code": code, "message": message}}
+
+
 class LobbyError(Exception):
     status = 400
     code = "BAD_REQUEST"

@@ -5,7 +5,7 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Query
 
-from lobby.dependencies import MaybePlayer, Player, lobby
+from lobby.dependencies import OPTIONAL_AUTH, MaybePlayer, Player, lobby
 from lobby.domain import Table
 from lobby.exceptions import Forbidden, NotFound
 from lobby.projection import TableFilter
@@ -15,9 +15,15 @@ from lobby.schemas import (
     SpectateIn, TableOut, TablePage,
 )
 
-ERRORS = {code: {"model": ErrorOut} for code in (400, 401, 403, 404, 409, 413, 422)}
+ERRORS = {code: {"model": ErrorOut} for code in (400, 401, 403, 404, 409, 413, 415, 422, 503)}
 router = APIRouter(responses=ERRORS)
 Lobby = Annotated[object, Depends(lobby)]
+# Paging positions (offsets, `after` seqs) are capped at the largest integer JSON carries exactly: far
+# past any real log or board, and small enough for Redis (int64) and JetStream (uint64). Uncapped, a
+# huge offset reached Redis and came back as a 500.
+MAX_POSITION = 2**53 - 1
+Offset = Annotated[int, Query(ge=0, le=MAX_POSITION)]
+After = Annotated[int, Query(ge=0, le=MAX_POSITION, description="the last seq you saw (0 for everything)")]
 
 
 def table_out(runtime, table: Table, viewer: str | None) -> TableOut:
@@ -52,7 +58,7 @@ async def me(player: Player) -> PlayerOut:
 
 
 @router.get("/players/{player_id}/history", response_model=HistoryOut, tags=["scoring"])
-async def history(player_id: str, runtime: Lobby, offset: Annotated[int, Query(ge=0)] = 0,
+async def history(player_id: str, runtime: Lobby, offset: Offset = 0,
                   limit: Annotated[int, Query(ge=1, le=100)] = 50) -> HistoryOut:
     return HistoryOut(player_id=player_id, games=await runtime.ledger.history(player_id, offset, limit))
 
@@ -64,7 +70,7 @@ async def boards(runtime: Lobby) -> list[str]:
 
 
 @router.get("/leaderboards/{board}", response_model=LeaderboardOut, tags=["scoring"])
-async def leaderboard(board: str, runtime: Lobby, offset: Annotated[int, Query(ge=0)] = 0,
+async def leaderboard(board: str, runtime: Lobby, offset: Offset = 0,
                       limit: Annotated[int, Query(ge=1, le=100)] = 50) -> LeaderboardOut:
     rows = await runtime.ledger.leaderboard(board, offset, limit)
     return LeaderboardOut(board=board, entries=[
@@ -80,19 +86,19 @@ async def create_table(body: CreateTableIn, player: Player, runtime: Lobby) -> T
     return table_out(runtime, table, player.player_id)
 
 
-@router.get("/tables", response_model=TablePage, tags=["tables"])
+@router.get("/tables", response_model=TablePage, tags=["tables"], openapi_extra=OPTIONAL_AUTH)
 async def list_tables(runtime: Lobby, viewer: MaybePlayer,
                       game: str | None = None,
                       status: Literal["open", "playing", "finished", "closed"] | None = None,
                       free_seats: Annotated[int | None, Query(ge=0, description="at least this many free")] = None,
-                      offset: Annotated[int, Query(ge=0)] = 0,
+                      offset: Offset = 0,
                       limit: Annotated[int, Query(ge=1, le=100)] = 20) -> TablePage:
     who = viewer.player_id if viewer else None
     tables, total = runtime.projection.list(TableFilter(game, status, free_seats, who), offset, limit)
     return TablePage(items=[table_out(runtime, t, who) for t in tables], total=total, offset=offset, limit=limit)
 
 
-@router.get("/tables/{table_id}", response_model=TableOut, tags=["tables"])
+@router.get("/tables/{table_id}", response_model=TableOut, tags=["tables"], openapi_extra=OPTIONAL_AUTH)
 async def get_table(table_id: str, runtime: Lobby, viewer: MaybePlayer, invite: str | None = None) -> TableOut:
     table = await runtime.tables.load(table_id)
     who = viewer.player_id if viewer else None
@@ -134,9 +140,10 @@ async def chat(table_id: str, body: ChatIn, player: Player, runtime: Lobby) -> T
     return table_out(runtime, await runtime.tables.chat(player, table_id, body.text), player.player_id)
 
 
-@router.get("/tables/{table_id}/chat", response_model=list[ChatMessageOut], tags=["chat"])
+@router.get("/tables/{table_id}/chat", response_model=list[ChatMessageOut], tags=["chat"],
+            openapi_extra=OPTIONAL_AUTH)
 async def chat_log(table_id: str, runtime: Lobby, viewer: MaybePlayer, invite: str | None = None,
-                   after: Annotated[int, Query(ge=0)] = 0) -> list[ChatMessageOut]:
+                   after: After = 0) -> list[ChatMessageOut]:
     table = await runtime.tables.load(table_id)
     if not table.may_see(viewer.player_id if viewer else None, invite):
         raise Forbidden("this table is private: read its chat with its invite code", "INVITE_REQUIRED")
@@ -153,7 +160,7 @@ async def submit(game_id: str, body: CommandIn, player: Player, runtime: Lobby) 
     return CommandOut(command_id=command_id, events=events)
 
 
-@router.get("/games/{game_id}/view", tags=["games"])
+@router.get("/games/{game_id}/view", tags=["games"], openapi_extra=OPTIONAL_AUTH)
 async def view(game_id: str, runtime: Lobby, viewer: MaybePlayer, invite: str | None = None) -> dict:
     """Your view if you sit in the game, else a spectator's."""
     return await runtime.games.view(viewer, game_id, invite)
@@ -164,9 +171,9 @@ async def actions(game_id: str, player: Player, runtime: Lobby) -> list[dict]:
     return await runtime.games.legal_actions(player, game_id)
 
 
-@router.get("/games/{game_id}/log", response_model=LogPage, tags=["games"])
+@router.get("/games/{game_id}/log", response_model=LogPage, tags=["games"], openapi_extra=OPTIONAL_AUTH)
 async def game_log(game_id: str, runtime: Lobby, viewer: MaybePlayer, invite: str | None = None,
-                   after: Annotated[int, Query(ge=0)] = 0,
+                   after: After = 0,
                    limit: Annotated[int, Query(ge=1, le=1000)] = 500) -> LogPage:
     events, last = await runtime.games.log(viewer, game_id, after, limit, invite)
     return LogPage(game_id=game_id, events=events, last_seq=last)

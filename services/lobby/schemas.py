@@ -1,14 +1,27 @@
 """The lobby's wire format: request bodies and responses (pydantic), as OpenAPI shows them at /docs."""
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 
 class Body(BaseModel):
-    # Unknown fields are refused rather than ignored, so a typo is a 422, not a silent no-op.
-    model_config = ConfigDict(extra="forbid")
+    # Unknown fields are refused rather than ignored, so a typo is a 422, not a silent no-op. Strict:
+    # a wrong type is a 422 too, not coerced (`"seats": true` opened a one-seat table before).
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+def _whole_number(value):
+    """JSON's idea of an integer: 2 and 2.0 (JSON Schema counts both), never true or "2"."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError("must be a whole number")
+    return value
+
+
+WholeNumber = Annotated[int, BeforeValidator(_whole_number)]
 
 
 class ErrorDetail(BaseModel):
@@ -39,13 +52,13 @@ class RegisteredOut(PlayerOut):
 
 class CreateTableIn(Body):
     game: str = Field(min_length=1, max_length=40)
-    seats: int = Field(ge=1, le=16)
+    seats: WholeNumber = Field(ge=1, le=16)
     options: dict[str, Any] = Field(default_factory=dict)
     private: bool = False
 
 
 class JoinIn(Body):
-    seat: int | None = Field(default=None, ge=0)
+    seat: WholeNumber | None = Field(default=None, ge=0)
     invite: str | None = None
 
 
@@ -108,7 +121,7 @@ class CommandIn(Body):
     command: dict[str, Any] = Field(description="the engine's command, e.g. {\"type\": \"Take\", \"count\": 2}")
     command_id: str | None = Field(default=None, max_length=100, pattern=r"^[A-Za-z0-9_.:\-]+$",
                                    description="makes a retry safe: the same id is applied once")
-    seat: int | None = Field(default=None, ge=0, description="optional: the seat you mean to act for")
+    seat: WholeNumber | None = Field(default=None, ge=0, description="optional: the seat you mean to act for")
 
 
 class EventOut(BaseModel):

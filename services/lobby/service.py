@@ -6,6 +6,7 @@ again on the new state (and may then be refused, e.g. TABLE_FULL).
 """
 from __future__ import annotations
 
+import re
 import secrets
 import uuid
 from typing import Callable
@@ -137,6 +138,11 @@ class TableService:
             pass                    # a game started outside the lobby: no table to tell
 
 
+# ASCII only: str.isalnum() also accepts letters such as 'õ' or '٣', which the store refuses in a
+# stream name (that was a 500 before).
+_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
 def domain_id_ok(identifier: str) -> bool:
-    """Ids become stream-name tokens: refuse anything that could not be one (e.g. 'a.b', '*')."""
-    return 0 < len(identifier) <= 64 and all(c.isalnum() or c in "-_" for c in identifier)
+    """Ids become stream-name tokens: refuse anything that could not be one (e.g. 'a.b', '*', 'õ')."""
+    return _ID.fullmatch(identifier) is not None

@@ -30,4 +30,9 @@ class TokenSigner:
             raise InvalidToken("your token has expired: register or log in again", "TOKEN_EXPIRED") from None
         except BadSignature:
             raise InvalidToken("this token was not issued by this lobby") from None
+        # Only this lobby's secret signs tokens, but a token signed by an older build (another payload
+        # shape) must still be a 401, not a KeyError and a 500.
+        if not (isinstance(payload, dict) and isinstance(payload.get("id"), str)
+                and isinstance(payload.get("name"), str)):
+            raise InvalidToken("this token does not name a player: register again", "INVALID_TOKEN")
         return Identity(player_id=payload["id"], name=payload["name"])

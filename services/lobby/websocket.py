@@ -18,6 +18,7 @@ from prometheus_client import Gauge
 
 from lobby.exceptions import LobbyError
 from lobby.feed import SlowConsumer
+from lobby.router import MAX_POSITION
 
 log = structlog.get_logger(__name__)
 ws_router = APIRouter()
@@ -31,8 +32,11 @@ async def _identify(websocket: WebSocket):
 
 def _after(websocket: WebSocket) -> int:
     raw = websocket.query_params.get("after", "0")
-    if not raw.isdigit():
-        raise LobbyError("after must be the last seq you saw (0 for everything)", "BAD_AFTER", 400)
+    # ASCII digits only (str.isdigit() also passes '²', which int() then refuses), and within the cap
+    # the HTTP routes use.
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 16 or int(raw) > MAX_POSITION:
+        raise LobbyError(f"after must be the last seq you saw: a whole number from 0 to {MAX_POSITION}",
+                         "BAD_AFTER", 400)
     return int(raw)
 
 
