@@ -8,6 +8,7 @@ from starbase_rules.contract import Event, RuleViolation
 
 from trucker_rules import building, catalog, deck
 from trucker_rules import messages as m
+from trucker_rules.options import DEFAULTS
 from trucker_rules.ship import Ship
 from trucker_rules.state import BUILDING, REPAIR, TruckerState
 
@@ -162,7 +163,7 @@ def _reserve(state, command, actor):
 
 
 def reserve_slots(state: TruckerState) -> int:
-    if state.round == 1 and not state.options.get("reserve_in_round_1", False):
+    if state.round == 1 and not state.options.get("reserve_in_round_1", DEFAULTS["reserve_in_round_1"]):
         return 0
     return catalog.ship_board(state.seats[state.players[0]].ship.board).reserve_slots
 

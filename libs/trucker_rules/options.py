@@ -8,7 +8,8 @@ DEFAULTS: dict[str, object] = {
     # building
     "hourglass_seconds": 90,              # [M, BGA] length of one run of the sand
     "refuse_flawed_placements": False,    # True: refuse engines/cannons that inspection would flag
-    "reserve_in_round_1": False,          # the brief: reserve spots in rounds II and III only
+    "reserve_in_round_1": True,           # [H] the reference gives every ship board 2 reserve spots; the
+                                          # issue's "rounds II and III" reading is this option set False
     "round3_board": "III",                # "IIIa": the long alternative Class III shape
     "lenient_inspection": False,          # [M, ttw] True: components removed in repair go back face up, no cost
     # flight

@@ -124,7 +124,17 @@ def test_the_newest_component_can_be_returned_face_up(table):
     assert tile in table.state.face_up and (8, 7) not in table.seat("ann").ship.tiles
 
 
-def test_no_reserve_in_round_one_by_default(table):
+def test_round_one_has_reserve_spots_by_default():
+    table = Table()
+    table.do("ann", m.StartBuilding(at=0.0))
+    table.do("ann", m.GrabFaceDown())
+    table.do("ann", m.ReserveComponent())
+    assert len(table.seat("ann").ship.reserve) == 1
+
+
+def test_no_reserve_in_round_one_when_the_table_chooses_so():
+    table = Table(options={"reserve_in_round_1": False})
+    table.do("ann", m.StartBuilding(at=0.0))
     table.do("ann", m.GrabFaceDown())
     table.refused("ann", m.ReserveComponent(), "NO_RESERVE_THIS_ROUND")
 

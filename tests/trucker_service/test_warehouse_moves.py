@@ -111,7 +111,10 @@ async def test_the_newest_component_may_be_given_back_face_up(table):
     assert tile in (await table.state()).face_up
 
 
-async def test_there_is_no_reserve_in_round_one(table):
+async def test_a_table_may_play_without_reserve_spots_in_round_one(service):
+    game = await new_game(service.store, ["ann", "bob"], {"reserve_in_round_1": False}, vault=service.vault)
+    await service.open_table(game)
+    table = Table(service, game)
     await table.play("ann", "grab_face_down")
     assert await table.refusal("ann", "reserve") == "NO_RESERVE_THIS_ROUND"
 
