@@ -22,19 +22,23 @@ log = structlog.get_logger(__name__)
 TRANSIENT = (StoreError, NatsError, ConnectionError, asyncio.TimeoutError)
 
 
-def _unavailable_on_transient(handler):
-    @functools.wraps(handler)
-    async def wrapped(self, request, context):
-        try:
-            return await handler(self, request, context)
-        except TRANSIENT as error:
-            log.warning("adjudicator_transient_failure", rpc=handler.__name__, error=repr(error))
-            await context.abort(grpc.StatusCode.UNAVAILABLE, f"try again: {error!r}")
-    return wrapped
-
-
-def _violation(error: RuleViolation):
-    return pb.RuleViolation(code=error.code, message=error.message)
+def _answers_with(reply):
+    """Map what the adjudicator raises onto the reply: a rule violation (or a bad id) is a normal
+    reply carrying it; a store or bus failure is UNAVAILABLE, so the caller retries the same command id."""
+    def decorate(handler):
+        @functools.wraps(handler)
+        async def wrapped(self, request, context):
+            try:
+                return await handler(self, request, context)
+            except RuleViolation as error:
+                return reply(violation=pb.RuleViolation(code=error.code, message=error.message))
+            except InvalidName as error:
+                return reply(violation=pb.RuleViolation(code="BAD_ID", message=str(error)))
+            except TRANSIENT as error:
+                log.warning("adjudicator_transient_failure", rpc=handler.__name__, error=repr(error))
+                await context.abort(grpc.StatusCode.UNAVAILABLE, f"try again: {error!r}")
+        return wrapped
+    return decorate
 
 
 def _json_object(text: str, what: str) -> dict:
@@ -55,53 +59,29 @@ class AdjudicatorServicer(rpc.AdjudicatorServicer):
     def __init__(self, adjudicator: Adjudicator):
         self.adjudicator = adjudicator
 
-    @_unavailable_on_transient
+    @_answers_with(pb.EventsReply)
     async def CreateGame(self, request, context):
-        try:
-            envelopes = await self.adjudicator.create_game(
-                request.game_id, request.game, list(request.players),
-                _json_object(request.options_json, "options_json"), request.command_id or None,
-            )
-        except RuleViolation as error:
-            return pb.EventsReply(violation=_violation(error))
-        except InvalidName as error:
-            return pb.EventsReply(violation=pb.RuleViolation(code="BAD_ID", message=str(error)))
-        return _events_reply(envelopes)
+        return _events_reply(await self.adjudicator.create_game(
+            request.game_id, request.game, list(request.players),
+            _json_object(request.options_json, "options_json"), request.command_id or None,
+        ))
 
-    @_unavailable_on_transient
+    @_answers_with(pb.EventsReply)
     async def Submit(self, request, context):
-        try:
-            if not request.command_id:
-                raise RuleViolation("MISSING_COMMAND_ID", "every command needs a command_id")
-            envelopes = await self.adjudicator.submit(
-                request.game_id, request.actor, _json_object(request.command_json, "command_json"),
-                request.command_id, expected_seq=request.expected_seq or None,
-            )
-        except RuleViolation as error:
-            return pb.EventsReply(violation=_violation(error))
-        except InvalidName as error:
-            return pb.EventsReply(violation=pb.RuleViolation(code="BAD_ID", message=str(error)))
-        return _events_reply(envelopes)
+        if not request.command_id:
+            raise RuleViolation("MISSING_COMMAND_ID", "every command needs a command_id")
+        return _events_reply(await self.adjudicator.submit(
+            request.game_id, request.actor, _json_object(request.command_json, "command_json"),
+            request.command_id, expected_seq=request.expected_seq or None,
+        ))
 
-    @_unavailable_on_transient
+    @_answers_with(pb.JsonReply)
     async def GetView(self, request, context):
-        try:
-            view = await self.adjudicator.view(request.game_id, request.viewer or None)
-        except RuleViolation as error:
-            return pb.JsonReply(violation=_violation(error))
-        except InvalidName as error:
-            return pb.JsonReply(violation=pb.RuleViolation(code="BAD_ID", message=str(error)))
-        return pb.JsonReply(json=json.dumps(view))
+        return pb.JsonReply(json=json.dumps(await self.adjudicator.view(request.game_id, request.viewer or None)))
 
-    @_unavailable_on_transient
+    @_answers_with(pb.JsonReply)
     async def LegalActions(self, request, context):
-        try:
-            actions = await self.adjudicator.legal_actions(request.game_id, request.player)
-        except RuleViolation as error:
-            return pb.JsonReply(violation=_violation(error))
-        except InvalidName as error:
-            return pb.JsonReply(violation=pb.RuleViolation(code="BAD_ID", message=str(error)))
-        return pb.JsonReply(json=json.dumps(actions))
+        return pb.JsonReply(json=json.dumps(await self.adjudicator.legal_actions(request.game_id, request.player)))
 
 
 async def start_grpc_server(adjudicator: Adjudicator, port: int, host: str = "0.0.0.0") -> tuple[grpc.aio.Server, int]:
