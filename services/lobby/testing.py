@@ -44,6 +44,19 @@ class Stack:
     scoring: DurableScoring | None
 
 
+async def _serve_lobby(settings: LobbySettings, runtime: LobbyRuntime):
+    """A lobby on uvicorn in this event loop, once it accepts connections: (server, its task)."""
+    server = uvicorn.Server(uvicorn.Config(create_app(settings, runtime), host="127.0.0.1",
+                                           port=settings.lobby_port, log_config=None, lifespan="on",
+                                           timeout_graceful_shutdown=2))
+    serving = asyncio.create_task(server.serve())
+    while not server.started:
+        if serving.done():
+            serving.result()                            # raises what stopped it
+        await asyncio.sleep(0.02)
+    return server, serving
+
+
 @asynccontextmanager
 async def local_stack(nats_url: str, redis_url: str, namespace: str, *,
                       scoring: bool = True) -> AsyncIterator[Stack]:
@@ -62,14 +75,7 @@ async def local_stack(nats_url: str, redis_url: str, namespace: str, *,
         scoring_prefix=f"scoring{namespace}", lobby_shutdown_grace=2,
     )
     runtime = LobbyRuntime(settings, store=lobby_store, adjudicator=client, redis=redis)
-    server = uvicorn.Server(uvicorn.Config(create_app(settings, runtime), host="127.0.0.1",
-                                           port=settings.lobby_port, log_config=None, lifespan="on",
-                                           timeout_graceful_shutdown=2))
-    serving = asyncio.create_task(server.serve())
-    while not server.started:
-        if serving.done():
-            serving.result()                            # raises what stopped it
-        await asyncio.sleep(0.02)
+    server, serving = await _serve_lobby(settings, runtime)
     ledger = Ledger(Redis.from_url(redis_url, decode_responses=True), settings.scoring_prefix)
     consumer = DurableScoring(checker_store, ScoringConsumer(checker_store, ledger)) if scoring else None
     scoring_task = asyncio.create_task(consumer.run()) if consumer else None
@@ -99,14 +105,7 @@ async def another_lobby(stack: Stack) -> AsyncIterator[str]:
     client = AdjudicatorClient(settings.adjudicator_target)
     redis = Redis.from_url(settings.redis_url, decode_responses=True)
     runtime = LobbyRuntime(settings, store=store, adjudicator=client, redis=redis)
-    server = uvicorn.Server(uvicorn.Config(create_app(settings, runtime), host="127.0.0.1",
-                                           port=settings.lobby_port, log_config=None, lifespan="on",
-                                           timeout_graceful_shutdown=2))
-    serving = asyncio.create_task(server.serve())
-    while not server.started:
-        if serving.done():
-            serving.result()
-        await asyncio.sleep(0.02)
+    server, serving = await _serve_lobby(settings, runtime)
     try:
         yield f"127.0.0.1:{settings.lobby_port}"
     finally:

@@ -17,11 +17,10 @@ import random
 import subprocess
 import sys
 
-import httpx
 import pytest
 
 from lobby.testclient import Bot, Client
-from lobby.testing import ApiPlayer, local_stack
+from lobby.testing import ApiPlayer
 from starbase_core.audit import PASS, audit_game
 from starbase_rules.registry import get_game
 
@@ -152,18 +151,6 @@ def altered(stored):
     index = len(stored) // 2
     victim = stored[index]
     return stored[:index] + [victim.model_copy(update={"data": {**victim.data, "tampered": True}})] + stored[index + 1:]
-
-
-@pytest.fixture
-async def stack(nats_url, redis_url, namespace):
-    async with local_stack(nats_url, redis_url, namespace) as running:
-        yield running
-
-
-@pytest.fixture
-async def http(stack):
-    async with httpx.AsyncClient(base_url=stack.http, timeout=30) as client:
-        yield client
 
 
 async def test_a_testjack_game_with_hidden_cards_runs_end_to_end(stack, http):
