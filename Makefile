@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: install run test test-unit test-integration bench clean
+.PHONY: install run check test test-unit test-integration bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,7 +17,12 @@ install: $(STAMP)
 run: $(STAMP)
 	$(PY) -m starbase_cli.run
 
-test: $(STAMP)
+# Package boundaries (.importlinter) and types (pyproject's [tool.mypy]) before the tests.
+check: $(STAMP)
+	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy
+
+test: check
 	$(PY) -m pytest -q
 
 test-unit: $(STAMP)

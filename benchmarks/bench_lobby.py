@@ -7,7 +7,7 @@ this process as the players. Each of CLIENTS players owns a one-seat Testjack ga
 RATE commands per second in total, paced (an open schedule per client, at most one command in flight
 per client), for DURATION seconds after a warm-up. Prints p50 / p90 / p99 / max and the rate achieved,
 then the same figures for the same load sent straight to the adjudicator, to show the lobby's share.
-Last, real games: `starbase load` (lobby.loadgen) plays 21Moon at LOAD_TABLES tables for LOAD_SECONDS
+Last, real games: `starbase load` (starbase_cli.loadgen) plays 21Moon at LOAD_TABLES tables for LOAD_SECONDS
 against the same lobby, as players would (HTTP moves, a WebSocket per player and one spectator).
 """
 from __future__ import annotations
@@ -143,7 +143,7 @@ async def drive(base_url: str, adjudicator_target: str) -> None:
     report(f"for comparison, gRPC → adjudicator → JetStream fsync → reply, same load, {DIRECT_SECONDS:.0f} s:",
            samples, errors, DIRECT_SECONDS)
 
-    from lobby.loadgen import LoadPlan, run_load
+    from starbase_cli.loadgen import LoadPlan, run_load
     from starbase_cli.load import render
 
     print(f"real games: 21Moon bots at {LOAD_TABLES} tables (one move in flight per table), {LOAD_SECONDS:.0f} s:")

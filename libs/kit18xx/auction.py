@@ -40,7 +40,7 @@ class Waterfall:
 
     def high_bidder(self, item: str) -> str | None:
         bids = self.bids[item]
-        return max(bids, key=bids.get) if bids else None
+        return max(bids, key=lambda player: bids[player]) if bids else None
 
     def min_bid(self, item: str, increment: int) -> int:
         return max(self.price[item], self.high_bid(item)) + increment
@@ -55,7 +55,9 @@ class Waterfall:
     def next_in_resolution(self, seats: list[str], after: str) -> str:
         """Next bidder still in, clockwise after `after`, skipping the high bidder."""
         item = self.resolving
+        assert item is not None, "only during a resolution auction"
         high = self.high_bidder(item)
+        assert high is not None, "a resolution auction has bids"
         for player in clockwise_from(seats, after):
             if player in self.bids[item] and player not in self.resolution_out and player != high:
                 return player
@@ -63,7 +65,7 @@ class Waterfall:
 
     def lowest_bidder(self, item: str) -> str:
         bids = self.bids[item]
-        return min(bids, key=bids.get)
+        return min(bids, key=lambda player: bids[player])
 
     # -- changes (for evolve) ------------------------------------------------
     def remove_first(self) -> str:

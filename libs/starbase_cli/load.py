@@ -3,7 +3,7 @@
     starbase load                                     # moon21, 4 tables, 60 s, on http://127.0.0.1:8000
     starbase load --game stellar --tables 8 --duration 120 --max-commands 20000 --json
 
-Only HTTP and WebSocket, like real players (see `lobby.loadgen`). It refuses any lobby that is not on
+Only HTTP and WebSocket, like real players (see `starbase_cli.loadgen`). It refuses any lobby that is not on
 this machine unless `--allow-remote` is given: a load run opens tables and registers players, which an
 operator should do to someone else's lobby only on purpose.
 """
@@ -52,7 +52,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from lobby.loadgen import Budget, LoadPlan, run_load
+    from starbase_cli.loadgen import Budget, LoadPlan, run_load
 
     problem = target_problem(args.lobby, args.allow_remote)
     if problem:

@@ -95,7 +95,7 @@ def seal(stream: str, events: Iterable[NewEvent], *, last_seq: int, last_hash: s
     prev_hash, seq = last_hash, last_seq
     for event in events:
         seq += 1
-        body = {
+        body: dict[str, Any] = {
             "stream": stream, "seq": seq, "type": event.type, "data": event.data,
             "command_id": command_id, "actor": event.actor, "time": time, "meta": event.meta,
             "prev_hash": prev_hash,

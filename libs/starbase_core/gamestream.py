@@ -152,6 +152,7 @@ def redact(engine: Game, envelope: Envelope, viewer: str | None) -> dict | None:
     the same name. Hashes and meta stay out: a hash over hidden data could be brute-forced back to it (a card is one of
     a few values), and the audit trail is for after the game. The public log after `GameEnded` is whole.
     """
+    data: dict | None
     if is_platform(envelope):
         data = dict(envelope.data)
     else:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from typing import Any
 
 import structlog
 
@@ -13,7 +14,7 @@ def configure_logging(service: str, level: str = "info", json: bool = True) -> s
     numeric_level = logging.getLevelName(level.upper())
     if not isinstance(numeric_level, int):
         numeric_level = logging.INFO
-    shared = [
+    shared: list[Any] = [
         structlog.contextvars.merge_contextvars,
         structlog.processors.add_log_level,
         structlog.processors.TimeStamper(fmt="iso", utc=True),

@@ -11,6 +11,7 @@ from typing import Protocol
 
 from nats.aio.client import Client as NATS
 from nats.js import api
+from nats.js.kv import KeyValue
 from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError
 
 SEED_BYTES = 32
@@ -36,13 +37,19 @@ class JetStreamSeedVault:
     def __init__(self, connection: NATS, bucket: str = "game-secrets", replicas: int = 1):
         self._js = connection.jetstream()
         self.bucket, self.replicas = bucket, replicas
-        self._kv = None
+        self._bucket: KeyValue | None = None
 
     async def ensure(self) -> "JetStreamSeedVault":
-        self._kv = await self._js.create_key_value(api.KeyValueConfig(
+        self._bucket = await self._js.create_key_value(api.KeyValueConfig(
             bucket=self.bucket, history=1, storage=api.StorageType.FILE, replicas=self.replicas,
         ))
         return self
+
+    @property
+    def _kv(self) -> KeyValue:
+        if self._bucket is None:
+            raise RuntimeError("the seed vault is not ready: call ensure() first")
+        return self._bucket
 
     async def get_or_create(self, game_id: str) -> bytes:
         """The game's seed; the first caller creates it, every replica after that reads the same one."""

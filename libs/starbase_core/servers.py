@@ -22,6 +22,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import BinaryIO
 
 
 class ServerError(RuntimeError):
@@ -56,7 +57,7 @@ class _ManagedServer:
         self.workdir = Path(workdir) if workdir else Path(tempfile.mkdtemp(prefix=f"starbase-{self.name}-"))
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.process: subprocess.Popen | None = None
-        self._log = None
+        self._log: BinaryIO | None = None
 
     @property
     def url(self) -> str:
@@ -79,7 +80,8 @@ class _ManagedServer:
         deadline = time.monotonic() + self.startup_timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise ServerError(f"{self.name} exited with {self.process.returncode}; see {self._log.name}")
+                raise ServerError(f"{self.name} exited with {self.process.returncode}; "
+                                  f"see {self.workdir / f'{self.name}.log'}")
             if self._answers():
                 return self
             time.sleep(0.05)

@@ -24,6 +24,7 @@ from typing import AsyncIterator
 from nats.aio.client import Client as NATS
 from pydantic import TypeAdapter
 from nats.js import api
+from nats.js.kv import KeyValue
 from nats.errors import TimeoutError as NatsTimeoutError
 from nats.js.errors import BadRequestError, KeyNotFoundError, KeyWrongLastSequenceError, NotFoundError
 
@@ -51,7 +52,7 @@ class JetStreamEventStore:
         self._nc = connection
         self._js = connection.jetstream()
         self._owns_connection = owns_connection
-        self._index = None
+        self._index_bucket: KeyValue | None = None
         # stream → (last seq seen, its hash, JetStream seq of its message). Stored messages never
         # change, so a hint is never wrong, only possibly old: `read(from_seq)` starts after it, and
         # `append` with expected_seq == its seq publishes straight away (the server refuses the
@@ -80,10 +81,16 @@ class JetStreamEventStore:
             await self._js.add_stream(config)
         except BadRequestError:  # it exists with another config: bring it to ours
             await self._js.update_stream(config)
-        self._index = await self._js.create_key_value(api.KeyValueConfig(
+        self._index_bucket = await self._js.create_key_value(api.KeyValueConfig(
             bucket=f"{self.name}_commands", history=1, storage=api.StorageType.FILE,
             replicas=self.replicas,
         ))
+
+    @property
+    def _index(self) -> KeyValue:
+        if self._index_bucket is None:
+            raise RuntimeError("the event store is not ready: call ensure() first")
+        return self._index_bucket
 
     async def exists(self) -> bool:
         try:
@@ -198,6 +205,7 @@ class JetStreamEventStore:
             raise WrongExpectedSeq(await self.last_seq(stream), sealed[0].seq - 1, stream) from None
         if ack.duplicate:  # the server had it already: answer with what it stored, and pin the index
             stored = _decode((await self._get(ack.seq)).data)
+            assert command_id is not None, "only a command id makes a publish a duplicate"
             await self._index.put(_index_key(stream, command_id), _encode_entry({"at": ack.seq}))
         else:
             stored = sealed
@@ -259,7 +267,7 @@ class JetStreamEventStore:
             message = await self._js.get_last_msg(self.name, subject, direct=True)
         except NotFoundError:
             return 0, []
-        return message.seq, _decode(message.data)
+        return message.seq or 0, _decode(message.data or b"[]")
 
     def _hint(self, stream: str, last: Envelope, js_seq: int) -> None:
         if len(self._hints) > 100_000:

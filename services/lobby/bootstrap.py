@@ -12,6 +12,7 @@ from redis.asyncio import Redis
 
 from adjudicator.client import AdjudicatorClient
 from starbase_core.envelope import Envelope
+from starbase_core.gamestream import ends_game
 from starbase_core.store_jetstream import JetStreamEventStore
 
 from lobby.config import LobbySettings
@@ -20,8 +21,7 @@ from lobby.games import GameService
 from lobby.projection import TableProjection
 from lobby.service import PlayerService, TableService
 from lobby.tokens import TokenSigner
-from scoring.consumer import ends_game
-from scoring.ledger import Ledger
+from scoring.client import ScoringReader
 
 log = structlog.get_logger(__name__)
 
@@ -56,7 +56,7 @@ class LobbyRuntime:
         self.tables = TableService(self.store, self.projection, self.adjudicator)
         self.feed = Feed(self.store, on_envelope=self._on_live)
         self.games = GameService(self.store, self.tables, self.adjudicator, self.feed)
-        self.ledger = Ledger(self.redis, settings.scoring_prefix)
+        self.ledger = ScoringReader(self.redis, settings.scoring_prefix)
         await self.feed.start()
         self._rebuild_end = await self.store.end_position()
         self._rebuilt = {subject_filter: asyncio.Event() for subject_filter in ("table.>", "player.>")}

@@ -19,8 +19,8 @@ import sys
 
 import pytest
 
-from lobby.testclient import Bot, Client
-from lobby.testing import ApiPlayer
+from tests.support.testclient import Bot, Client
+from tests.support.stack import ApiPlayer
 from starbase_core.audit import PASS, audit_game
 from starbase_rules.registry import get_game
 

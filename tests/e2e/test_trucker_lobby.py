@@ -16,7 +16,7 @@ import pytest
 import websockets
 
 from lobby.config import load_settings
-from lobby.testing import ApiPlayer, local_stack, seat_and_start
+from tests.support.stack import ApiPlayer, local_stack, seat_and_start
 from starbase_core.gamestream import game_stream
 
 from tests.trucker_service.live import Client, in_process, settings_for

@@ -22,7 +22,7 @@ from schemathesis.checks import (
     content_type_conformance, not_a_server_error, response_schema_conformance, status_code_conformance,
 )
 
-from lobby.testing import seat_and_start
+from tests.support.stack import seat_and_start
 
 pytestmark = pytest.mark.integration
 

@@ -6,7 +6,7 @@ import pytest
 import websockets
 from itsdangerous import URLSafeTimedSerializer
 
-from lobby.testing import seat_and_start
+from tests.support.stack import seat_and_start
 
 pytestmark = pytest.mark.integration
 JSON = {"content-type": "application/json"}

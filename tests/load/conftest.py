@@ -1,6 +1,6 @@
 import pytest
 
-from lobby.testing import local_stack
+from tests.support.stack import local_stack
 from tests.support import testjack
 
 testjack.register()

@@ -14,7 +14,7 @@ import json
 
 import pytest
 
-from lobby.loadgen import LoadPlan, run_load, summary
+from starbase_cli.loadgen import LoadPlan, run_load, summary
 from starbase_cli.load import target_problem
 from starbase_cli.main import main
 from starbase_core.audit import PASS, audit_game

@@ -1,7 +1,7 @@
 """Every bad request gets a 4xx with a stable code in `{"error": {"code", "message"}}`, and changes nothing."""
 import pytest
 
-from lobby.testing import seat_and_start
+from tests.support.stack import seat_and_start
 
 pytestmark = pytest.mark.integration
 

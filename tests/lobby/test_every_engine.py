@@ -20,7 +20,7 @@ import random
 import pytest
 import websockets
 
-from lobby.testing import seat_and_start
+from tests.support.stack import seat_and_start
 from starbase_core.gamestream import replay
 from starbase_core.seeds import JetStreamSeedVault
 from starbase_rules.registry import get_game

@@ -7,7 +7,7 @@ import pytest
 import websockets
 
 from lobby.projection import TableFilter, TableProjection
-from lobby.testing import another_lobby, seat_and_start
+from tests.support.stack import another_lobby, seat_and_start
 
 pytestmark = pytest.mark.integration
 

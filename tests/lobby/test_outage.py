@@ -9,7 +9,7 @@ from adjudicator.service import Adjudicator
 from lobby.app import create_app
 from lobby.bootstrap import LobbyRuntime
 from lobby.config import LobbySettings
-from lobby.testing import ApiPlayer
+from tests.support.stack import ApiPlayer
 from starbase_core.seeds import MemorySeedVault
 from starbase_core.servers import free_port
 from starbase_core.store_memory import MemoryEventStore

@@ -6,7 +6,7 @@ import httpx
 import pytest
 import websockets
 
-from lobby.testing import ApiPlayer, another_lobby
+from tests.support.stack import ApiPlayer, another_lobby
 
 pytestmark = pytest.mark.integration
 

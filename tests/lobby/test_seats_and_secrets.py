@@ -5,7 +5,7 @@ import json
 import pytest
 import websockets
 
-from lobby.testing import seat_and_start
+from tests.support.stack import seat_and_start
 
 pytestmark = pytest.mark.integration
 

@@ -5,7 +5,7 @@ A conftest imports them; one that needs another stack overrides `stack_options`.
 import httpx
 import pytest
 
-from lobby.testing import ApiPlayer, local_stack
+from tests.support.stack import ApiPlayer, local_stack
 
 
 @pytest.fixture

@@ -34,7 +34,7 @@ from typing import Callable
 
 import httpx
 
-from lobby.loadclients import ActionsChooser, CannotFold, EngineChooser, Watcher, full_information
+from starbase_cli.loadclients import ActionsChooser, CannotFold, EngineChooser, Watcher, full_information
 
 ATTEMPTS = 3            # per command: the first send and two retries with the same command id
 LOG_PAGE = 1000

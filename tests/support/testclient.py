@@ -13,7 +13,7 @@ import random
 
 import websockets
 
-from lobby.testing import ApiPlayer
+from tests.support.stack import ApiPlayer
 from starbase_core.gamestream import PLATFORM_TYPES
 
 
