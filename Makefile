@@ -3,6 +3,10 @@ PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+# The web client (services/web): npm ci when its lock changes, a build when its sources change.
+WEB       := services/web
+WEB_DEPS  := $(WEB)/node_modules/.installed
+WEB_BUILD := $(WEB)/dist/index.html
 
 .PHONY: install run check test test-unit test-integration bench clean
 
@@ -12,9 +16,16 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[local,test]'
 	touch $(STAMP)
 
-install: $(STAMP)
+$(WEB_DEPS): $(WEB)/package.json $(WEB)/package-lock.json
+	cd $(WEB) && npm ci --no-audit --no-fund
+	touch $(WEB_DEPS)
 
-run: $(STAMP)
+$(WEB_BUILD): $(WEB_DEPS) $(shell find $(WEB)/src $(WEB)/scripts -type f 2>/dev/null) $(WEB)/index.html $(WEB)/vite.config.ts $(WEB)/tsconfig.json
+	cd $(WEB) && npm run build
+
+install: $(STAMP) $(WEB_BUILD)
+
+run: install
 	$(PY) -m starbase_cli.run
 
 # Package boundaries (.importlinter) and types (pyproject's [tool.mypy]) before the tests.
@@ -22,7 +33,7 @@ check: $(STAMP)
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy
 
-test: check
+test: check $(WEB_BUILD)
 	$(PY) -m pytest -q
 
 test-unit: $(STAMP)
@@ -31,8 +42,8 @@ test-unit: $(STAMP)
 test-integration: $(STAMP)
 	$(PY) -m pytest -q -m integration
 
-bench: $(STAMP)
+bench: $(STAMP) $(WEB_BUILD)
 	$(PY) -m starbase_cli.bench
 
 clean:
-	rm -rf $(VENV) .run .pytest_cache
+	rm -rf $(VENV) .run .pytest_cache $(WEB)/node_modules $(WEB)/dist

@@ -25,7 +25,9 @@ from lobby.bootstrap import LobbyRuntime
 from lobby.config import LobbySettings
 from lobby.bodygate import BodyGate
 from lobby.exceptions import LobbyError, error_body
+from lobby.engines import engines_router
 from lobby.router import router
+from lobby.webapp import install_web_client
 from lobby.websocket import ws_router
 
 log = structlog.get_logger(__name__)
@@ -47,14 +49,17 @@ def create_app(settings: LobbySettings, runtime: LobbyRuntime | None = None) -> 
             await runtime.stop()
 
     app = FastAPI(title="Starbase lobby", version="1", lifespan=lifespan,
-                  description="Players, tables, games and live events of the Starbase game server.")
+                  description="Players, tables, games and live events of the Starbase game server.",
+                  docs_url=None, redoc_url=None)       # served by webapp, with local assets
     app.state.lobby = runtime
     app.include_router(router)
     app.include_router(ws_router)
+    app.include_router(engines_router)
     app.include_router(health_router(runtime.ready))
     _install_errors(app)
     _install_metrics(app)
     _document_plain_text_routes(app)
+    install_web_client(app)
     app.add_middleware(BodyGate, limit=settings.lobby_max_body_bytes)
     return app
 

@@ -1,0 +1,67 @@
+// The typed lobby API the web client uses for every HTTP call (other client writers may reuse it).
+import { httpToken, logOut } from "./auth";
+import { ApiError, call, type CallParams, type RouteName } from "./http";
+import type {
+  ChatMessage, Command, CommandResult, Engine, GameView, History, Leaderboard, LogPage, Table, TablePage,
+  TableStatus,
+} from "./types";
+
+export { ApiError } from "./http";
+
+async function authed<T>(name: RouteName, params: CallParams = {}): Promise<T> {
+  try {
+    return await call<T>(name, { ...params, token: httpToken() });
+  } catch (error) {
+    // A token the lobby no longer accepts (expired, new server secret): forget it, so the player signs in again.
+    if (error instanceof ApiError && error.code === "INVALID_TOKEN") logOut();
+    throw error;
+  }
+}
+
+export interface TableQuery { game?: string; status?: TableStatus; free_seats?: number; offset?: number; limit?: number }
+
+const table = (table_id: string) => ({ path: { table_id } });
+const game = (game_id: string) => ({ path: { game_id } });
+
+export const api = {
+  engines: () => call<Engine[]>("engines"),
+  engineData: <T>(gameName: string, name: string) => call<T>("engineData", { path: { game: gameName, name } }),
+  openapi: () => call<{ paths?: Record<string, Record<string, { parameters?: { name: string }[] }>> }>("openapi"),
+
+  listTables: (query: TableQuery = {}) => authed<TablePage>("listTables", { query: { ...query } }),
+  createTable: (body: { game: string; seats: number; options: Record<string, unknown>; private: boolean }) =>
+    authed<Table>("createTable", { body }),
+  getTable: (id: string, invite?: string) => authed<Table>("getTable", { ...table(id), query: { invite } }),
+  join: (id: string, seat?: number, invite?: string) =>
+    authed<Table>("join", { ...table(id), body: { seat: seat ?? null, invite: invite ?? null } }),
+  leave: (id: string) => authed<Table>("leave", table(id)),
+  ready: (id: string, ready: boolean) => authed<Table>("ready", { ...table(id), body: { ready } }),
+  start: (id: string) => authed<Table>("start", table(id)),
+  spectate: (id: string, invite?: string) => authed<Table>("spectate", { ...table(id), body: { invite: invite ?? null } }),
+  chat: (id: string, text: string) => authed<Table>("chat", { ...table(id), body: { text } }),
+  chatLog: (id: string, after = 0, invite?: string) =>
+    authed<ChatMessage[]>("chatLog", { ...table(id), query: { after, invite } }),
+
+  view: (id: string, invite?: string, at?: number) => authed<GameView>("view", { ...game(id), query: { invite, at } }),
+  actions: (id: string) => authed<Command[]>("actions", game(id)),
+  submit: (id: string, command: Command, commandId: string) =>
+    authed<CommandResult>("submit", { ...game(id), body: { command, command_id: commandId } }),
+  log: (id: string, after = 0, invite?: string, limit = 1000) =>
+    authed<LogPage>("log", { ...game(id), query: { after, invite, limit } }),
+
+  history: (playerId: string, offset = 0, limit = 100) =>
+    call<History>("history", { path: { player_id: playerId }, query: { offset, limit } }),
+  boards: () => call<string[]>("boards"),
+  leaderboard: (board: string, offset = 0, limit = 50) =>
+    call<Leaderboard>("leaderboard", { path: { board }, query: { offset, limit } }),
+};
+
+/** Whether the lobby answers `GET /games/{id}/view?at=SEQ` (past positions): read from its OpenAPI document. */
+let pastViews: Promise<boolean> | null = null;
+export function lobbyServesPastViews(): Promise<boolean> {
+  pastViews ??= api.openapi().then(
+    (doc) => (doc.paths?.["/games/{game_id}/view"]?.get?.parameters ?? []).some((p) => p.name === "at"),
+    () => false,
+  );
+  return pastViews;
+}

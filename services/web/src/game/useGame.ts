@@ -1,0 +1,83 @@
+// A game as the client holds it: the log (every event so far), the current view and my legal actions,
+// kept current from the game's socket. Pushes that arrive together cause one refresh; the socket
+// resumes from the last seq after a drop, so nothing is missed or shown twice.
+import { useEffect, useRef, useState } from "preact/hooks";
+import { ApiError, api } from "../api/client";
+import { LiveFeed, type FeedStatus } from "../api/socket";
+import type { Command, GameEvent, GameView } from "../api/types";
+
+export interface GameState {
+  events: GameEvent[];
+  view: GameView | null;
+  actions: Command[];
+  /** The seq the shown view and actions are current to. */
+  drawnSeq: number;
+  status: FeedStatus;
+  error: unknown;
+}
+
+async function wholeLog(gameId: string, invite?: string): Promise<GameEvent[]> {
+  const events: GameEvent[] = [];
+  for (let after = 0; ;) {
+    const page = await api.log(gameId, after, invite);
+    events.push(...page.events);
+    if (page.events.length === 0 || page.last_seq <= after) return events;
+    after = page.last_seq;
+  }
+}
+
+export function useGame(gameId: string, seated: boolean, invite?: string): GameState & { refresh: () => void } {
+  const [state, setState] = useState<GameState>(
+    { events: [], view: null, actions: [], drawnSeq: 0, status: "connecting", error: null });
+  const latest = useRef(0);
+  const refreshing = useRef<Promise<void> | null>(null);
+  const again = useRef(false);
+
+  const refresh = () => {
+    if (refreshing.current) {
+      again.current = true;
+      return;
+    }
+    const upTo = latest.current;
+    refreshing.current = Promise.all([api.view(gameId, invite), seated ? api.actions(gameId) : Promise.resolve([])])
+      .then(([view, actions]) => setState((old) => ({ ...old, view, actions, drawnSeq: Math.max(old.drawnSeq, upTo), error: null })),
+            (error) => setState((old) => ({ ...old, error })))
+      .finally(() => {
+        refreshing.current = null;
+        if (again.current) {
+          again.current = false;
+          refresh();
+        }
+      });
+  };
+
+  useEffect(() => {
+    let feed: LiveFeed | null = null;
+    let gone = false;
+    wholeLog(gameId, invite).then((events) => {
+      if (gone) return;
+      latest.current = events.length ? events[events.length - 1].seq : 0;
+      setState((old) => ({ ...old, events }));
+      refresh();
+      feed = new LiveFeed(`/games/${encodeURIComponent(gameId)}/ws`, latest.current, {
+        onEvent: (event) => {
+          latest.current = Math.max(latest.current, event.seq);
+          setState((old) => ({ ...old, events: [...old.events, event] }));
+          queueMicrotask(refresh);
+        },
+        onStatus: (status) => {
+          setState((old) => ({ ...old, status }));
+          if (status === "live") refresh();       // catch up on anything decided while away
+        },
+        onError: (problem) => setState((old) => ({ ...old, error: new ApiError(0, problem.code, problem.message) })),
+      }, invite ? { invite } : {});
+      void feed.start();
+    }, (error) => setState((old) => ({ ...old, error })));
+    return () => {
+      gone = true;
+      feed?.stop();
+    };
+  }, [gameId, seated, invite]);
+
+  return { ...state, refresh };
+}
