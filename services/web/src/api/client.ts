@@ -2,8 +2,8 @@
 import { httpToken, logOut } from "./auth";
 import { ApiError, call, type CallParams, type RouteName } from "./http";
 import type {
-  ChatMessage, Command, CommandResult, Engine, GameView, History, Leaderboard, LogPage, Table, TablePage,
-  TableStatus,
+  ChatMessage, Command, CommandResult, Engine, History, Leaderboard, LogPage, Table, TablePage,
+  TableStatus, ViewReply,
 } from "./types";
 
 export { ApiError } from "./http";
@@ -42,7 +42,7 @@ export const api = {
   chatLog: (id: string, after = 0, invite?: string) =>
     authed<ChatMessage[]>("chatLog", { ...table(id), query: { after, invite } }),
 
-  view: (id: string, invite?: string, at?: number) => authed<GameView>("view", { ...game(id), query: { invite, at } }),
+  view: (id: string, invite?: string, at?: number) => authed<ViewReply>("view", { ...game(id), query: { invite, at } }),
   actions: (id: string) => authed<Command[]>("actions", game(id)),
   submit: (id: string, command: Command, commandId: string) =>
     authed<CommandResult>("submit", { ...game(id), body: { command, command_id: commandId } }),

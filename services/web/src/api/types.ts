@@ -84,3 +84,13 @@ export interface Registered extends Player { token: string }
 
 /** A game's view: each engine shapes its own; `to_act` is read when an engine provides it. */
 export type GameView = Record<string, unknown> & { to_act?: string[] };
+
+/** GET /games/{id}/view: the engine's view for the caller, and the position it was taken at. */
+export interface ViewReply {
+  game_id: string;
+  game: string;
+  seq: number;
+  players: string[];
+  ended: string | null;
+  view: GameView;
+}

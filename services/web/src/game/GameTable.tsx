@@ -49,7 +49,7 @@ export function GameTable({ gameId, game, names, me, invite, table }: Props) {
   const view = past?.view ?? state.view;
   const reviewing = past !== null;
   const actions = reviewing ? [] : state.actions;
-  const ended = state.events.some((e) => e.type === "GameEnded") || Boolean(view && (view as { ended?: unknown }).ended);
+  const ended = Boolean(state.ended) || state.events.some((e) => e.type === "GameEnded");
   const toAct = Array.isArray(view?.to_act) ? (view!.to_act as string[]) : null;
   const myTurn = !reviewing && Boolean(me) && (toAct ? toAct.includes(me!) : state.actions.length > 0);
 
@@ -81,7 +81,7 @@ export function GameTable({ gameId, game, names, me, invite, table }: Props) {
         {!seated && <p class="muted">{t("game.spectating")}</p>}
         {reviewable && state.drawnSeq > 0 && (
           <Review latest={state.drawnSeq} shown={past?.seq ?? null}
-                  load={(seq) => api.view(gameId, invite, seq)} onShow={setPast} />
+                  load={(seq) => api.view(gameId, invite, seq).then((reply) => reply.view)} onShow={setPast} />
         )}
         <ErrorNote error={state.error} />
       </div>

@@ -9,6 +9,8 @@ import type { Command, GameEvent, GameView } from "../api/types";
 export interface GameState {
   events: GameEvent[];
   view: GameView | null;
+  /** Why the game ended (the platform's word), null while it runs. */
+  ended: string | null;
   actions: Command[];
   /** The seq the shown view and actions are current to. */
   drawnSeq: number;
@@ -28,7 +30,7 @@ async function wholeLog(gameId: string, invite?: string): Promise<GameEvent[]> {
 
 export function useGame(gameId: string, seated: boolean, invite?: string): GameState & { refresh: () => void } {
   const [state, setState] = useState<GameState>(
-    { events: [], view: null, actions: [], drawnSeq: 0, status: "connecting", error: null });
+    { events: [], view: null, ended: null, actions: [], drawnSeq: 0, status: "connecting", error: null });
   const latest = useRef(0);
   const refreshing = useRef<Promise<void> | null>(null);
   const again = useRef(false);
@@ -40,7 +42,10 @@ export function useGame(gameId: string, seated: boolean, invite?: string): GameS
     }
     const upTo = latest.current;
     refreshing.current = Promise.all([api.view(gameId, invite), seated ? api.actions(gameId) : Promise.resolve([])])
-      .then(([view, actions]) => setState((old) => ({ ...old, view, actions, drawnSeq: Math.max(old.drawnSeq, upTo), error: null })),
+      .then(([reply, actions]) => {
+        if (reply.seq < upTo) again.current = true;      // a replica behind the push: ask again
+        setState((old) => ({ ...old, view: reply.view, ended: reply.ended, actions, drawnSeq: Math.max(old.drawnSeq, reply.seq), error: null }));
+      },
             (error) => setState((old) => ({ ...old, error })))
       .finally(() => {
         refreshing.current = null;

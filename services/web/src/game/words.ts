@@ -10,7 +10,10 @@ export function humanize(type: string): string {
 
 export function valueText(value: unknown, names: Record<string, string>): string {
   if (value === null || value === undefined) return t("common.none");
-  if (typeof value === "string") return names[value] ?? value;
+  if (typeof value === "string") {
+    const holder = /^[a-z]:(.+)$/.exec(value);        // "p:<player id>": a player as a holder of money or shares
+    return names[value] ?? (holder && names[holder[1]]) ?? value;
+  }
   if (typeof value === "number") return formatNumber(value);
   if (typeof value === "boolean") return value ? t("common.yes") : t("common.no");
   if (Array.isArray(value)) return value.map((v) => valueText(v, names)).join(", ");

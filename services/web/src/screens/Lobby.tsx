@@ -11,6 +11,7 @@ import { MyGames } from "./MyGames";
 import { SignIn } from "./Account";
 
 const PAGE = 20;
+const POLL_MS = 10_000;
 const STATUSES: TableStatus[] = ["open", "playing", "finished"];
 
 export function LobbyScreen() {
@@ -29,6 +30,10 @@ function TableList() {
   const [offset, setOffset] = useState(0);
   const tables = useLoad(() => api.listTables({ ...filter, offset, limit: PAGE }), [JSON.stringify(filter), offset]);
   useEffect(() => setOffset(0), [JSON.stringify(filter)]);
+  useEffect(() => {
+    const timer = window.setInterval(() => document.visibilityState === "visible" && tables.reload(), POLL_MS);
+    return () => window.clearInterval(timer);
+  }, [tables.reload]);
   const page = tables.data;
   return (
     <section class="panel" aria-labelledby="tables-title">

@@ -15,7 +15,7 @@ async function myTables(me: string): Promise<{ tables: Table[]; toAct: Set<strin
   const tables = pages.flatMap((page) => page.items).filter((table) => table.seats.some((s) => s.player_id === me));
   const toAct = new Set<string>();
   await Promise.all(tables.filter((table) => table.status === "playing" && table.game_id).map(async (table) => {
-    const view = await api.view(table.game_id!);
+    const { view } = await api.view(table.game_id!);
     const mine = Array.isArray(view.to_act) ? view.to_act.includes(me) : (await api.actions(table.game_id!)).length > 0;
     if (mine) toAct.add(table.table_id);
   }));

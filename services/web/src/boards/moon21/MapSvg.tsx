@@ -74,8 +74,8 @@ export function MapSvg({ data, board, targets, selected, preview, runs, onPick }
         return (
           <g key={hex} class={`hex ${fact.kind}`} data-hex={hex}>
             <polygon class="terrain" points={hexPoints(at)} fill={TERRAIN_COLOURS[fact.kind] ?? "#eee"} />
-            {fact.kind === "mountain" && <path class="mountain" d={`M${at.x - 12},${at.y + 8} l12,-16 l12,16`} />}
-            {fact.kind === "hill" && <path class="hill" d={`M${at.x - 12},${at.y + 8} q12,-14 24,0`} />}
+            {fact.kind === "mountain" && <path class="relief" d={`M${at.x - 12},${at.y + 8} l12,-16 l12,16`} />}
+            {fact.kind === "hill" && <path class="relief" d={`M${at.x - 12},${at.y + 8} q12,-14 24,0`} />}
             <TileRoads data={data} hex={hex} laid={hex === data.map.space_port.hex ? null : laidAt(board, hex)} at={at} />
             <text class="hex-id" x={at.x} y={at.y - SIZE * 0.62}>{hex}</text>
           </g>
