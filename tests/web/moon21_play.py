@@ -7,7 +7,6 @@ at par 90 and buy it to floating, then in operating rounds lay a tile, run, buy 
 """
 from __future__ import annotations
 
-import asyncio
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,7 +35,18 @@ class Planner:
         self.bought: dict[str, int] = {}
         self.laid: set[str] = set()
 
-    async def move(self, person: Person) -> str:
+    async def move(self, person: Person) -> tuple[str, int]:
+        """Make the next move on the page; (what it was, the last seq it appended)."""
+        async with person.page.expect_response(
+                lambda r: r.request.method == "POST" and r.url.endswith("/commands")) as answer:
+            what = await self._click(person)
+        reply = await answer.value
+        body = await reply.json()
+        if reply.status != 200:
+            raise AssertionError(f"{person.name}'s {what} was refused: {body}")
+        return what, body["events"][-1]["seq"]
+
+    async def _click(self, person: Person) -> str:
         page = person.page
         run = page.locator("[data-action=run]")
         lines = await page.locator(".runs li").count()
@@ -179,10 +189,9 @@ async def play(browser: Browser, base: str, *, min_moves: int = 20, max_moves: i
             actor = turns[0]
             if screenshots and move > 0 and await actor.page.locator(".runs li").count() and real_runs == 0:
                 await actor.screenshot(screenshots / "moon21-table-runs.png")
-            what = await planner.move(actor)
+            what, seq = await planner.move(actor)
             played.moves.append(what)
             real_runs += what == "run"
-            seq = await _next_seq(http, table_id, seq)
             played.seqs_after_move.append(seq)
             for person in (*players, cy):
                 await person.wait_drawn(seq)
@@ -193,16 +202,3 @@ async def play(browser: Browser, base: str, *, min_moves: int = 20, max_moves: i
             await players[1].screenshot(screenshots / "moon21-table-phone.png")
             await cy.screenshot(screenshots / "moon21-spectator.png")
     return played
-
-
-async def _next_seq(http: httpx.AsyncClient, game_id: str, before: int, timeout: float = 20) -> int:
-    """The stream's last seq once the move clicked has landed whole (it stays put for a moment)."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    seen = before
-    while asyncio.get_running_loop().time() < deadline:
-        await asyncio.sleep(0.1)
-        now = await last_seq(http, game_id)
-        if now > before and now == seen:
-            return now
-        seen = now
-    raise AssertionError(f"no event landed after the click (still at seq {before})")
