@@ -1,0 +1,54 @@
+// The socket protocol reader: today's lobby and Trucker messages and the unified version 1 (docs/asyncapi.yaml).
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { closeStatus, isFinalClose, normalize } from "../build-unit/api/protocol.js";
+
+const event = { stream: "game.g1", seq: 7, type: "TileLaid", data: { hex: "E7" }, actor: "ann", time: "2026-01-01T00:00:00Z" };
+
+test("today's lobby event: kind at the top, the event's own fields beside it", () => {
+  const message = normalize({ kind: "event", ...event });
+  assert.equal(message.kind, "event");
+  assert.equal(message.event.seq, 7);
+  assert.equal(message.event.type, "TileLaid");
+  assert.deepEqual(message.event.data, { hex: "E7" });
+});
+
+test("version 1 event: the event nested under `event`, its type not confused with the message kind", () => {
+  const message = normalize({ v: 1, kind: "event", event });
+  assert.equal(message.kind, "event");
+  assert.equal(message.event.type, "TileLaid");
+  assert.equal(message.event.actor, "ann");
+});
+
+test("today's Trucker messages name their kind in `type`", () => {
+  assert.equal(normalize({ type: "event", event: { seq: 3, type: "ComponentGrabbed", actor: "bob", data: {} } }).event.type,
+    "ComponentGrabbed");
+  const welcome = normalize({ type: "welcome", you: "ann", seq: 41, view: { round: 1 } });
+  assert.deepEqual([welcome.kind, welcome.you, welcome.seq], ["welcome", "ann", 41]);
+  const ack = normalize({ type: "ack", id: "7", first_seq: 42, seq: 43, events: [{ seq: 42, type: "A" }, { seq: 43, type: "B" }] });
+  assert.deepEqual([ack.kind, ack.id, ack.seq, ack.events.length], ["ack", "7", 43, 2]);
+});
+
+test("refusals of all three shapes become one error", () => {
+  const lobby = normalize({ kind: "error", error: { code: "BAD_AFTER", message: "after must be…" } });
+  const trucker = normalize({ type: "refused", id: "9", code: "HAND_FULL", message: "one tile at a time" });
+  const unified = normalize({ v: 1, kind: "error", id: "9", error: { code: "HAND_FULL", message: "one tile at a time" } });
+  assert.deepEqual(lobby, { kind: "error", id: null, error: { code: "BAD_AFTER", message: "after must be…" } });
+  assert.deepEqual(trucker, unified);
+});
+
+test("anything else is unknown, never an event", () => {
+  for (const raw of [null, 3, "x", {}, { kind: "event" }, { kind: "event", seq: "7", type: "X" }, { v: 1, kind: "event", event: {} }]) {
+    assert.equal(normalize(raw).kind, "unknown", JSON.stringify(raw));
+  }
+});
+
+test("close codes: 4000 + the HTTP status; credentials and missing games are final, slowness is not", () => {
+  assert.equal(closeStatus(4404), 404);
+  assert.equal(closeStatus(1006), null);
+  assert.equal(isFinalClose(4401), true);
+  assert.equal(isFinalClose(4404), true);
+  assert.equal(isFinalClose(4008), false);
+  assert.equal(isFinalClose(4408), false);
+  assert.equal(isFinalClose(1011), false);
+});
