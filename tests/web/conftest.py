@@ -6,7 +6,10 @@ from pathlib import Path
 import pytest
 from playwright.async_api import async_playwright
 
+from tests.support import testjack
 from tests.support.lobby_stack import http, register, stack, stack_options  # noqa: F401  (fixtures)
+
+testjack.register()         # a tiny game that ends in a few moves: standings, ratings and history
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -24,8 +27,16 @@ def client_built() -> Path:
     return BUILD
 
 
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if report.when == "call":
+        item.failed_call = report.failed
+    return report
+
+
 @pytest.fixture
-async def browser(client_built):
+async def browser(client_built, request, tmp_path_factory):
     if not CHROMIUM.is_file():
         pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium chromium-driver (.ci/run does)")
     async with async_playwright() as playwright:
@@ -33,6 +44,12 @@ async def browser(client_built):
         launched = await playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
         try:
             yield launched
+            if getattr(request.node, "failed_call", False):      # what each page showed when it failed
+                where = tmp_path_factory.mktemp("failed-pages")
+                for c, context in enumerate(launched.contexts):
+                    for p, page in enumerate(context.pages):
+                        await page.screenshot(path=str(where / f"page-{c}-{p}.png"), full_page=True)
+                print(f"screenshots of the pages at the failure: {where}")
         finally:
             await launched.close()
 

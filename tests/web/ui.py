@@ -20,6 +20,7 @@ class Person:
     @classmethod
     async def open(cls, browser: Browser, base: str, name: str | None = None, viewport=DESKTOP) -> "Person":
         context = await browser.new_context(viewport=viewport, base_url=base)
+        context.set_default_timeout(15_000)
         person = cls(await context.new_page(), base, name)
         await person.page.goto("/")
         await expect(person.page.locator("header.top")).to_be_visible()

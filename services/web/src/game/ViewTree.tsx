@@ -7,7 +7,8 @@ import { humanize, valueText } from "./words";
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 const MAX_DEPTH = 6;
 
-const label = (key: string) => tx(`field.${key}`, humanize(key));
+const label = (key: string) => (key ? tx(`field.${key}`, humanize(key)) : "");
+const isRecord = (item: Json) => item !== null && typeof item === "object" && !Array.isArray(item);
 
 export function ViewTree({ value, names, depth = 0 }: { value: Json; names: Record<string, string>; depth?: number }): ComponentChildren {
   if (value === null || typeof value !== "object" || depth >= MAX_DEPTH) {
@@ -15,7 +16,7 @@ export function ViewTree({ value, names, depth = 0 }: { value: Json; names: Reco
   }
   if (Array.isArray(value)) {
     if (value.length === 0) return <span class="muted">—</span>;
-    if (value.every((item) => item !== null && typeof item === "object" && !Array.isArray(item))) {
+    if (value.every(isRecord)) {
       return <RecordTable rows={value as { [key: string]: Json }[]} names={names} depth={depth} />;
     }
     if (value.every((item) => item === null || typeof item !== "object")) return <span>{valueText(value, names)}</span>;
@@ -23,6 +24,11 @@ export function ViewTree({ value, names, depth = 0 }: { value: Json; names: Reco
   }
   const entries = Object.entries(value);
   if (entries.length === 0) return <span class="muted">—</span>;
+  if (entries.length >= 2 && entries.every(([, item]) => isRecord(item))) {
+    // Records keyed by name (corporations, players): one table, a row each, the name first.
+    return <RecordTable rows={entries.map(([key, item]) => ({ "": names[key] ?? key, ...(item as { [k: string]: Json }) }))}
+                        names={names} depth={depth} />;
+  }
   return (
     <dl class="tree">
       {entries.map(([key, item]) => (

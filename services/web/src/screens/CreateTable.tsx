@@ -90,22 +90,24 @@ function OptionField({ game, option, value, onChange }:
   }
   if (option.choices) {
     return (
-      <label for={id}>{label}
+      <>
+        <label for={id}>{label}</label>
         <select id={id} value={String(value ?? "")} onChange={(e) => onChange(e.currentTarget.value)}>
           <option value="">{t("create.default")}</option>
           {option.choices.map((choice) => <option value={JSON.stringify(choice)}>{String(choice)}</option>)}
         </select>
-      </label>
+      </>
     );
   }
   const numeric = option.type === "integer" || option.type === "number";
   return (
-    <label for={id}>{label}
+    <>
+      <label for={id}>{label}</label>
       <input id={id} type={numeric ? "number" : "text"} step={option.type === "integer" ? 1 : "any"}
              min={option.minimum ?? undefined} max={option.maximum ?? undefined}
              placeholder={option.default === null || option.default === undefined ? t("create.default") : String(option.default)}
              value={String(value ?? "")} onInput={(e) => onChange(e.currentTarget.value)} />
-    </label>
+    </>
   );
 }
 

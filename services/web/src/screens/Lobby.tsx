@@ -42,23 +42,26 @@ function TableList() {
         <a class="button" href={href({ name: "create" })}>{t("lobby.newTable")}</a>
       </div>
       <form class="filters" aria-label={t("lobby.filters")} onSubmit={(e) => e.preventDefault()}>
-        <label>{t("lobby.filterGame")}
-          <select value={filter.game ?? ""} onChange={(e) => setFilter({ ...filter, game: e.currentTarget.value || undefined })}>
+        <div>
+          <label for="filter-game">{t("lobby.filterGame")}</label>
+          <select id="filter-game" value={filter.game ?? ""} onChange={(e) => setFilter({ ...filter, game: e.currentTarget.value || undefined })}>
             <option value="">{t("lobby.anyGame")}</option>
             {(engines.data ?? []).map((engine) => <option value={engine.name}>{gameName(engine.name)}</option>)}
           </select>
-        </label>
-        <label>{t("lobby.filterStatus")}
-          <select value={filter.status ?? ""}
+        </div>
+        <div>
+          <label for="filter-status">{t("lobby.filterStatus")}</label>
+          <select id="filter-status" value={filter.status ?? ""}
                   onChange={(e) => setFilter({ ...filter, status: (e.currentTarget.value || undefined) as TableStatus | undefined })}>
             <option value="">{t("lobby.anyStatus")}</option>
             {STATUSES.map((status) => <option value={status}>{t(`status.${status}`)}</option>)}
           </select>
-        </label>
-        <label>{t("lobby.filterFreeSeats")}
-          <input type="number" min={0} max={16} inputMode="numeric" value={filter.free_seats ?? ""}
+        </div>
+        <div>
+          <label for="filter-seats">{t("lobby.filterFreeSeats")}</label>
+          <input id="filter-seats" type="number" min={0} max={16} inputMode="numeric" value={filter.free_seats ?? ""}
                  onInput={(e) => setFilter({ ...filter, free_seats: e.currentTarget.value === "" ? undefined : Number(e.currentTarget.value) })} />
-        </label>
+        </div>
         <button type="button" class="secondary" onClick={tables.reload}>{t("lobby.refresh")}</button>
       </form>
       <ErrorNote error={tables.error} />

@@ -35,7 +35,7 @@ export function TableRoom({ id, invite }: { id: string; invite?: string }) {
     <div class="room">
       <section class="panel" aria-labelledby="table-title">
         <h2 id="table-title">{gameName(data.game)} <span class={`status ${data.status}`}>{t(`status.${data.status}`)}</span></h2>
-        <Seats table={data} me={me?.playerId ?? null} onChange={table.reload} />
+        <Seats table={data} me={me?.playerId ?? null} invite={data.invite ?? invite} onChange={table.reload} />
         {data.invite && <InviteNote table={data} />}
         {data.realtime_url && <p>{t("table.realtime")} <code>{data.realtime_url}</code></p>}
       </section>
@@ -46,7 +46,7 @@ export function TableRoom({ id, invite }: { id: string; invite?: string }) {
   );
 }
 
-function Seats({ table, me, onChange }: { table: Table; me: string | null; onChange: () => void }) {
+function Seats({ table, me, invite, onChange }: { table: Table; me: string | null; invite?: string; onChange: () => void }) {
   const action = useAction();
   const mine = table.seats.find((s) => s.player_id === me);
   const open = table.status === "open";
@@ -64,7 +64,7 @@ function Seats({ table, me, onChange }: { table: Table; me: string | null; onCha
                   {seat.player_id === table.host && <span class="tag">{t("table.host")}</span>}
                   {open && <span class={seat.ready ? "tag ok" : "tag"}>{seat.ready ? t("table.ready") : t("table.notReady")}</span>}</>
               : me && open && !mine
-                ? <button type="button" disabled={action.busy} onClick={() => act(() => api.join(table.table_id, seat.seat, table.invite ?? undefined))}>
+                ? <button type="button" disabled={action.busy} onClick={() => act(() => api.join(table.table_id, seat.seat, invite))}>
                     {t("table.sitHere")}</button>
                 : <span class="muted">{t("table.free")}</span>}
           </li>
@@ -77,21 +77,21 @@ function Seats({ table, me, onChange }: { table: Table; me: string | null; onCha
           {t("table.leave")}</button>}
         {me === table.host && open && <button type="button" disabled={action.busy || !everyoneReady}
                                               onClick={() => act(() => api.start(table.table_id))}>{t("table.start")}</button>}
-        {me && !mine && table.status === "playing" && <WatchButton table={table} onChange={onChange} />}
+        {me && !mine && table.status === "playing" && <WatchButton table={table} invite={invite} onChange={onChange} />}
       </div>
       <ErrorNote error={action.error} />
     </div>
   );
 }
 
-function WatchButton({ table, onChange }: { table: Table; onChange: () => void }) {
+function WatchButton({ table, invite, onChange }: { table: Table; invite?: string; onChange: () => void }) {
   const action = useAction();
   const [watching, setWatching] = useState(false);
   if (watching) return <span class="tag ok">{t("table.watching")}</span>;
   return (
     <>
       <button type="button" disabled={action.busy} onClick={() => action.run(async () => {
-        await api.spectate(table.table_id, table.invite ?? undefined);
+        await api.spectate(table.table_id, invite);
         setWatching(true);
         onChange();
       })}>{t("table.watch")}</button>
