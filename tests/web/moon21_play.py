@@ -134,11 +134,7 @@ async def open_and_start(browser: Browser, base: str, screenshots: Path | None) 
     row = lobby.locator(f"li[data-table='{table_id}'] a")
     await expect(row).to_be_visible()
     if screenshots:
-        await ann.page.goto("/#/")
-        await expect(ann.page.locator(f"li[data-table='{table_id}']").first).to_be_visible()
-        await ann.screenshot(screenshots / "lobby.png")
         await bob.screenshot(screenshots / "lobby-phone.png")
-        await ann.open_table(table_id)
     await row.click()
     await lobby.get_by_role("button", name="Sit here").first.click()
     await lobby.get_by_role("button", name="I am ready").click()
@@ -201,4 +197,10 @@ async def play(browser: Browser, base: str, *, min_moves: int = 20, max_moves: i
         if screenshots:
             await players[1].screenshot(screenshots / "moon21-table-phone.png")
             await cy.screenshot(screenshots / "moon21-spectator.png")
+            waiting = [p for p in players if await p.my_turn()][0]
+            await waiting.goto("/")
+            await expect(waiting.page.locator(".badge", has_text="waiting for you")).to_be_visible()
+            await waiting.screenshot(screenshots / "lobby.png")
+            await waiting.open_table(table_id)
+            await expect(waiting.page.locator("svg.moon21-map")).to_be_visible()
     return played

@@ -115,6 +115,7 @@ async def test_lobby_screens_private_table_chat_clock_and_the_generic_table(stac
         if move == 0:
             await ann.screenshot(screenshots / "generic-table.png")
     await bob.screenshot(screenshots / "generic-table-phone.png")
+    assert await bob.page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")   # phone: no sideways scroll
     for person in people:
         person.no_page_errors()
 

@@ -42,3 +42,5 @@ async def test_two_players_play_21moon_while_a_spectator_watches(stack, browser,
     # The spectator has no actions to take; the players' pages show the same board.
     assert await cy.page.locator(".actions").count() == 0
     assert await ann.page.locator("[data-hex]").count() == await bob.page.locator("[data-hex]").count() > 60
+    # Readable at phone width: bob's page (390 px wide) never scrolls sideways.
+    assert await bob.page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")

@@ -117,6 +117,7 @@ function Standings({ standings, names }: { standings: Standing[]; names: Record<
   return (
     <section class="panel standings" aria-labelledby="standings-title">
       <h3 id="standings-title">{t("game.standings")}</h3>
+      <div class="scroll-x">
       <table>
         <thead><tr><th scope="col">{t("game.rank")}</th><th scope="col">{t("game.player")}</th><th scope="col">{t("game.score")}</th></tr></thead>
         <tbody>
@@ -125,6 +126,7 @@ function Standings({ standings, names }: { standings: Standing[]; names: Record<
           ))}
         </tbody>
       </table>
+      </div>
     </section>
   );
 }

@@ -100,6 +100,7 @@ export function Players({ view, names }: { view: Moon21View; names: Record<strin
   return (
     <section class="panel" aria-labelledby="players-title">
       <h3 id="players-title">{t("moon21.players")}</h3>
+      <div class="scroll-x">
       <table>
         <thead><tr><th scope="col">{t("game.player")}</th><th scope="col">{t("moon21.cash")}</th>
           <th scope="col">{t("moon21.certificates")}</th><th scope="col">{t("moon21.privates")}</th></tr></thead>
@@ -115,6 +116,7 @@ export function Players({ view, names }: { view: Moon21View; names: Record<strin
           ))}
         </tbody>
       </table>
+      </div>
     </section>
   );
 }
