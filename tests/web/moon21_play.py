@@ -200,6 +200,8 @@ async def play(browser: Browser, base: str, *, min_moves: int = 20, max_moves: i
             waiting = [p for p in players if await p.my_turn()][0]
             await waiting.goto("/")
             await expect(waiting.page.locator(".badge", has_text="waiting for you")).to_be_visible()
+            await waiting.page.locator("#filter-status").select_option("")
+            await expect(waiting.page.locator(f"section[aria-labelledby=tables-title] li[data-table='{table_id}']")).to_be_visible()
             await waiting.screenshot(screenshots / "lobby.png")
             await waiting.open_table(table_id)
             await expect(waiting.page.locator("svg.moon21-map")).to_be_visible()

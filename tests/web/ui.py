@@ -44,9 +44,11 @@ class Person:
         return int(await self.page.locator("section.game").get_attribute("data-seq") or 0)
 
     async def wait_drawn(self, seq: int, timeout: float = 20_000) -> None:
-        """Until the game is drawn from a view at least as new as `seq`."""
+        """Until the game is drawn from a view, and my actions asked for, at least as new as `seq`."""
         await self.page.wait_for_function(
-            "seq => Number(document.querySelector('section.game')?.dataset.seq || 0) >= seq", arg=seq, timeout=timeout)
+            """seq => { const game = document.querySelector('section.game');
+                        return game && Number(game.dataset.seq) >= seq && Number(game.dataset.actionsSeq) >= seq; }""",
+            arg=seq, timeout=timeout)
 
     async def my_turn(self) -> bool:
         return await self.page.locator(".turn[data-my-turn='true']").count() > 0

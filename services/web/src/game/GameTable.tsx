@@ -72,6 +72,7 @@ export function GameTable({ gameId, game, names, me, invite, table }: Props) {
   const seconds = Number((table.options as { decision_seconds?: unknown }).decision_seconds ?? 0);
   return (
     <section class="game" aria-labelledby="game-title" data-game={game} data-seq={state.drawnSeq}
+             data-actions-seq={seated ? state.actionsSeq : state.drawnSeq}
              data-status={state.status} data-reviewing={reviewing}>
       <div class="panel game-head">
         <h2 id="game-title">{t("game.title")}</h2>

@@ -12,8 +12,10 @@ export interface GameState {
   /** Why the game ended (the platform's word), null while it runs. */
   ended: string | null;
   actions: Command[];
-  /** The seq the shown view and actions are current to. */
+  /** The seq the shown view is current to. */
   drawnSeq: number;
+  /** My actions were asked for after every event up to this seq had been pushed. */
+  actionsSeq: number;
   status: FeedStatus;
   error: unknown;
 }
@@ -30,7 +32,7 @@ async function wholeLog(gameId: string, invite?: string): Promise<GameEvent[]> {
 
 export function useGame(gameId: string, seated: boolean, invite?: string): GameState & { refresh: () => void } {
   const [state, setState] = useState<GameState>(
-    { events: [], view: null, ended: null, actions: [], drawnSeq: 0, status: "connecting", error: null });
+    { events: [], view: null, ended: null, actions: [], drawnSeq: 0, actionsSeq: 0, status: "connecting", error: null });
   const latest = useRef(0);
   const refreshing = useRef<Promise<void> | null>(null);
   const again = useRef(false);
@@ -41,12 +43,16 @@ export function useGame(gameId: string, seated: boolean, invite?: string): GameS
       return;
     }
     const upTo = latest.current;
-    refreshing.current = Promise.all([api.view(gameId, invite), seated ? api.actions(gameId) : Promise.resolve([])])
-      .then(([reply, actions]) => {
-        if (reply.seq < upTo) again.current = true;      // a replica behind the push: ask again
-        setState((old) => ({ ...old, view: reply.view, ended: reply.ended, actions, drawnSeq: Math.max(old.drawnSeq, reply.seq), error: null }));
-      },
-            (error) => setState((old) => ({ ...old, error })))
+    // The view is drawn as soon as it arrives; my actions (slower to compute for some games) follow.
+    const view = api.view(gameId, invite).then((reply) => {
+      if (reply.seq < upTo) again.current = true;      // a replica behind the push: ask again
+      setState((old) => ({ ...old, view: reply.view, ended: reply.ended, drawnSeq: Math.max(old.drawnSeq, reply.seq), error: null }));
+    });
+    const actions = (seated ? api.actions(gameId) : Promise.resolve([])).then((list) => {
+      setState((old) => ({ ...old, actions: list, actionsSeq: Math.max(old.actionsSeq, upTo) }));
+    });
+    refreshing.current = Promise.all([view, actions]).then(() => undefined)
+      .catch((error) => setState((old) => ({ ...old, error })))
       .finally(() => {
         refreshing.current = null;
         if (again.current) {
