@@ -122,7 +122,7 @@ async def open_and_start(browser: Browser, base: str, screenshots: Path | None) 
         await person.sign_up()
     page = ann.page
     await page.get_by_role("link", name="Open a new table").click()
-    await page.get_by_label("Game").select_option("moon21")
+    await page.locator("#create-game").select_option("moon21")
     await page.get_by_label(re.compile("^Seats")).fill("2")
     await page.get_by_role("button", name="Open the table").click()
     await expect(page.locator("#table-title")).to_contain_text("21Moon")

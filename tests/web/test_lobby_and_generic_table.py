@@ -17,7 +17,7 @@ pytestmark = [pytest.mark.integration, pytest.mark.timeout(300)]
 async def open_table(person: Person, game: str, seats: int, *, private: bool = False, clock: int | None = None) -> str:
     page = person.page
     await page.get_by_role("link", name="New table", exact=True).click()
-    await page.get_by_label("Game").select_option(game)
+    await page.locator("#create-game").select_option(game)
     await page.get_by_label(re.compile("^Seats")).fill(str(seats))
     if private:
         await page.get_by_label(re.compile("^Private")).check()
@@ -64,9 +64,9 @@ async def test_lobby_screens_private_table_chat_clock_and_the_generic_table(stac
     await bob.page.get_by_role("button", name="Refresh").click()
     await expect(tables).to_have_count(1)
     await expect(bob.page.locator(f"li[data-table='{public}']")).to_be_visible()
-    await bob.page.get_by_label("Game", exact=True).select_option("stellar")
+    await bob.page.locator("#filter-game").select_option("stellar")
     await expect(tables).to_have_count(0)
-    await bob.page.get_by_label("Game", exact=True).select_option("moon21")
+    await bob.page.locator("#filter-game").select_option("moon21")
     await expect(tables).to_have_count(1)
     await bob.page.get_by_label("Status").select_option("playing")
     await expect(tables).to_have_count(0)

@@ -32,6 +32,12 @@ export function formatNumber(value: number): string {
   return new Intl.NumberFormat(locale).format(value);
 }
 
+/** The time of day only, for chat lines. */
+export function formatClock(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleTimeString(locale, { timeStyle: "short" });
+}
+
 export function formatTime(iso: string): string {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : date.toLocaleString(locale, { dateStyle: "short", timeStyle: "medium" });

@@ -2,7 +2,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api/client";
 import type { ChatMessage } from "../api/types";
-import { formatTime, t } from "../i18n";
+import { formatClock, formatTime, t } from "../i18n";
 import { ErrorNote } from "../ui/ErrorNote";
 import { useAction } from "../ui/hooks";
 
@@ -30,7 +30,7 @@ export function Chat({ tableId, invite, pushedSeq, canPost, names }:
       <ErrorNote error={error} />
       <ol class="messages" aria-live="polite">
         {messages.map((m) => (
-          <li key={m.seq}><time dateTime={m.time} title={formatTime(m.time)}>{formatTime(m.time).split(" ").pop()}</time>{" "}
+          <li key={m.seq}><time dateTime={m.time} title={formatTime(m.time)}>{formatClock(m.time)}</time>{" "}
             <strong>{m.name ?? names[m.player_id] ?? m.player_id}</strong>: {m.text}</li>
         ))}
         {messages.length === 0 && <li class="muted">{t("chat.empty")}</li>}
