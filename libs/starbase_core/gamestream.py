@@ -120,17 +120,32 @@ class GameRecord:
         return self.engine.name
 
     def apply(self, envelopes: Iterable[Envelope]) -> "GameRecord":
+        """Fold envelopes read from the stream."""
         for envelope in envelopes:
-            if envelope.seq != self.last_seq + 1:
-                raise CorruptStream(f"{envelope.stream}: seq {envelope.seq} after {self.last_seq}")
-            if ends_game(envelope):
-                self.ended = envelope.data
-            elif not is_platform(envelope):
+            if self._account(envelope):
                 self.state = self.engine.evolve(self.state, self.engine.parse_event(envelope.data))
-                self.events += 1
-            self.last_seq, self.last_hash = envelope.seq, envelope.hash
-            self.draw_end = envelope.meta.get("draw_end", self.draw_end)
         return self
+
+    def advance(self, state: Any, stored: Iterable[Envelope]) -> "GameRecord":
+        """Move past envelopes whose engine events are already folded into `state` (a decision of
+        `starbase_core.transaction`, now stored): no event is evolved twice."""
+        for envelope in stored:
+            self._account(envelope)
+        self.state = state
+        return self
+
+    def _account(self, envelope: Envelope) -> bool:
+        """Note one envelope's place, draw counter and end; True when it holds an engine event."""
+        if envelope.seq != self.last_seq + 1:
+            raise CorruptStream(f"{envelope.stream}: seq {envelope.seq} after {self.last_seq}")
+        self.last_seq, self.last_hash = envelope.seq, envelope.hash
+        self.draw_end = envelope.meta.get("draw_end", self.draw_end)
+        if ends_game(envelope):
+            self.ended = envelope.data
+        elif not is_platform(envelope):
+            self.events += 1
+            return True
+        return False
 
 
 def replay(game_id: str, envelopes: list[Envelope], get_game: Callable[[str], Game]) -> GameRecord:
