@@ -11,8 +11,10 @@ draws from there, and an auditor holding the revealed seed can re-derive every d
 `meta.command` (the validated command, as JSON) makes every command re-runnable by an auditor.
 Engine events are wrapped as `type = event.type`, `data = event.model_dump()`.
 
-Engines may have events of the same names (every engine has its own `GameEnded`), so the platform's
-envelopes are marked `meta.platform = true`: use `is_platform` / `ends_game`, never the type alone.
+An engine may name its own events as it likes, `GameEnded` included, so the platform's envelopes are
+marked `meta.platform = true`: `ends_game` is the one answer to "is this the end of the game" (every
+service asks it), `is_platform` tells the platform's three types; never the type alone.
+The transaction that writes these envelopes is `starbase_core.transaction`.
 
 Table options are of two kinds: the platform's own (`PLATFORM_OPTIONS`: `decision_seconds`, read by
 the decision clock) and the engine's. `GameCreated.options` records them all; `engine.setup` gets only
