@@ -141,10 +141,11 @@ class Adjudicator:
         except BaseException:
             slot.record = None
             raise
-        if [(e.type, e.data) for e in stored] != [(n.type, n.data) for n in decision.events]:
-            slot.record = None      # an earlier attempt of this command got in first: trust the store
-        else:
+        if stored[0].seq == record.last_seq + 1 and \
+                [(e.type, e.data) for e in stored] == [(n.type, n.data) for n in decision.events]:
             record.advance(decision.state, stored)
+        else:
+            slot.record = None      # an earlier attempt of this command got in first: trust the store
         return stored
 
     async def _seed(self, slot: _Slot, game_id: str) -> bytes:

@@ -121,3 +121,39 @@ async def test_too_busy_when_the_command_never_landed_appends_nothing():
     raced = AlwaysRaced(store, vault, "g1", "ann", {"type": "Draw"}, lands_at=None)
     answer = await outcome(Adjudicator(raced, vault), "g1", "ann", {"type": "Draw"}, "busy")
     assert answer == "TOO_BUSY" and await store.read("game.g1") == before
+
+
+class LandsElsewhereFirst:
+    """The real store, but while this replica decides, another one stores a command and then an earlier
+    attempt of this very command (the pre-check of the command id ran before it landed)."""
+
+    def __init__(self, store, other: Adjudicator):
+        self._store, self.other, self.armed = store, other, True
+
+    def __getattr__(self, name):
+        return getattr(self._store, name)
+
+    async def append(self, stream, events, *, expected_seq, command_id=None):
+        if self.armed:
+            self.armed = False
+            await self.other.submit("g1", "ann", {"type": "Think"}, "someone-else")
+            await self.other.submit("g1", "ann", {"type": "Think"}, command_id)
+        return await self._store.append(stream, events, expected_seq=expected_seq, command_id=command_id)
+
+
+async def test_an_earlier_attempt_that_landed_after_another_command_is_the_answer_and_the_cache_follows():
+    store, vault = MemoryEventStore(), MemorySeedVault()
+    other = Adjudicator(store, vault)
+    await other.create_game("g1", "testjack", PLAYERS, {})
+    racing = LandsElsewhereFirst(store, other)
+    adjudicator = Adjudicator(racing, vault)
+    await adjudicator.view("g1", None)                       # the game is in this replica's cache
+
+    answer = await adjudicator.submit("g1", "ann", {"type": "Think"}, "thought")
+
+    assert answer == await store.find_command("game.g1", "thought")
+    assert [e.seq for e in answer] == [await store.last_seq("game.g1")]
+    # The cache did not skip "someone-else": the next command is decided on the stream's true end.
+    stood = await adjudicator.submit("g1", "ann", {"type": "Stand"}, "then")
+    assert stood[0].seq == answer[-1].seq + 1
+    assert (await adjudicator.record("g1")).last_seq == await store.last_seq("game.g1")
