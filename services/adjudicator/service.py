@@ -119,14 +119,14 @@ class Adjudicator:
             # The cache is never ahead of the store, so a cached seq past the expected one is final;
             # one short of it may be this replica lagging: catch up and look again.
             if record.last_seq < expected_seq and was_cached and await self._caught_up(slot, game_id):
-                raise WrongExpectedSeq(slot.record.last_seq, record.last_seq, record.game_id)
+                raise _moved_on(record)
             raise _position_refused(game_id, record.last_seq, expected_seq)
         try:
             decision = decide_next(record, command, actor, await self._seed(slot, game_id))
         except RuleViolation:
             # A cached state may be behind another replica's appends: refuse only on a fresh one.
             if was_cached and await self._caught_up(slot, game_id):
-                raise WrongExpectedSeq(slot.record.last_seq, record.last_seq, record.game_id) from None
+                raise _moved_on(record) from None
             raise
         except BaseException:
             slot.record = None      # the cached state may be half-evolved
@@ -219,6 +219,11 @@ class Adjudicator:
                 slot.record = None
                 raise
         return bool(newer)
+
+
+def _moved_on(record: GameRecord) -> WrongExpectedSeq:
+    """The stream moved on under a decision (this replica has caught up since): decide again."""
+    return WrongExpectedSeq(record.last_seq, stream=game_stream(record.game_id))
 
 
 def _position_refused(game_id: str, last_seq: int, expected_seq: int) -> RuleViolation:
