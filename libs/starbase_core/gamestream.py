@@ -142,11 +142,11 @@ class GameRecord:
             raise CorruptStream(f"{envelope.stream}: seq {envelope.seq} after {self.last_seq}")
         self.last_seq, self.last_hash = envelope.seq, envelope.hash
         self.draw_end = envelope.meta.get("draw_end", self.draw_end)
-        if ends_game(envelope):
-            self.ended = envelope.data
-        elif not is_platform(envelope):
+        if not is_platform(envelope):
             self.events += 1
             return True
+        if envelope.type == GAME_ENDED:     # i.e. ends_game, asked once per envelope on a replay
+            self.ended = envelope.data
         return False
 
 

@@ -94,7 +94,7 @@ class Adjudicator:
         async with slot.lock:
             try:
                 stored = await run_optimistically(
-                    lambda: self._attempt(slot, game_id, actor, command, command_id, expected_seq),
+                    lambda: self._attempt(slot, game_id, stream, actor, command, command_id, expected_seq),
                     attempts=MAX_ATTEMPTS)
             except (RuleViolation, TooBusy) as refusal:
                 if found := await self.store.find_command(stream, command_id):
@@ -109,8 +109,8 @@ class Adjudicator:
         COMMANDS.labels("accepted").inc()
         return stored
 
-    async def _attempt(self, slot: _Slot, game_id: str, actor: str, command: dict, command_id: str,
-                       expected_seq: int | None) -> list[Envelope]:
+    async def _attempt(self, slot: _Slot, game_id: str, stream: str, actor: str, command: dict,
+                       command_id: str, expected_seq: int | None) -> list[Envelope]:
         """One try: decide on the cached state and append. Raises WrongExpectedSeq when the stream moved
         on under the decision (the caller's loop tries again on the caught-up state)."""
         was_cached = slot.record is not None
@@ -122,7 +122,7 @@ class Adjudicator:
                 raise _moved_on(record)
             raise _position_refused(game_id, record.last_seq, expected_seq)
         try:
-            decision = decide_next(record, command, actor, await self._seed(slot, game_id))
+            decision = decide_next(record, command, actor, slot.seed or await self._seed(slot, game_id))
         except RuleViolation:
             # A cached state may be behind another replica's appends: refuse only on a fresh one.
             if was_cached and await self._caught_up(slot, game_id):
@@ -132,8 +132,8 @@ class Adjudicator:
             slot.record = None      # the cached state may be half-evolved
             raise
         try:
-            stored = await self.store.append(game_stream(game_id), decision.events,
-                                             expected_seq=record.last_seq, command_id=command_id)
+            stored = await self.store.append(stream, decision.events, expected_seq=record.last_seq,
+                                             command_id=command_id)
         except WrongExpectedSeq:
             COMMANDS.labels("conflict").inc()
             slot.record = None      # evolved past the stream: rebuild it
