@@ -84,28 +84,30 @@ class Adjudicator:
         A refusal means "not applied, ever": another attempt of the same command id (a resend while
         this one was in flight, here or on another replica) may have landed meanwhile, so before any
         refusal the store is asked, after the game's lock, whether the id is there; if it is, its
-        envelopes are the answer."""
+        envelopes are the answer (a retry's answer, not a refusal)."""
         started = time.perf_counter()
         stream = game_stream(game_id)
         if found := await self.store.find_command(stream, command_id):
             COMMANDS.labels("retried").inc()
             return found
         slot = self._slot(game_id)
-        async with slot.lock:
-            try:
+        try:
+            async with slot.lock:
                 stored = await run_optimistically(
                     lambda: self._attempt(slot, game_id, stream, actor, command, command_id, expected_seq),
                     attempts=MAX_ATTEMPTS)
-            except (RuleViolation, TooBusy) as refusal:
-                if found := await self.store.find_command(stream, command_id):
-                    COMMANDS.labels("retried").inc()
-                    return found
-                COMMANDS.labels("refused").inc()
-                if isinstance(refusal, TooBusy):
-                    raise RuleViolation("TOO_BUSY", "the game is changing too fast; try again") from None
-                raise
-            finally:
-                SUBMIT_SECONDS.observe(time.perf_counter() - started)
+        except (RuleViolation, TooBusy) as refusal:
+            # Asked after the lock is released: every attempt of this id that took the lock before this
+            # one has finished, and a refusal does not hold up the game's next command.
+            if found := await self.store.find_command(stream, command_id):
+                COMMANDS.labels("retried").inc()
+                return found
+            COMMANDS.labels("refused").inc()
+            if isinstance(refusal, TooBusy):
+                raise RuleViolation("TOO_BUSY", "the game is changing too fast; try again") from None
+            raise
+        finally:
+            SUBMIT_SECONDS.observe(time.perf_counter() - started)
         COMMANDS.labels("accepted").inc()
         return stored
 
