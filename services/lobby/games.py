@@ -7,7 +7,7 @@ It reads events straight from the store and redacts them per viewer (see `redact
 from __future__ import annotations
 
 import uuid
-from typing import AsyncIterator
+from typing import AsyncIterator, Awaitable, Callable, TypeVar
 
 from starbase_rules.contract import RuleViolation
 
@@ -17,6 +17,8 @@ from lobby.feed import Feed
 from lobby.redaction import wire_event
 from lobby.service import TableService, domain_id_ok, load_engine
 from lobby.tokens import Identity
+
+T = TypeVar("T")
 
 
 class GameService:
@@ -61,8 +63,8 @@ class GameService:
         # colliding with (and so replaying) another's.
         command_id = command_id or uuid.uuid4().hex
         try:
-            envelopes = await self.adjudicator.submit(game_id, who.player_id, command,
-                                                      f"{who.player_id}:{command_id}")
+            envelopes = await self._on_game(table, lambda: self.adjudicator.submit(
+                game_id, who.player_id, command, f"{who.player_id}:{command_id}"))
         except RuleViolation as refusal:
             raise RuleRefused(refusal.message, refusal.code) from None
         engine = load_engine(table.game)
@@ -70,13 +72,14 @@ class GameService:
 
     async def view(self, who: Identity | None, game_id: str, invite: str | None = None) -> dict:
         table = await self.table_of(game_id)
-        return await self._ask(self.adjudicator.view(game_id, self.viewer_at(table, who, invite)))
+        viewer = self.viewer_at(table, who, invite)
+        return await self._ask(table, lambda: self.adjudicator.view(game_id, viewer))
 
     async def legal_actions(self, who: Identity, game_id: str) -> list[dict]:
         table = await self.table_of(game_id)
         if table.seat_of(who.player_id) is None:
             raise Forbidden("spectators have no actions: only seated players act", "NOT_SEATED")
-        return await self._ask(self.adjudicator.legal_actions(game_id, who.player_id))
+        return await self._ask(table, lambda: self.adjudicator.legal_actions(game_id, who.player_id))
 
     async def log(self, who: Identity | None, game_id: str, after: int, limit: int,
                   invite: str | None = None) -> tuple[list[dict], int]:
@@ -106,12 +109,23 @@ class GameService:
         async for envelope in self.feed.events(stream, after):
             yield wire_event(engine, envelope, viewer)
 
-    @staticmethod
-    async def _ask(call):
+    async def _ask(self, table: Table, call: Callable[[], Awaitable[T]]) -> T:
         try:
-            return await call
+            return await self._on_game(table, call)
         except RuleViolation as refusal:
             raise _as_lobby_error(refusal) from None
+
+    async def _on_game(self, table: Table, call: Callable[[], Awaitable[T]]) -> T:
+        """Call the adjudicator about the table's game. A started table whose game is missing (the
+        lobby stopped between recording GameStarted and creating the game) gets its game now, with the
+        players GameStarted fixed, and the call is made again (see `TableService.start`)."""
+        try:
+            return await call()
+        except RuleViolation as refusal:
+            if refusal.code != "GAME_NOT_FOUND" or table.status != "playing":
+                raise
+        await self.tables.complete_start(table)
+        return await call()
 
 
 def _as_lobby_error(refusal: RuleViolation):

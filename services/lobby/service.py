@@ -15,6 +15,7 @@ import structlog
 
 from starbase_core.envelope import NewEvent
 from starbase_core.store import WrongExpectedSeq
+from starbase_core.transaction import TooBusy, run_optimistically
 from starbase_rules.contract import RuleViolation
 from starbase_rules.registry import get_game
 
@@ -73,7 +74,7 @@ class TableService:
 
     async def _write(self, table_id: str, actor: str, decide: Callable[[Table], list[TableEvent]],
                      command_id: str | None = None, new: bool = False) -> Table:
-        for _ in range(RACE_RETRIES):
+        async def attempt() -> Table:
             table = Table() if new else await self.load(table_id)
             events = decide(table)
             if not events:
@@ -85,11 +86,15 @@ class TableService:
             except WrongExpectedSeq:
                 if new:
                     raise Conflict(f"table {table_id} already exists", "TABLE_EXISTS") from None
-                continue            # someone else changed the table: decide again on what it is now
+                raise               # someone else changed the table: decide again on what it is now
             for envelope in envelopes:
                 await self.projection.apply(envelope)
             return self.projection.get(table_id) or await self.load(table_id)
-        raise Conflict("the table is changing too fast; try again", "TABLE_BUSY")
+
+        try:
+            return await run_optimistically(attempt, attempts=RACE_RETRIES)
+        except TooBusy:
+            raise Conflict("the table is changing too fast; try again", "TABLE_BUSY") from None
 
     async def create(self, host: Identity, game: str, options: dict, seats: int, private: bool) -> Table:
         engine = load_engine(game)
@@ -117,17 +122,28 @@ class TableService:
         return await self._write(table_id, who.player_id, lambda t: domain.decide_chat(t, who.player_id, text))
 
     async def start(self, who: Identity, table_id: str) -> Table:
-        """Lock the table (GameStarted) first, then create the game: two concurrent starts create one
-        game, and a start retried after a lost reply creates it again harmlessly (create is idempotent)."""
+        """Lock the table (GameStarted, which fixes who plays) first, then create the game.
+
+        Why this order: the game's stream is `game.<table id>`, created once. Created first, a game
+        whose GameStarted then lost a race to a player leaving would hold the old players for ever,
+        and the table could never start. Locked first, the window between the two steps (a crash, an
+        outage) leaves a playing table without its game, and `complete_start` closes it: creation is
+        idempotent (its command id is the game's), so a retried start and any reader that finds the
+        game missing (`GameService`) create it, with the players GameStarted fixed."""
         game_id = table_id          # one game per table: its stream is game.<table id>
         table = await self._write(table_id, who.player_id, lambda t: domain.decide_start(t, who.player_id, game_id))
-        try:
-            await self.adjudicator.create_game(game_id, table.game, table.players, table.options)
-        except RuleViolation as refusal:
-            await self._write(table_id, who.player_id, lambda t: domain.decide_start_failed(
-                t, game_id, refusal.code, refusal.message))
-            raise RuleRefused(refusal.message, refusal.code) from None
+        await self.complete_start(table, who.player_id)
         return table
+
+    async def complete_start(self, table: Table, actor: str = "lobby") -> None:
+        """Create the game of a started table (a no-op if it exists). If the adjudicator refuses it
+        (say, a bad option), record StartFailed, which reopens the table, and raise the refusal."""
+        try:
+            await self.adjudicator.create_game(table.game_id, table.game, table.players, table.options)
+        except RuleViolation as refusal:
+            await self._write(table.table_id, actor, lambda t: domain.decide_start_failed(
+                t, table.game_id, refusal.code, refusal.message))
+            raise RuleRefused(refusal.message, refusal.code) from None
 
     async def finish(self, game_id: str, standings: list[dict]) -> None:
         """Record on the table that its game ended (called by the feed on `GameEnded`, on every replica)."""
