@@ -13,7 +13,7 @@ from typing import Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from lobby.exceptions import Conflict, Forbidden, Invalid
+from lobby.exceptions import Conflict, Forbidden, Invalid, NotFound
 
 MAX_CHAT_LENGTH = 500
 
@@ -80,6 +80,8 @@ class GameFinished(TableEvent):
 
 
 class ChatPosted(TableEvent):
+    """No longer written: chat lives outside the append-only stream (`lobby.chat`). Kept so that
+    table streams written before still fold."""
     type: Literal["ChatPosted"] = "ChatPosted"
     player: str
     text: str
@@ -199,7 +201,7 @@ def _require_seated(table: Table, player: str) -> int:
 def decide_join(table: Table, player: str, seat: int | None, invite: str | None) -> list[TableEvent]:
     _require_open(table)
     if not table.may_see(player, invite):
-        raise Forbidden("this table is private: join it with its invite code", "INVITE_REQUIRED")
+        raise NotFound(f"no table {table.table_id!r}", "TABLE_NOT_FOUND")   # not disclosed without the invite
     if table.seat_of(player) is not None:
         raise Conflict(f"you already sit in seat {table.seat_of(player)}", "ALREADY_SEATED")
     free = [s for s in range(table.seats) if s not in table.seated]
@@ -231,7 +233,7 @@ def decide_spectate(table: Table, viewer: str, invite: str | None) -> list[Table
     if table.status == "closed":
         raise Conflict(f"table {table.table_id} is closed", "TABLE_NOT_OPEN")
     if not table.may_see(viewer, invite):
-        raise Forbidden("this table is private: spectate it with its invite code", "INVITE_REQUIRED")
+        raise NotFound(f"no table {table.table_id!r}", "TABLE_NOT_FOUND")   # not disclosed without the invite
     if viewer in table.spectators or viewer in table.seated.values():
         return []
     return [SpectatorJoined(viewer=viewer)]
@@ -268,7 +270,8 @@ def decide_finish(table: Table, game_id: str, standings: list[dict]) -> list[Tab
     return [GameFinished(game_id=game_id, standings=standings)]
 
 
-def decide_chat(table: Table, player: str, text: str) -> list[TableEvent]:
+def check_chat(table: Table, player: str, text: str) -> str:
+    """The message to keep (trimmed), if `player` may post it at this table."""
     if table.status == "closed":
         raise Conflict(f"table {table.table_id} is closed", "TABLE_NOT_OPEN")
     if player not in table.seated.values() and player not in table.spectators:
@@ -278,4 +281,4 @@ def decide_chat(table: Table, player: str, text: str) -> list[TableEvent]:
         raise Invalid("a chat message needs some text", "EMPTY_MESSAGE")
     if len(text) > MAX_CHAT_LENGTH:
         raise Invalid(f"a chat message holds at most {MAX_CHAT_LENGTH} characters", "MESSAGE_TOO_LONG")
-    return [ChatPosted(player=player, text=text)]
+    return text
