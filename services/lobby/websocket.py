@@ -73,7 +73,7 @@ def _after(websocket: WebSocket) -> int:
     return int(raw)
 
 
-async def _pump(websocket: WebSocket, caller: Caller, events, slot, chat_subject: str | None = None) -> None:
+async def _pump(websocket: WebSocket, caller: Caller, slot, events, chat_subject: str | None = None) -> None:
     """Send events until the client leaves; a client that leaves stops its subscription at once."""
     runtime = websocket.app.state.lobby
     await websocket.accept(subprotocol=caller.protocol)
