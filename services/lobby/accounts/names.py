@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from confusables import CONFUSABLE_MAP
 
-from lobby.exceptions import Invalid
+from lobby.exceptions import Conflict, Invalid
 
 MIN_LENGTH, MAX_LENGTH = 2, 24
 SEPARATORS = frozenset(" -_.")
@@ -60,7 +60,7 @@ def check_name(raw: str) -> tuple[str, str]:
         raise Invalid("a name needs at least one letter", "INVALID_NAME")
     key = skeleton(name)
     if any(key == skeleton(word) or (word == "guest" and key.startswith(skeleton(word))) for word in RESERVED):
-        raise Invalid("this name is reserved", "NAME_TAKEN")
+        raise Conflict("this name is reserved", "NAME_TAKEN")
     return name, key
 
 

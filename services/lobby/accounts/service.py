@@ -6,7 +6,7 @@ from __future__ import annotations
 import uuid
 
 from lobby.accounts.directory import Account, Directory, with_changes
-from lobby.accounts.names import check_name, skeleton
+from lobby.accounts.names import check_name, normalise, skeleton
 from lobby.accounts.passwords import Passwords, check_password
 from lobby.accounts.sessions import Sessions, TokenPair
 from lobby.exceptions import Conflict, Forbidden, InvalidToken, NotAuthenticated
@@ -50,7 +50,7 @@ class AccountService:
 
     async def login(self, name: str, password: str, address: str) -> tuple[Account, TokenPair]:
         await self.limits.hit("logins", address, address)
-        key = skeleton(name.strip()) if name.strip() else "-"
+        key = skeleton(normalise(name)) or "-"
         await self.delays.check(key)
         owner = await self.directory.owner_of(key)
         account = await self.directory.get(owner) if owner else None
