@@ -27,7 +27,9 @@ def decision_limit(options: dict, default_seconds: float) -> float | None:
         return None
     try:
         seconds = float(value)
-    except (TypeError, ValueError, OverflowError):
+    except OverflowError:           # an integer too large for a float: longer than any limit
+        return MAX_LIMIT_SECONDS if value > 0 else None
+    except (TypeError, ValueError):
         return None
     if seconds != seconds or seconds <= 0:          # NaN, 0 or negative: no clock
         return None
