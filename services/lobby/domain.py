@@ -186,6 +186,12 @@ def decide_create(table_id: str, game: str, options: dict, seats: int, min_playe
             PlayerSeated(player=host, seat=0)]
 
 
+def _require_visible(table: Table, player: str, invite: str | None = None) -> None:
+    """A private table does not exist for a stranger: the same answer as for no table at all."""
+    if not table.may_see(player, invite):
+        raise NotFound(f"no table {table.table_id!r}", "TABLE_NOT_FOUND")
+
+
 def _require_open(table: Table) -> None:
     if table.status != "open":
         raise Conflict(f"table {table.table_id} is {table.status}, not open", "TABLE_NOT_OPEN")
@@ -199,9 +205,8 @@ def _require_seated(table: Table, player: str) -> int:
 
 
 def decide_join(table: Table, player: str, seat: int | None, invite: str | None) -> list[TableEvent]:
+    _require_visible(table, player, invite)
     _require_open(table)
-    if not table.may_see(player, invite):
-        raise NotFound(f"no table {table.table_id!r}", "TABLE_NOT_FOUND")   # not disclosed without the invite
     if table.seat_of(player) is not None:
         raise Conflict(f"you already sit in seat {table.seat_of(player)}", "ALREADY_SEATED")
     free = [s for s in range(table.seats) if s not in table.seated]
@@ -217,11 +222,13 @@ def decide_join(table: Table, player: str, seat: int | None, invite: str | None)
 
 
 def decide_leave(table: Table, player: str) -> list[TableEvent]:
+    _require_visible(table, player)
     _require_open(table)
     return [PlayerLeft(player=player, seat=_require_seated(table, player))]
 
 
 def decide_ready(table: Table, player: str, ready: bool) -> list[TableEvent]:
+    _require_visible(table, player)
     _require_open(table)
     _require_seated(table, player)
     if (player in table.ready) == ready:
@@ -230,10 +237,9 @@ def decide_ready(table: Table, player: str, ready: bool) -> list[TableEvent]:
 
 
 def decide_spectate(table: Table, viewer: str, invite: str | None) -> list[TableEvent]:
+    _require_visible(table, viewer, invite)
     if table.status == "closed":
         raise Conflict(f"table {table.table_id} is closed", "TABLE_NOT_OPEN")
-    if not table.may_see(viewer, invite):
-        raise NotFound(f"no table {table.table_id!r}", "TABLE_NOT_FOUND")   # not disclosed without the invite
     if viewer in table.spectators or viewer in table.seated.values():
         return []
     return [SpectatorJoined(viewer=viewer)]
@@ -241,6 +247,7 @@ def decide_spectate(table: Table, viewer: str, invite: str | None) -> list[Table
 
 def check_start(table: Table, player: str) -> list[str]:
     """Who plays, in seat order, if `player` may start the game now."""
+    _require_visible(table, player)
     _require_open(table)
     _require_seated(table, player)
     if len(table.seated) < table.seats:
@@ -252,6 +259,7 @@ def check_start(table: Table, player: str) -> list[str]:
 
 
 def decide_start(table: Table, player: str, game_id: str) -> list[TableEvent]:
+    _require_visible(table, player)
     if table.status == "playing" and table.game_id == game_id:
         _require_seated(table, player)
         return []                   # already started (a retry, or a concurrent start got there first)
@@ -272,6 +280,7 @@ def decide_finish(table: Table, game_id: str, standings: list[dict]) -> list[Tab
 
 def check_chat(table: Table, player: str, text: str) -> str:
     """The message to keep (trimmed), if `player` may post it at this table."""
+    _require_visible(table, player)
     if table.status == "closed":
         raise Conflict(f"table {table.table_id} is closed", "TABLE_NOT_OPEN")
     if player not in table.seated.values() and player not in table.spectators:
