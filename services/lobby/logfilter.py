@@ -30,7 +30,7 @@ class RedactSecrets(logging.Filter):
 def install() -> None:
     """On the root handlers (every logger that propagates) and on uvicorn's access logger."""
     secret_filter = RedactSecrets()
-    for handler in logging.getLogger().handlers:
-        handler.addFilter(secret_filter)
-    for name in ("uvicorn.access", "uvicorn.error"):
-        logging.getLogger(name).addFilter(secret_filter)
+    targets = [*logging.getLogger().handlers, logging.getLogger("uvicorn.access"), logging.getLogger("uvicorn.error")]
+    for target in targets:
+        if not any(isinstance(f, RedactSecrets) for f in target.filters):
+            target.addFilter(secret_filter)

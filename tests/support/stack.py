@@ -27,6 +27,7 @@ from starbase_core.seeds import JetStreamSeedVault
 from starbase_core.servers import free_port
 from starbase_core.store_jetstream import JetStreamEventStore
 
+from lobby import logfilter
 from lobby.app import create_app
 from lobby.bootstrap import LobbyRuntime
 from lobby.config import LobbySettings
@@ -47,9 +48,12 @@ class Stack:
 
 
 async def _serve_lobby(settings: LobbySettings, runtime: LobbyRuntime):
-    """A lobby on uvicorn in this event loop, once it accepts connections: (server, its task)."""
+    """A lobby on uvicorn in this event loop, once it accepts connections: (server, its task).
+    Its access log is on and filtered, as `python -m lobby` runs it."""
+    logfilter.install()
     server = uvicorn.Server(uvicorn.Config(create_app(settings, runtime), host="127.0.0.1",
                                            port=settings.lobby_port, log_config=None, lifespan="on",
+                                           access_log=True,
                                            timeout_graceful_shutdown=2))
     serving = asyncio.create_task(server.serve())
     while not server.started:
