@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import re
 from dataclasses import asdict, dataclass, replace
 from typing import Awaitable, Callable
 
@@ -25,6 +26,7 @@ from lobby.exceptions import Conflict
 
 log = structlog.get_logger(__name__)
 ROLES = ("player", "moderator", "admin")
+PLAYER_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 DELETED_NAME = "deleted player"
 
 
@@ -102,6 +104,8 @@ class Directory:
 
     async def get(self, player_id: str) -> Account | None:
         """The account as stored now (the truth; the cache may be a few ms behind)."""
+        if not PLAYER_ID.fullmatch(player_id or ""):
+            return None             # not an id we ever issue; and not a KV key NATS would answer
         found = await self._entry(f"p.{player_id}")
         return _decode(found.value) if found else None
 
