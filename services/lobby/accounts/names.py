@@ -5,24 +5,26 @@ Cyrillic, Han with kana, …), ASCII digits, and single spaces, `-`, `_` or `.` 
 format and bidi characters (U+202E, zero-width joiners, …) are refused outright, as are names mixing
 scripts ("раypal": Cyrillic р, а with Latin letters).
 
-Uniqueness is decided on a *skeleton*: the name case-folded, each character replaced by the plainest
-ASCII letter or digit it can be mistaken for (Unicode's confusables, from the `confusables` package),
-separators dropped. "Ann", "ANN", "аnn" (all-Cyrillic look-alike), "A.nn" and "Ann_" share one skeleton,
-so only the first of them is ever registered; "I1l" and "lll" do too.
+Uniqueness is decided on a *skeleton*: the name without accents, each character replaced by the plainest
+ASCII letter it can be mistaken for (Unicode's confusables, as the `confusable-homoglyphs` package ships
+them, closed under "looks like"), case-folded, separators dropped. "Ann", "ANN", "ΑΝΝ" (Greek), "A.nn",
+"Ánn" and "Ann_" share one skeleton, so only the first of them is ever registered; "I1l" and "lll" too.
+Scripts are Unicode's (the same package's data).
 """
 from __future__ import annotations
 
 import unicodedata
 from functools import lru_cache
 
-from confusables import CONFUSABLE_MAP
+from confusable_homoglyphs.categories import alias
+from confusable_homoglyphs.confusables import confusables_data
 
 from lobby.exceptions import Conflict, Invalid
 
 MIN_LENGTH, MAX_LENGTH = 2, 24
 SEPARATORS = frozenset(" -_.")
 # Scripts that are written together: Japanese mixes Han and kana; Korean Hangul and Han.
-SCRIPT_FAMILIES = {"HIRAGANA": "CJK", "KATAKANA": "CJK", "HANGUL": "CJK", "KATAKANA-HIRAGANA": "CJK"}
+SCRIPT_FAMILIES = {"HIRAGANA": "HAN", "KATAKANA": "HAN", "HANGUL": "HAN"}
 # Skeletons no one may take: the lobby's own words, and the guests' names.
 RESERVED = ("admin", "moderator", "system", "starbase", "deletedplayer", "guest")
 
@@ -65,22 +67,53 @@ def check_name(raw: str) -> tuple[str, str]:
 
 
 def script_of(letter: str) -> str:
-    """The script of a letter, from the first word of its Unicode name ("CYRILLIC SMALL LETTER A")."""
+    """The Unicode script of a letter (LATIN, CYRILLIC, HAN, …)."""
     try:
-        word = unicodedata.name(letter).split()[0]
-    except ValueError:
+        script = alias(letter)
+    except (KeyError, TypeError):
         return "UNKNOWN"
-    return SCRIPT_FAMILIES.get(word, word)
+    return SCRIPT_FAMILIES.get(script, script)
 
 
 def skeleton(name: str) -> str:
-    return "".join(_plainest(ch) for ch in name.casefold() if ch not in SEPARATORS)
+    plain = "".join(ch for ch in unicodedata.normalize("NFD", name) if unicodedata.category(ch) != "Mn")
+    return "".join(_representative(ch) for ch in plain if ch not in SEPARATORS)
 
 
-@lru_cache(maxsize=4096)
-def _plainest(ch: str) -> str:
-    """The smallest ASCII letter (else digit) `ch` is confusable with (itself when none)."""
-    candidates = [c.casefold() for c in (ch, *CONFUSABLE_MAP.get(ch, ())) if len(c) == 1 and c.isascii()
-                  and c.isalnum()]
-    letters = [c for c in candidates if c.isalpha()]
-    return min(letters or candidates) if candidates else ch
+@lru_cache(maxsize=None)
+def _classes() -> dict[str, str]:
+    """Every character that looks like another, mapped to one representative of its look-alike class:
+    the smallest ASCII letter (else digit) in the class. Built once from the confusables data, joining
+    each character with its one-character look-alikes and ASCII letters with their other case."""
+    parent: dict[str, str] = {}
+
+    def root(ch: str) -> str:
+        while parent.setdefault(ch, ch) != ch:
+            parent[ch] = parent[parent[ch]]
+            ch = parent[ch]
+        return ch
+
+    def join(a: str, b: str) -> None:
+        parent[root(a)] = root(b)
+
+    for ch, looks in confusables_data.items():
+        for look in looks:
+            if len(look["c"]) == 1:
+                join(ch, look["c"])
+    for ch in "abcdefghijklmnopqrstuvwxyz":
+        join(ch, ch.upper())
+    members: dict[str, list[str]] = {}
+    for ch in parent:
+        members.setdefault(root(ch), []).append(ch)
+    chosen = {}
+    for group in members.values():
+        plain = sorted(c.lower() for c in group if c.isascii() and c.isalnum())
+        letters = [c for c in plain if c.isalpha()]
+        representative = (letters or plain or [None])[0]
+        if representative is not None:
+            chosen.update({c: representative for c in group})
+    return chosen
+
+
+def _representative(ch: str) -> str:
+    return _classes().get(ch) or _classes().get(ch.casefold()) or ch.casefold()
