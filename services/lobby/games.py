@@ -52,6 +52,7 @@ class GameService:
         table = await self.table_of(game_id)
         my_seat = table.seat_of(who.player_id)
         if my_seat is None:
+            self.viewer_at(table, who)      # a private game does not exist for a stranger: 404 first
             raise Forbidden("only a player seated in this game may act in it; spectators cannot",
                             "NOT_SEATED")
         if seat is not None and seat != my_seat:
@@ -77,6 +78,7 @@ class GameService:
     async def legal_actions(self, who: Identity, game_id: str) -> list[dict]:
         table = await self.table_of(game_id)
         if table.seat_of(who.player_id) is None:
+            self.viewer_at(table, who)      # a private game does not exist for a stranger: 404 first
             raise Forbidden("spectators have no actions: only seated players act", "NOT_SEATED")
         return await self._ask(self.adjudicator.legal_actions(game_id, who.player_id))
 

@@ -12,8 +12,11 @@ from tests.support.stack import ApiPlayer, password_of, seat_and_start
 pytestmark = pytest.mark.integration
 
 
-async def test_an_end_to_end_run_leaves_no_secret_in_any_log_line(stack, http, caplog, capfd):
+async def test_an_end_to_end_run_leaves_no_secret_in_any_log_line(stack, http, caplog, capfd, monkeypatch):
     caplog.set_level(logging.DEBUG)
+    for name in ("uvicorn.access", "uvicorn.error"):     # another test's uvicorn may have silenced them
+        monkeypatch.setattr(logging.getLogger(name), "propagate", True)
+        monkeypatch.setattr(logging.getLogger(name), "level", logging.INFO)
     secrets: set[str] = set()
     ann, bob = await ApiPlayer.register(http, "ann"), await ApiPlayer.register(http, "bob")
     secrets |= {password_of("ann"), password_of("bob"), ann.token, ann.refresh_token, bob.token, bob.refresh_token}

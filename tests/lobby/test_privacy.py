@@ -63,9 +63,12 @@ async def test_a_private_table_and_its_game_do_not_exist_for_the_uninvited(stack
             assert reply.status_code == 404, (path, reply.text)
         history = await get(f"/players/{ann.player_id}/history")
         assert table_id not in [g["game_id"] for g in history.json()["games"]]
-    for path in (f"/tables/{table_id}/join", f"/tables/{table_id}/spectate", f"/tables/{table_id}/chat"):
-        reply = await eve.post(path, {"text": "hi"} if path.endswith("chat") else {})
+    for path, body in ((f"/tables/{table_id}/join", {}), (f"/tables/{table_id}/spectate", {}),
+                       (f"/tables/{table_id}/chat", {"text": "hi"}), (f"/tables/{table_id}/ready", {}),
+                       (f"/tables/{table_id}/start", None), (f"/games/{table_id}/commands", {"command": {"type": "Stand"}})):
+        reply = await eve.post(path, body)
         assert reply.status_code == 404, (path, reply.text)
+    assert (await eve.get(f"/games/{table_id}/actions")).status_code == 404
     assert (await eve.http.post("/tickets", json={"game_id": table_id}, headers=eve.auth)).status_code == 404
     for path in (f"/games/{table_id}/ws", f"/tables/{table_id}/ws"):
         refused = await first_message(stack.ws + path, tickets.subprotocols(await eve.ticket()))

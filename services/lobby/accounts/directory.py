@@ -60,6 +60,7 @@ class Directory:
         self.bucket, self.replicas = bucket, replicas
         self._kv: KeyValue | None = None
         self.cache: dict[str, Account] = {}
+        self._revisions: dict[str, int] = {}        # the KV revision each cached account was read at
         self.on_change: list[Change] = []
         self._watcher = None
         self._task: asyncio.Task | None = None
@@ -87,18 +88,25 @@ class Directory:
             if entry is None:               # the initial values are all in
                 self.loaded.set()
                 continue
-            player_id = entry.key[2:]
-            before = self.cache.get(player_id)
             after = None if entry.operation in ("DEL", "PURGE") or not entry.value else _decode(entry.value)
-            if after is None:
-                self.cache.pop(player_id, None)
-            else:
-                self.cache[player_id] = after
-            for callback in self.on_change:
-                try:
-                    await callback(before, after)
-                except Exception:
-                    log.exception("account_change_handler_failed", player_id=player_id)
+            await self._apply(entry.key[2:], entry.revision or 0, after)
+
+    async def _apply(self, player_id: str, revision: int, after: Account | None) -> None:
+        """Take a revision of an account into the cache, from the watch or from this replica's own write
+        (whichever comes first; the other is then no news), and tell the listeners what changed."""
+        if revision <= self._revisions.get(player_id, 0):
+            return
+        self._revisions[player_id] = revision
+        before = self.cache.get(player_id)
+        if after is None:
+            self.cache.pop(player_id, None)
+        else:
+            self.cache[player_id] = after
+        for callback in self.on_change:
+            try:
+                await callback(before, after)
+            except Exception:
+                log.exception("account_change_handler_failed", player_id=player_id)
 
     # --- reads ---
 
@@ -130,8 +138,8 @@ class Directory:
         """Store a new account; NAME_TAKEN when its skeleton is owned already."""
         if not await self.claim_name(account.key, account.player_id):
             raise Conflict("this name, or one that looks like it, is taken", "NAME_TAKEN")
-        await self._kv.create(f"p.{account.player_id}", _encode(account))
-        self.cache[account.player_id] = account
+        await self._apply(account.player_id, _revision(await self._kv.create(f"p.{account.player_id}",
+                                                                             _encode(account))), account)
         return account
 
     async def claim_name(self, skeleton: str, player_id: str) -> bool:
@@ -152,10 +160,10 @@ class Directory:
                 raise KeyError(player_id)
             updated = change(_decode(entry.value))
             try:
-                await self._kv.update(f"p.{player_id}", _encode(updated), last=entry.revision)
+                revision = await self._kv.update(f"p.{player_id}", _encode(updated), last=entry.revision)
             except KeyWrongLastSequenceError:
                 continue
-            self.cache[player_id] = updated
+            await self._apply(player_id, _revision(revision), updated)   # at once here; the watch tells the rest
             return updated
         raise Conflict("the account is changing too fast; try again", "ACCOUNT_BUSY")
 
@@ -163,7 +171,8 @@ class Directory:
         """Forget the account and its name for good (purge keeps no earlier revision)."""
         await self._kv.purge(f"p.{account.player_id}")
         await self.release_name(account.key)
-        self.cache.pop(account.player_id, None)
+        # Gone here at once; the purge marker (a later revision) reaches the other replicas' watches.
+        await self._apply(account.player_id, self._revisions.get(account.player_id, 0) + 1, None)
 
     async def _entry(self, key: str):
         try:
@@ -171,6 +180,10 @@ class Directory:
         except KeyNotFoundError:
             return None
         return entry if entry.value else None
+
+
+def _revision(ack) -> int:
+    return ack if isinstance(ack, int) else int(getattr(ack, "seq", 0) or 0)
 
 
 def _encode(account: Account) -> bytes:
