@@ -13,7 +13,7 @@ pytestmark = pytest.mark.integration
 
 TIGHT = dict(lobby_limit_registrations="3/minute", lobby_limit_logins="4/minute", lobby_limit_commands="3/minute",
              lobby_limit_chat="2/minute", lobby_limit_tables="3/minute", lobby_max_open_tables=2,
-             lobby_max_sockets_per_player=2, lobby_max_sockets_per_address=3, lobby_limit_tickets="50/minute",
+             lobby_max_sockets_per_player=2, lobby_max_sockets_per_address=3, lobby_limit_tickets="6/minute",
              lobby_limit_reports="1/hour")
 
 
@@ -86,6 +86,17 @@ async def test_commands_per_player(replicas):
     stored = await stack.store.last_seq(f"game.{game_id}")
     limited(await cy.on(b).post(f"/games/{game_id}/commands", {"command": {"type": "Think"}}))
     assert await stack.store.last_seq(f"game.{game_id}") == stored
+
+
+async def test_tickets_and_reports_per_player(replicas):
+    stack, a, b, _ = replicas
+    dee, eve = await players(stack, a, b, ["dee", "eve"])
+    for index in range(6):
+        await dee.on(a if index % 2 else b).ticket()
+    limited(await dee.http.post("/tickets", json={}, headers=dee.auth))
+    await dee.ok(dee.post("/reports", {"player_id": eve.player_id, "reason": "spam"}))
+    limited(await dee.on(b).post("/reports", {"player_id": eve.player_id, "reason": "spam again"}))
+    assert len(await stack.runtime.moderation.reports(0, 100)) == 1
 
 
 async def test_sockets_per_player_and_per_address(replicas):
