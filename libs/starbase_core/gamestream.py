@@ -17,7 +17,7 @@ service asks it), `is_platform` tells the platform's three types; never the type
 The transaction that writes these envelopes is `starbase_core.transaction`.
 
 Table options are of two kinds: the platform's own (`PLATFORM_OPTIONS`: `decision_seconds`, read by
-the decision clock) and the engine's. `GameCreated.options` records them all; `engine.setup` gets only
+the decision clock; `private` and `guests`, read by scoring) and the engine's. `GameCreated.options` records them all; `engine.setup` gets only
 `engine_options(options)`, in the adjudicator and in the audit's re-run alike, so an engine that refuses
 unknown options still takes a table with a clock, and the audit re-runs exactly the setup that was run.
 
@@ -37,7 +37,11 @@ NO_EFFECT = "CommandHadNoEffect"
 PLATFORM_TYPES = frozenset({GAME_CREATED, GAME_ENDED, NO_EFFECT})
 
 DECISION_SECONDS = "decision_seconds"    # seconds a player has for a decision (0: no clock)
-PLATFORM_OPTIONS = frozenset({DECISION_SECONDS})
+# Written by the lobby when it creates the game: a private table's game (readers who were not at the
+# table see none of it), and the seats held by guests (never rated).
+PRIVATE = "private"
+GUESTS = "guests"
+PLATFORM_OPTIONS = frozenset({DECISION_SECONDS, PRIVATE, GUESTS})
 
 
 def engine_options(options: dict) -> dict:
@@ -53,6 +57,11 @@ def platform_option_problems(options: dict) -> list[str]:
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < float("inf"):
             problems.append(f"{DECISION_SECONDS} must be a number of seconds, 0 or more (0: no clock), "
                             f"not {value!r}")
+    if PRIVATE in options and not isinstance(options[PRIVATE], bool):
+        problems.append(f"{PRIVATE} must be true or false")
+    if GUESTS in options and not (isinstance(options[GUESTS], list)
+                                  and all(isinstance(p, str) for p in options[GUESTS])):
+        problems.append(f"{GUESTS} must be a list of player ids")
     return problems
 
 

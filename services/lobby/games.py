@@ -38,13 +38,15 @@ class GameService:
             raise NotFound(f"game {game_id!r} has not started", "GAME_NOT_FOUND")
         return table
 
-    def viewer_at(self, table: Table, who: Identity | None, invite: str | None = None) -> str | None:
-        """The seat-holder's own id, or None for a spectator; private games are closed to strangers."""
+    def viewer_at(self, table: Table, who: Identity | None, invite: str | None = None,
+                  granted: bool = False) -> str | None:
+        """The seat-holder's own id, or None for a spectator; private games do not exist for strangers
+        (`granted`: a socket ticket the lobby issued for this game after checking the invite)."""
         player = who.player_id if who else None
         if player is not None and table.seat_of(player) is not None:
             return player
-        if not table.may_see(player, invite):
-            raise Forbidden("this game is private: watch it with its table's invite code", "INVITE_REQUIRED")
+        if not granted and not table.may_see(player, invite):
+            raise NotFound(f"no game {table.game_id!r}", "GAME_NOT_FOUND")
         return None
 
     async def submit(self, who: Identity, game_id: str, command: dict, command_id: str | None,
@@ -52,6 +54,7 @@ class GameService:
         table = await self.table_of(game_id)
         my_seat = table.seat_of(who.player_id)
         if my_seat is None:
+            self.viewer_at(table, who)      # a private game does not exist for a stranger: 404 first
             raise Forbidden("only a player seated in this game may act in it; spectators cannot",
                             "NOT_SEATED")
         if seat is not None and seat != my_seat:
@@ -78,6 +81,7 @@ class GameService:
     async def legal_actions(self, who: Identity, game_id: str) -> list[dict]:
         table = await self.table_of(game_id)
         if table.seat_of(who.player_id) is None:
+            self.viewer_at(table, who)      # a private game does not exist for a stranger: 404 first
             raise Forbidden("spectators have no actions: only seated players act", "NOT_SEATED")
         return await self._ask(table, lambda: self.adjudicator.legal_actions(game_id, who.player_id))
 
@@ -92,17 +96,17 @@ class GameService:
         return [wire_event(engine, e, None) for e in envelopes], last
 
     async def live(self, who: Identity | None, game_id: str, after: int,
-                   invite: str | None = None) -> AsyncIterator[dict]:
+                   granted_game: str | None = None) -> AsyncIterator[dict]:
         """Check the caller may watch, then give the game's events past `after`, redacted, live."""
         table = await self.table_of(game_id)
-        viewer = self.viewer_at(table, who, invite)
+        viewer = self.viewer_at(table, who, granted=granted_game == game_id)
         return self._stream(load_engine(table.game), f"game.{game_id}", after, viewer)
 
     async def live_table(self, who: Identity | None, table_id: str, after: int,
-                         invite: str | None = None) -> AsyncIterator[dict]:
+                         granted_game: str | None = None) -> AsyncIterator[dict]:
         table = await self.tables.load(table_id)
-        if not table.may_see(who.player_id if who else None, invite):
-            raise Forbidden("this table is private: watch it with its invite code", "INVITE_REQUIRED")
+        if granted_game != table_id and not table.may_see(who.player_id if who else None):
+            raise NotFound(f"no table {table_id!r}", "TABLE_NOT_FOUND")
         return self._stream(None, f"table.{table_id}", after, None)
 
     async def _stream(self, engine, stream: str, after: int, viewer: str | None) -> AsyncIterator[dict]:

@@ -1,4 +1,4 @@
-"""Players and tables: load a stream, decide with `domain`, append with the expected seq, retry on a race.
+"""Tables: load a stream, decide with `domain`, append with the expected seq, retry on a race.
 
 Every write goes to the event store first; the projection is only told afterwards. Two lobby replicas
 racing on one table both decide on what they read, the store accepts one append, and the loser decides
@@ -23,7 +23,7 @@ from lobby import domain
 from lobby.domain import Table, TableEvent
 from lobby.exceptions import Conflict, Invalid, NotFound, RuleRefused
 from lobby.projection import TableProjection
-from lobby.tokens import Identity, TokenSigner
+from lobby.tokens import Identity
 
 log = structlog.get_logger(__name__)
 RACE_RETRIES = 8
@@ -41,20 +41,6 @@ def load_engine(name: str):
         raise Invalid(refusal.message, "UNKNOWN_GAME") from None
     except (ImportError, AttributeError):
         raise Invalid(f"the game {name!r} is not available on this server", "UNKNOWN_GAME") from None
-
-
-class PlayerService:
-    def __init__(self, store, projection: TableProjection, signer: TokenSigner):
-        self.store, self.projection, self.signer = store, projection, signer
-
-    async def register(self, name: str) -> tuple[Identity, str]:
-        identity = Identity(player_id=new_id(), name=name)
-        envelopes = await self.store.append(
-            f"player.{identity.player_id}", [NewEvent(type="PlayerRegistered", data={"name": name},
-                                                      actor=identity.player_id)], expected_seq=0)
-        for envelope in envelopes:
-            await self.projection.apply(envelope)
-        return identity, self.signer.issue(identity)
 
 
 class TableService:
@@ -117,9 +103,6 @@ class TableService:
     async def spectate(self, who: Identity, table_id: str, invite: str | None) -> Table:
         return await self._write(table_id, who.player_id,
                                  lambda t: domain.decide_spectate(t, who.player_id, invite))
-
-    async def chat(self, who: Identity, table_id: str, text: str) -> Table:
-        return await self._write(table_id, who.player_id, lambda t: domain.decide_chat(t, who.player_id, text))
 
     async def start(self, who: Identity, table_id: str) -> Table:
         """Lock the table (GameStarted, which fixes who plays) first, then create the game.

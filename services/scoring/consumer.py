@@ -17,7 +17,7 @@ import structlog
 from prometheus_client import Counter
 
 from starbase_core.envelope import Envelope
-from starbase_core.gamestream import GAME_CREATED, ends_game
+from starbase_core.gamestream import GAME_CREATED, GUESTS, PRIVATE, ends_game
 
 from scoring.ledger import EndedGame, Ledger
 
@@ -41,10 +41,12 @@ class ScoringConsumer:
             return False
         game_id = envelope.stream.split(".", 1)[1]
         first = await self.store.read(envelope.stream, 1)
-        game = first[0].data.get("game", "unknown") if first and first[0].type == GAME_CREATED else "unknown"
+        created = first[0].data if first and first[0].type == GAME_CREATED else {}
+        game, options = created.get("game", "unknown"), created.get("options") or {}
         recorded = await self.ledger.record(EndedGame(
             stream=envelope.stream, seq=envelope.seq, game_id=game_id, game=game,
-            standings=list(envelope.data.get("standings", [])), time=envelope.time))
+            standings=list(envelope.data.get("standings", [])), time=envelope.time,
+            private=options.get(PRIVATE) is True, guests=frozenset(options.get(GUESTS) or ())))
         GAMES_SCORED.labels("recorded" if recorded else "duplicate").inc()
         log.info("game_scored", game_id=game_id, game=game, duplicate=not recorded)
         return recorded
