@@ -138,8 +138,9 @@ async def _read_live(args) -> list[Envelope]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="starbase")
     register(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    return args.handler(args)
+    from starbase_cli.main import run_handler
+
+    return run_handler(parser.parse_args(argv))
 
 
 if __name__ == "__main__":

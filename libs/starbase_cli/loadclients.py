@@ -18,10 +18,11 @@ import asyncio
 import json
 import random
 import time
-from typing import Callable
+from typing import Awaitable, Callable
 
 import websockets
 
+from starbase_core import tickets
 from starbase_core.gamestream import engine_options
 from starbase_rules.contract import Game
 from starbase_rules.fair import FairRng
@@ -33,8 +34,10 @@ RECONNECTS = 5
 class Watcher:
     """One live socket on a game; `arrivals[seq]` is when (perf_counter) that event arrived."""
 
-    def __init__(self, url: str, error: Callable[[str], None]):
-        self.url, self.error = url, error
+    def __init__(self, url: str, error: Callable[[str], None],
+                 ticket: Callable[[], Awaitable[str]] | None = None):
+        # `ticket` fetches a fresh single-use socket ticket for each (re)connect; None: a spectator.
+        self.url, self.error, self.ticket = url, error, ticket
         self.events: list[dict] = []
         self.arrivals: dict[int, float] = {}
         self.connections = 0
@@ -55,7 +58,9 @@ class Watcher:
                 await asyncio.sleep(0.2 * attempt)
             try:
                 joiner = "&" if "?" in self.url else "?"
-                async with websockets.connect(f"{self.url}{joiner}after={self.last_seq}", max_size=2 ** 22) as socket:
+                offered = tickets.subprotocols(await self.ticket()) if self.ticket else None
+                async with websockets.connect(f"{self.url}{joiner}after={self.last_seq}", subprotocols=offered,
+                                              max_size=2 ** 22) as socket:
                     self.connections += 1
                     async for raw in socket:
                         if not await self._take(json.loads(raw)):

@@ -2,8 +2,9 @@
 
     report = await run_load(LoadPlan(lobby="http://127.0.0.1:8000", game="moon21", tables=4))
 
-Each of `tables` slots registers its players once, then plays games back to back: open a table, fill
-it, everyone ready, start; each player (and each spectator) opens the game's WebSocket; then, one
+Each of `tables` slots signs its players in once (as guests: unrated, no password to hash), then plays
+games back to back: open a table, fill it, everyone ready, start; each player opens the game's
+WebSocket with a single-use ticket (each spectator without one); then, one
 command in flight per table, a bot chooses a move for whoever must act (see `loadclients`) and sends it
 with `POST /games/{id}/commands`. A table waits until every seated player's socket has shown the last
 accepted command's events before choosing the next move, as a person would.
@@ -159,23 +160,28 @@ class TableSlot:
         self.rnd = random.Random(plan.seed * 1000 + index)
         self.ws_base = "ws" + plan.lobby[len("http"):] if plan.lobby.startswith("http") else plan.lobby
         self.auth: dict[str, dict] = {}
-        self.tokens: dict[str, str] = {}
         self.watchers: list[Watcher] = []       # the live ones, so a hard stop can close them
         self.engine_bot: EngineChooser | None = None
         self.commands = 0
 
     async def run(self) -> None:
-        for seat in range(self.plan.seats):
-            reply = await self.http.post("/players", json={"name": f"load-{self.index}-{seat}"})
-            reply.raise_for_status()
-            body = reply.json()
-            self.auth[body["player_id"]] = {"Authorization": f"Bearer {body['token']}"}
-            self.tokens[body["player_id"]] = body["token"]
+        for _ in range(self.plan.seats):
+            body = await self._ok(self.http.post("/players/guest"))
+            self.auth[body["player_id"]] = {"Authorization": f"Bearer {body['access_token']}"}
         while self.budget.start_game():
             await self.play(await self.open_table())
 
+    def _ticket_for(self, player: str):
+        async def ticket() -> str:
+            return (await self._ok(self.http.post("/tickets", json={}, headers=self.auth[player])))["ticket"]
+        return ticket
+
     async def _ok(self, reply_coroutine) -> dict:
         reply = await reply_coroutine
+        if reply.status_code == 429:
+            raise SetupFailed(f"{reply.request.method} {reply.request.url.path}: the lobby's limits refused it "
+                              f"({reply.text}); run the lobby with LOBBY_LIMITS_EXEMPT=127.0.0.1/32 to load it "
+                              "from this machine (docs/accounts.md)")
         if reply.status_code >= 400:
             raise SetupFailed(f"{reply.request.method} {reply.request.url.path}: {reply.status_code} {reply.text}")
         return reply.json()
@@ -194,7 +200,7 @@ class TableSlot:
 
     async def play(self, game_id: str) -> None:
         players = list(self.auth)
-        seated = [Watcher(f"{self.ws_base}/games/{game_id}/ws?token={self.tokens[p]}", self.report.error)
+        seated = [Watcher(f"{self.ws_base}/games/{game_id}/ws", self.report.error, self._ticket_for(p))
                   for p in players]
         watchers = seated + [Watcher(f"{self.ws_base}/games/{game_id}/ws", self.report.error)
                              for _ in range(self.plan.spectators)]

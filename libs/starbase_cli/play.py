@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import sys
 
 from starbase_core.gamestream import engine_options
 from starbase_rules.contract import RuleViolation
@@ -33,20 +34,26 @@ def parse_options(pairs: list[str]) -> dict:
     return options
 
 
+def fail(message: str) -> int:
+    print(f"starbase play: {message}", file=sys.stderr)
+    return 2
+
+
 def run(args) -> int:
     try:
         game = get_game(args.game)
     except (RuleViolation, ModuleNotFoundError) as problem:
-        print(f"starbase play: {problem}")
-        return 2
+        return fail(str(problem))
+    # Checked on the number asked for, before names are given (a slice would quietly cut 7 to 6).
     if not game.min_players <= args.players <= game.max_players:
-        print(f"starbase play: {args.game} takes {game.min_players} to {game.max_players} players")
-        return 2
-    players = PLAYER_NAMES[: args.players]
+        return fail(f"{args.game} takes {game.min_players} to {game.max_players} players, not {args.players}")
+    players = [PLAYER_NAMES[i] if i < len(PLAYER_NAMES) else f"p{i + 1}" for i in range(args.players)]
     try:
         result = playout(game, players, args.seed, engine_options(parse_options(args.option)))
+    except RuleViolation as refusal:     # the engine's setup refuses these players or options
+        return fail(f"{args.game} cannot start: {refusal.message} ({refusal.code})")
     except PlayoutError as failure:
-        print(f"starbase play: {failure}")
+        print(f"starbase play: {failure}", file=sys.stderr)
         return 1
     standings = [s.model_dump() for s in result.outcome.standings]
     if args.json:

@@ -20,12 +20,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from starbase_core.envelope import Envelope, chain_problems
-from starbase_core.gamestream import (
-    GAME_CREATED, GAME_ENDED, ends_game, engine_options, game_ended, is_platform, wrap,
+from starbase_core.envelope import Envelope, NewEvent, chain_problems
+from starbase_core.gamestream import GAME_CREATED, GAME_ENDED, ends_game, is_platform, replay
+from starbase_core.transaction import (
+    REQUEST_ID, InvariantsBroken, decide_next, open_game, realtime_service,
 )
 from starbase_rules.contract import Game, RuleViolation
-from starbase_rules.fair import FairRng, commitment
+from starbase_rules.fair import commitment
 
 PASS, FAIL, UNFINISHED = "PASS", "FAIL", "UNFINISHED"
 
@@ -119,7 +120,7 @@ class _Mismatch(Exception):
     pass
 
 
-UNCHECKED_META = frozenset({"request_id"})
+UNCHECKED_META = frozenset({REQUEST_ID})
 
 
 def _rerun(engine: Game, envelopes: list[Envelope], seed: bytes, report: AuditReport) -> None:
@@ -135,48 +136,63 @@ def _rerun(engine: Game, envelopes: list[Envelope], seed: bytes, report: AuditRe
 
 
 def _replay_commands(engine: Game, envelopes: list[Envelope], seed: bytes) -> tuple[int, int]:
+    """Re-run the stream with the platform's own transaction (`open_game`, `decide_next`): the code that
+    wrote it. Returns (commands re-run, draws re-derived)."""
     created = envelopes[0].data
-    rng = FairRng(seed)
-    # As the adjudicator did: the engine's setup gets the table options that are not the platform's own.
-    setup_events = engine.setup(list(created["players"]), engine_options(dict(created["options"])), rng)
-    if envelopes[0].meta != {"draw_end": rng.used, "platform": True}:
-        raise _Mismatch(f"seq 1: stored meta {envelopes[0].meta} but the setup gives draw_end {rng.used}")
-    _compare(envelopes[1:1 + len(setup_events)], wrap(setup_events, actor=None, draw_end=rng.used), "setup")
-    state = engine.initial_state()
-    for event in setup_events:
-        state = engine.evolve(state, event)
-    draw_end = rng.used
-    groups = _commands(envelopes[1 + len(setup_events):])
+    try:
+        opening = open_game(engine, list(created["players"]), dict(created["options"]), seed)
+    except RuleViolation as error:
+        raise _Mismatch(f"seq 1: the rules refuse this game's setup: {error}") from None
+    if envelopes[0].meta != opening[0].meta:
+        raise _Mismatch(f"seq 1: stored meta {envelopes[0].meta} but the setup gives draw_end "
+                        f"{opening[0].meta['draw_end']}")
+    setup = envelopes[:len(opening)]
+    _compare(engine, setup[1:], opening[1:], "setup")
+    # The stored setup is now known to be the re-run's: folding it gives the re-run's state.
+    record = replay(envelopes[0].stream.split(".", 1)[1], setup, lambda _name: engine)
+    groups = _commands(envelopes[len(opening):])
     for first, group in groups:
         command = first.meta["command"]
         where = f"seq {first.seq} ({command.get('type', '?') if isinstance(command, dict) else '?'} by {first.actor})"
-        rng = FairRng(seed, start=draw_end)
         try:
-            events = engine.decide(state, engine.parse_command(command), first.actor, rng)
+            # The audit plays every writer, so it decides as whichever service plays the current phase.
+            decision = decide_next(record, command, first.actor, seed, service=realtime_service(record),
+                                   check_invariants=True)
         except RuleViolation as error:
             raise _Mismatch(f"{where}: the rules refuse this command: {error}") from None
-        expected = wrap(events, actor=first.actor, draw_end=rng.used, command=command)
-        for event in events:
-            state = engine.evolve(state, event)
-            if broken := engine.invariants(state):
-                raise _Mismatch(f"{where}: after {event.type} the invariants break: {'; '.join(broken)}")
-        if (outcome := engine.outcome(state)) is not None:
-            expected.append(game_ended(outcome, seed, rng.used))
-        _compare(group, expected, where)
-        draw_end = rng.used
-        if outcome is not None and group[-1] is not envelopes[-1]:
+        except InvariantsBroken as broken:
+            raise _Mismatch(f"{where}: {broken}") from None
+        _compare(engine, group, decision.events, where)
+        record.advance(decision.state, group)
+        if decision.outcome is not None and group[-1] is not envelopes[-1]:
             raise _Mismatch(f"{where}: the game was over here but the stream goes on")
-    if engine.outcome(state) is None:
+    if record.ended is None:
         raise _Mismatch("the stream ends the game but the rules say it is not over")
-    return len(groups), draw_end
+    return len(groups), record.draw_end
 
 
-def _compare(stored: list[Envelope], expected, where: str) -> None:
+def _compare(engine: Game, stored: list[Envelope], expected: list[NewEvent], where: str) -> None:
     if len(stored) != len(expected):
         raise _Mismatch(f"{where}: the rules give {len(expected)} events, the stream holds {len(stored)}")
     for envelope, new in zip(stored, expected):
         if (envelope.type, envelope.data, envelope.actor) != (new.type, new.data, new.actor):
             raise _Mismatch(f"seq {envelope.seq}: stored {envelope.type} {envelope.data} by {envelope.actor} "
                             f"but the rules give {new.type} {new.data} by {new.actor}")
-        if {k: v for k, v in envelope.meta.items() if k not in UNCHECKED_META} != new.meta:
+        if not _same_meta(engine, envelope.meta, new.meta):
             raise _Mismatch(f"seq {envelope.seq}: stored meta {envelope.meta} but the re-run gives {new.meta}")
+
+
+def _same_meta(engine: Game, stored: dict, rerun: dict) -> bool:
+    """Equal meta, with the recorded command compared by meaning: the transaction records the validated
+    command in its canonical form, a real-time service's scripts may record an equal one without its
+    defaults (`{"type": "Finish"}` for `{"type": "Finish", "order_tile": null}`)."""
+    stored = {key: value for key, value in stored.items() if key not in UNCHECKED_META}
+    if stored.keys() != rerun.keys():
+        return False
+    if "command" in stored and stored["command"] != rerun["command"]:
+        try:
+            if engine.parse_command(stored["command"]) != engine.parse_command(rerun["command"]):
+                return False
+        except RuleViolation:
+            return False
+    return all(stored[key] == rerun[key] for key in stored if key != "command")

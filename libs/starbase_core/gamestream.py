@@ -11,11 +11,13 @@ draws from there, and an auditor holding the revealed seed can re-derive every d
 `meta.command` (the validated command, as JSON) makes every command re-runnable by an auditor.
 Engine events are wrapped as `type = event.type`, `data = event.model_dump()`.
 
-Engines may have events of the same names (every engine has its own `GameEnded`), so the platform's
-envelopes are marked `meta.platform = true`: use `is_platform` / `ends_game`, never the type alone.
+An engine may name its own events as it likes, `GameEnded` included, so the platform's envelopes are
+marked `meta.platform = true`: `ends_game` is the one answer to "is this the end of the game" (every
+service asks it), `is_platform` tells the platform's three types; never the type alone.
+The transaction that writes these envelopes is `starbase_core.transaction`.
 
 Table options are of two kinds: the platform's own (`PLATFORM_OPTIONS`: `decision_seconds`, read by
-the decision clock) and the engine's. `GameCreated.options` records them all; `engine.setup` gets only
+the decision clock; `private` and `guests`, read by scoring) and the engine's. `GameCreated.options` records them all; `engine.setup` gets only
 `engine_options(options)`, in the adjudicator and in the audit's re-run alike, so an engine that refuses
 unknown options still takes a table with a clock, and the audit re-runs exactly the setup that was run.
 
@@ -35,7 +37,11 @@ NO_EFFECT = "CommandHadNoEffect"
 PLATFORM_TYPES = frozenset({GAME_CREATED, GAME_ENDED, NO_EFFECT})
 
 DECISION_SECONDS = "decision_seconds"    # seconds a player has for a decision (0: no clock)
-PLATFORM_OPTIONS = frozenset({DECISION_SECONDS})
+# Written by the lobby when it creates the game: a private table's game (readers who were not at the
+# table see none of it), and the seats held by guests (never rated).
+PRIVATE = "private"
+GUESTS = "guests"
+PLATFORM_OPTIONS = frozenset({DECISION_SECONDS, PRIVATE, GUESTS})
 
 
 def engine_options(options: dict) -> dict:
@@ -51,6 +57,11 @@ def platform_option_problems(options: dict) -> list[str]:
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < float("inf"):
             problems.append(f"{DECISION_SECONDS} must be a number of seconds, 0 or more (0: no clock), "
                             f"not {value!r}")
+    if PRIVATE in options and not isinstance(options[PRIVATE], bool):
+        problems.append(f"{PRIVATE} must be true or false")
+    if GUESTS in options and not (isinstance(options[GUESTS], list)
+                                  and all(isinstance(p, str) for p in options[GUESTS])):
+        problems.append(f"{GUESTS} must be a list of player ids")
     return problems
 
 
@@ -120,17 +131,32 @@ class GameRecord:
         return self.engine.name
 
     def apply(self, envelopes: Iterable[Envelope]) -> "GameRecord":
+        """Fold envelopes read from the stream."""
         for envelope in envelopes:
-            if envelope.seq != self.last_seq + 1:
-                raise CorruptStream(f"{envelope.stream}: seq {envelope.seq} after {self.last_seq}")
-            if ends_game(envelope):
-                self.ended = envelope.data
-            elif not is_platform(envelope):
+            if self._account(envelope):
                 self.state = self.engine.evolve(self.state, self.engine.parse_event(envelope.data))
-                self.events += 1
-            self.last_seq, self.last_hash = envelope.seq, envelope.hash
-            self.draw_end = envelope.meta.get("draw_end", self.draw_end)
         return self
+
+    def advance(self, state: Any, stored: Iterable[Envelope]) -> "GameRecord":
+        """Move past envelopes whose engine events are already folded into `state` (a decision of
+        `starbase_core.transaction`, now stored): no event is evolved twice."""
+        for envelope in stored:
+            self._account(envelope)
+        self.state = state
+        return self
+
+    def _account(self, envelope: Envelope) -> bool:
+        """Note one envelope's place, draw counter and end; True when it holds an engine event."""
+        if envelope.seq != self.last_seq + 1:
+            raise CorruptStream(f"{envelope.stream}: seq {envelope.seq} after {self.last_seq}")
+        self.last_seq, self.last_hash = envelope.seq, envelope.hash
+        self.draw_end = envelope.meta.get("draw_end", self.draw_end)
+        if not is_platform(envelope):
+            self.events += 1
+            return True
+        if envelope.type == GAME_ENDED:     # i.e. ends_game, asked once per envelope on a replay
+            self.ended = envelope.data
+        return False
 
 
 def replay(game_id: str, envelopes: list[Envelope], get_game: Callable[[str], Game]) -> GameRecord:

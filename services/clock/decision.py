@@ -11,6 +11,10 @@ from datetime import datetime, timedelta, timezone
 from starbase_core.gamestream import DECISION_SECONDS
 
 OPTION = DECISION_SECONDS   # a platform option: GameCreated records it, engines never see it
+# The longest limit the clock keeps. The lobby refuses tables past 30 days, but streams written before
+# it did (or by another client of the adjudicator) may hold anything: `1e300` seconds overflowed
+# `timedelta` on every tick and stopped the clock for every game. A longer stored limit counts as this.
+MAX_LIMIT_SECONDS = 30 * 24 * 3600.0
 
 
 def decision_limit(options: dict, default_seconds: float) -> float | None:
@@ -23,9 +27,13 @@ def decision_limit(options: dict, default_seconds: float) -> float | None:
         return None
     try:
         seconds = float(value)
+    except OverflowError:           # an integer too large for a float: longer than any limit
+        return MAX_LIMIT_SECONDS if value > 0 else None
     except (TypeError, ValueError):
         return None
-    return seconds if seconds > 0 else None
+    if seconds != seconds or seconds <= 0:          # NaN, 0 or negative: no clock
+        return None
+    return min(seconds, MAX_LIMIT_SECONDS)
 
 
 def parse_time(text: str) -> datetime:
@@ -38,7 +46,10 @@ def due_at(owed_since: datetime, limit_seconds: float | None) -> datetime | None
     """When a decision owed since `owed_since` runs out of time; None when there is no limit."""
     if limit_seconds is None:
         return None
-    return owed_since + timedelta(seconds=limit_seconds)
+    try:
+        return owed_since + timedelta(seconds=min(limit_seconds, MAX_LIMIT_SECONDS))
+    except OverflowError:           # past year 9999: never due
+        return None
 
 
 def is_due(owed_since: datetime, limit_seconds: float | None, now: datetime) -> bool:

@@ -122,24 +122,32 @@ class Tracker:
     def due(self, now: datetime) -> list[Due]:
         found = []
         for game_id, clock in self.clocks.items():
-            for owed in clock.owed.values():
-                if not is_due(owed.since, clock.limit, now):
-                    continue
-                identity = command_id(owed.since_seq, owed.player)
-                if identity in clock.settled:
-                    continue
-                try:
-                    command = clock.record.engine.default_command(clock.record.state, owed.player)
-                except Exception as problem:   # an engine bug must not stop the clock for every table
-                    log.error("clock_default_broken", game_id=game_id, player=owed.player, problem=repr(problem))
-                    command = None
-                if command is None:   # the engine has no default for this decision: nothing to do
-                    clock.settled.add(identity)
-                    log.warning("clock_no_default", game_id=game_id, player=owed.player,
-                                since_seq=owed.since_seq)
-                    continue
-                found.append(Due(game_id, owed.player, owed.since_seq, identity, _as_json(command),
-                                 clock.record.last_seq))
+            try:
+                found.extend(self._due_in(game_id, clock, now))
+            except Exception as problem:   # one game's bad data must never stop the clock for the others
+                log.error("clock_game_broken", game_id=game_id, problem=repr(problem))
+        return found
+
+    def _due_in(self, game_id: str, clock: GameClock, now: datetime) -> list[Due]:
+        found = []
+        for owed in clock.owed.values():
+            if not is_due(owed.since, clock.limit, now):
+                continue
+            identity = command_id(owed.since_seq, owed.player)
+            if identity in clock.settled:
+                continue
+            try:
+                command = clock.record.engine.default_command(clock.record.state, owed.player)
+            except Exception as problem:   # an engine bug must not stop the clock for every table
+                log.error("clock_default_broken", game_id=game_id, player=owed.player, problem=repr(problem))
+                command = None
+            if command is None:   # the engine has no default for this decision: nothing to do
+                clock.settled.add(identity)
+                log.warning("clock_no_default", game_id=game_id, player=owed.player,
+                            since_seq=owed.since_seq)
+                continue
+            found.append(Due(game_id, owed.player, owed.since_seq, identity, _as_json(command),
+                             clock.record.last_seq))
         return found
 
     def still_due(self, due: Due) -> bool:

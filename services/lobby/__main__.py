@@ -10,6 +10,7 @@ import uvicorn
 
 from starbase_core.logging import configure_logging
 
+from lobby import logfilter
 from lobby.app import create_app
 from lobby.config import load_settings
 
@@ -17,11 +18,13 @@ from lobby.config import load_settings
 def main() -> None:
     settings = load_settings()
     configure_logging("lobby", settings.log_level, settings.log_json)
+    logfilter.install()
     app = create_app(settings)
     uvicorn.run(app, host=settings.lobby_host, port=settings.lobby_port, log_config=None,
                 timeout_graceful_shutdown=int(settings.lobby_shutdown_grace), proxy_headers=True,
-                # No access log: WebSocket URLs carry tokens (?token=), which must not reach log files.
-                access_log=False)
+                # Credentials never travel in URLs (sockets use tickets as subprotocols), and
+                # `logfilter` redacts any an old client still sends: the access log can stay on.
+                access_log=True, ws_max_size=settings.lobby_ws_max_message_bytes)
 
 
 if __name__ == "__main__":

@@ -25,8 +25,11 @@ from lobby.bootstrap import LobbyRuntime
 from lobby.config import LobbySettings
 from lobby.bodygate import BodyGate
 from lobby.exceptions import LobbyError, error_body
+from lobby.accounts.router import router as accounts_router
 from lobby.engines import engines_router
+from lobby.moderation.router import router as moderation_router
 from lobby.router import router
+from lobby.validation import describe
 from lobby.webapp import install_web_client
 from lobby.websocket import ws_router
 
@@ -34,7 +37,8 @@ log = structlog.get_logger(__name__)
 REQUESTS = Counter("lobby_requests_total", "HTTP requests answered", ["method", "route", "status"])
 LATENCY = Histogram("lobby_request_seconds", "HTTP request latency", ["method", "route"])
 HTTP_CODES = {400: "BAD_REQUEST", 401: "NOT_AUTHENTICATED", 403: "FORBIDDEN", 404: "NOT_FOUND",
-              405: "METHOD_NOT_ALLOWED", 413: "BODY_TOO_LARGE", 415: "UNSUPPORTED_MEDIA_TYPE"}
+              405: "METHOD_NOT_ALLOWED", 413: "BODY_TOO_LARGE", 415: "UNSUPPORTED_MEDIA_TYPE",
+              429: "RATE_LIMITED"}
 
 
 def create_app(settings: LobbySettings, runtime: LobbyRuntime | None = None) -> FastAPI:
@@ -52,7 +56,9 @@ def create_app(settings: LobbySettings, runtime: LobbyRuntime | None = None) -> 
                   description="Players, tables, games and live events of the Starbase game server.",
                   docs_url=None, redoc_url=None)       # served by webapp, with local assets
     app.state.lobby = runtime
+    app.include_router(accounts_router)
     app.include_router(router)
+    app.include_router(moderation_router)
     app.include_router(ws_router)
     app.include_router(engines_router)
     app.include_router(health_router(runtime.ready))
@@ -67,17 +73,14 @@ def create_app(settings: LobbySettings, runtime: LobbyRuntime | None = None) -> 
 def _install_errors(app: FastAPI) -> None:
     @app.exception_handler(LobbyError)
     async def lobby_error(request: Request, error: LobbyError):
-        return JSONResponse(error_body(error.code, error.message), status_code=error.status)
+        return JSONResponse(error_body(error.code, error.message), status_code=error.status, headers=error.headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, error: RequestValidationError):
         problems = error.errors()
         if any(p.get("type") == "json_invalid" for p in problems):
             return JSONResponse(error_body("MALFORMED_JSON", "the request body is not valid JSON"), 400)
-        described = "; ".join(
-            f"{'.'.join(str(part) for part in p.get('loc', ()) if part != 'body') or 'body'}: {p.get('msg')}"
-            for p in problems)
-        return JSONResponse(error_body("VALIDATION_FAILED", described), 422)
+        return JSONResponse(error_body("VALIDATION_FAILED", "; ".join(describe(p) for p in problems)), 422)
 
     @app.exception_handler(grpc.aio.AioRpcError)
     async def adjudicator_down(request: Request, error: grpc.aio.AioRpcError):

@@ -1,7 +1,7 @@
 """Wiring: build the lobby's adapters and services once, start their background work, stop it in order.
 
-Tests pass their own store and adjudicator client (real ones on real servers, or the in-memory store);
-`python -m lobby` lets `start` connect to NATS, Redis and the adjudicator from the settings.
+Tests pass their own store and adjudicator client (real ones on real servers); `python -m lobby` lets
+`start` connect to NATS, Redis and the adjudicator from the settings.
 """
 from __future__ import annotations
 
@@ -11,19 +11,51 @@ import structlog
 from redis.asyncio import Redis
 
 from adjudicator.client import AdjudicatorClient
+from starbase_core import tickets
+from starbase_core.bus import connect_nats
 from starbase_core.envelope import Envelope
-from starbase_core.gamestream import ends_game
+from starbase_core.gamestream import GUESTS, PRIVATE, ends_game
 from starbase_core.store_jetstream import JetStreamEventStore
 
+from lobby.accounts.directory import Directory
+from lobby.accounts.passwords import Passwords
+from lobby.accounts.service import AccountService
+from lobby.accounts.sessions import Sessions
+from lobby.chat import ChatService
 from lobby.config import LobbySettings
+from lobby.exceptions import Forbidden, InvalidToken, NotFound, RateLimited
 from lobby.feed import Feed
 from lobby.games import GameService
+from lobby.guard.logins import LoginDelays
+from lobby.guard.rates import RateLimits
+from lobby.guard.sockets import SocketQuota
+from lobby.moderation.service import Moderation
+from lobby.options import check_options
+from lobby.personal import PersonalStore
 from lobby.projection import TableProjection
-from lobby.service import PlayerService, TableService
-from lobby.tokens import TokenSigner
+from lobby.service import TableService, load_engine
+from lobby.sockets import SocketRegistry
+from lobby.tokens import Identity, TokenSigner
 from scoring.client import ScoringReader
 
 log = structlog.get_logger(__name__)
+
+
+class PlatformOptions:
+    """The adjudicator as the table service sees it, adding the platform options only the lobby knows
+    when a game is created: whether its table is private, and which seats are guests (never rated)."""
+
+    def __init__(self, adjudicator, runtime: "LobbyRuntime"):
+        self._adjudicator, self._runtime = adjudicator, runtime
+
+    def __getattr__(self, name):
+        return getattr(self._adjudicator, name)
+
+    async def create_game(self, game_id: str, game: str, players: list[str], options: dict):
+        table = self._runtime.projection.get(game_id) or await self._runtime.tables.load(game_id)
+        guests = [p for p in players if (a := await self._runtime.directory.account(p)) is not None and a.guest]
+        return await self._adjudicator.create_game(game_id, game, players,
+                                                   {**options, PRIVATE: table.private, GUESTS: guests})
 
 
 class LobbyRuntime:
@@ -32,8 +64,12 @@ class LobbyRuntime:
         self.store, self.adjudicator, self.redis = store, adjudicator, redis
         self._owned: list = []                  # what we opened ourselves, closed on stop
         self._tasks: list[asyncio.Task] = []
-        self.signer = TokenSigner(settings.lobby_secret, settings.lobby_token_max_age)
-        self._rebuilt: dict[str, asyncio.Event] = {}
+        self.signer = TokenSigner(settings.signing_secret(), settings.lobby_access_token_seconds,
+                                  settings.lobby_refresh_token_seconds)
+        self.passwords = Passwords(settings.lobby_argon2_time_cost, settings.lobby_argon2_memory_kib,
+                                   settings.lobby_argon2_parallelism)
+        self.sockets = SocketRegistry()
+        self._rebuilt = asyncio.Event()
         self._rebuild_end = 0
         self._last_applied = 0.0
 
@@ -51,25 +87,71 @@ class LobbyRuntime:
             # A bounded retry budget: an HTTP caller hears 503 within ~25 s rather than waiting minutes.
             self.adjudicator = AdjudicatorClient(settings.adjudicator_target, timeout=5.0, retries=4)
             self._owned.append(self.adjudicator)
+        self.nc = await connect_nats(settings.nats_url, name="starbase-lobby")
+        self.limits = RateLimits(settings)
+        prefix = settings.lobby_personal_prefix
+        self.personal = await PersonalStore(self.nc, settings.lobby_personal_stream, prefix,
+                                            settings.store_replicas).ensure()
+        self.directory = await Directory(self.nc, settings.lobby_accounts_bucket, settings.store_replicas).start()
+        self.directory.on_change.append(self.sockets.account_changed)
+        self.sessions = await Sessions(self.nc, settings.lobby_sessions_bucket, f"{prefix}-live.revoked",
+                                       self.signer, self.directory, settings.store_replicas).start()
+        delays = LoginDelays(self.redis, settings.lobby_limits_prefix, settings.lobby_login_free_failures,
+                             settings.lobby_login_max_delay)
+        self.socket_quota = SocketQuota(self.redis, settings.lobby_limits_prefix, settings.lobby_max_sockets_per_player,
+                                        settings.lobby_max_sockets_per_address, self.limits.exempt)
+        self.accounts = AccountService(self.directory, self.sessions, self.passwords, self.limits, delays, self.personal)
         self.projection = TableProjection(self.store)
-        self.players = PlayerService(self.store, self.projection, self.signer)
-        self.tables = TableService(self.store, self.projection, self.adjudicator)
+        self.tables = TableService(self.store, self.projection, PlatformOptions(self.adjudicator, self))
+        self.chat = ChatService(self.personal, self.tables, self.directory, self.limits, self.nc)
+        self.moderation = Moderation(self.directory, self.personal, self.chat, self.limits)
         self.feed = Feed(self.store, on_envelope=self._on_live)
         self.games = GameService(self.store, self.tables, self.adjudicator, self.feed)
         self.ledger = ScoringReader(self.redis, settings.scoring_prefix)
         await self.feed.start()
         self._rebuild_end = await self.store.end_position()
-        self._rebuilt = {subject_filter: asyncio.Event() for subject_filter in ("table.>", "player.>")}
         self._last_applied = asyncio.get_running_loop().time()
         if self._rebuild_end == 0:                  # an empty store: nothing to rebuild
-            for rebuilt in self._rebuilt.values():
-                rebuilt.set()
-        for subject_filter in self._rebuilt:
-            self._tasks.append(asyncio.create_task(self._project(subject_filter)))
-            self._tasks.append(asyncio.create_task(self._mark_rebuilt_when_quiet(subject_filter)))
+            self._rebuilt.set()
+        self._tasks.append(asyncio.create_task(self._project("table.>")))
+        self._tasks.append(asyncio.create_task(self._mark_rebuilt_when_quiet()))
         self._tasks.append(asyncio.create_task(self._reconcile()))
-        log.info("lobby_started", store=type(self.store).__name__)
+        log.info("lobby_started", store=type(self.store).__name__, passwords=self.passwords.parameters)
         return self
+
+    # --- what routes ask of the whole runtime ---
+
+    async def identity_of(self, player_id: str) -> Identity:
+        account = await self.directory.account(player_id)
+        if account is None:
+            raise InvalidToken("this account no longer exists", "ACCOUNT_GONE")
+        if account.banned:
+            raise Forbidden("this account is banned", "BANNED")
+        return Identity(account.player_id, account.name, account.role, account.guest)
+
+    async def grant_ticket(self, viewer: Identity | None, game_id: str | None, invite: str | None) -> str:
+        await self.limits.hit("tickets", viewer.player_id if viewer else f"invite:{game_id}")
+        if game_id is not None:
+            try:
+                table = await self.tables.load(game_id)
+            except NotFound:
+                raise NotFound(f"no game or table {game_id!r}", "GAME_NOT_FOUND") from None
+            if not table.may_see(viewer.player_id if viewer else None, invite):
+                raise NotFound(f"no game or table {game_id!r}", "GAME_NOT_FOUND")
+        grant = tickets.Grant(player=viewer.player_id if viewer else None, game=game_id)
+        return await tickets.issue(self.redis, grant, self.settings.lobby_ticket_seconds)
+
+    async def check_new_table(self, host: Identity, game: str, options: dict, seats: int) -> None:
+        check_options(load_engine(game), options, seats)
+        if self.projection.open_tables_of(host.player_id) >= self.settings.lobby_max_open_tables:
+            raise RateLimited(f"you host {self.settings.lobby_max_open_tables} open tables already: start, fill or "
+                              "leave one first", 60)
+        await self.limits.hit("tables", host.player_id)
+
+    async def hit_command(self, who: Identity) -> None:
+        await self.limits.hit("commands", who.player_id)
+
+    # --- background work ---
 
     async def _project(self, subject_filter: str) -> None:
         """Rebuild the projection from the whole store, then keep it current."""
@@ -80,21 +162,21 @@ class LobbyRuntime:
                     await self.projection.apply(envelope)
                     self._last_applied = asyncio.get_running_loop().time()
                     if position >= self._rebuild_end:
-                        self._rebuilt[subject_filter].set()
+                        self._rebuilt.set()
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("projection_follow_failed", filter=subject_filter, position=position)
                 await asyncio.sleep(1.0)
 
-    async def _mark_rebuilt_when_quiet(self, subject_filter: str, quiet: float = 1.0) -> None:
+    async def _mark_rebuilt_when_quiet(self, quiet: float = 1.0) -> None:
         """The follower yields only matching envelopes, so when the last stored one is of another kind
         it never reports a position past the start's end. A backlog is delivered back to back, so a
         second with nothing new also means the rebuild is done."""
-        while not self._rebuilt[subject_filter].is_set():
+        while not self._rebuilt.is_set():
             await asyncio.sleep(quiet / 4)
             if asyncio.get_running_loop().time() - self._last_applied >= quiet:
-                self._rebuilt[subject_filter].set()
+                self._rebuilt.set()
 
     async def _on_live(self, envelope: Envelope) -> None:
         if envelope.stream.startswith("game.") and ends_game(envelope):
@@ -103,8 +185,7 @@ class LobbyRuntime:
     async def _reconcile(self) -> None:
         """Mark finished the tables whose game ended while no lobby was following (the live feed only
         sees ends from now on). Runs once, when the table list is rebuilt."""
-        for rebuilt in self._rebuilt.values():
-            await rebuilt.wait()
+        await self._rebuilt.wait()
         for table in self.projection.playing():
             try:
                 stream = f"game.{table.game_id}"
@@ -115,17 +196,24 @@ class LobbyRuntime:
                 log.exception("reconcile_failed", table_id=table.table_id)
 
     async def ready(self) -> bool:
-        """Ready once the store and Redis answer and the table list is rebuilt (so a new replica does
-        not serve a half-empty list while it catches up)."""
+        """Ready once the store, Redis and the accounts answer and the table list is rebuilt (so a new
+        replica does not serve a half-empty list while it catches up)."""
         await self.redis.ping()
         await self.store.last_seq("table.readyz")
-        return self.feed.started.is_set() and all(event.is_set() for event in self._rebuilt.values())
+        return self.feed.started.is_set() and self._rebuilt.is_set() and self.directory.loaded.is_set()
 
     async def stop(self) -> None:
         await self.feed.stop()
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        for part in ("sessions", "directory"):
+            if hasattr(self, part):
+                await getattr(self, part).stop()
+        if hasattr(self, "limits"):
+            await self.limits.close()
+        if hasattr(self, "nc") and not self.nc.is_closed:
+            await self.nc.drain()
         for resource in reversed(self._owned):
             try:
                 await (resource.aclose() if hasattr(resource, "aclose") else resource.close())

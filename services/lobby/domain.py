@@ -13,7 +13,7 @@ from typing import Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from lobby.exceptions import Conflict, Forbidden, Invalid
+from lobby.exceptions import Conflict, Forbidden, Invalid, NotFound
 
 MAX_CHAT_LENGTH = 500
 
@@ -80,6 +80,8 @@ class GameFinished(TableEvent):
 
 
 class ChatPosted(TableEvent):
+    """No longer written: chat lives outside the append-only stream (`lobby.chat`). Kept so that
+    table streams written before still fold."""
     type: Literal["ChatPosted"] = "ChatPosted"
     player: str
     text: str
@@ -184,6 +186,12 @@ def decide_create(table_id: str, game: str, options: dict, seats: int, min_playe
             PlayerSeated(player=host, seat=0)]
 
 
+def _require_visible(table: Table, player: str, invite: str | None = None) -> None:
+    """A private table does not exist for a stranger: the same answer as for no table at all."""
+    if not table.may_see(player, invite):
+        raise NotFound(f"no table {table.table_id!r}", "TABLE_NOT_FOUND")
+
+
 def _require_open(table: Table) -> None:
     if table.status != "open":
         raise Conflict(f"table {table.table_id} is {table.status}, not open", "TABLE_NOT_OPEN")
@@ -197,9 +205,8 @@ def _require_seated(table: Table, player: str) -> int:
 
 
 def decide_join(table: Table, player: str, seat: int | None, invite: str | None) -> list[TableEvent]:
+    _require_visible(table, player, invite)
     _require_open(table)
-    if not table.may_see(player, invite):
-        raise Forbidden("this table is private: join it with its invite code", "INVITE_REQUIRED")
     if table.seat_of(player) is not None:
         raise Conflict(f"you already sit in seat {table.seat_of(player)}", "ALREADY_SEATED")
     free = [s for s in range(table.seats) if s not in table.seated]
@@ -215,11 +222,13 @@ def decide_join(table: Table, player: str, seat: int | None, invite: str | None)
 
 
 def decide_leave(table: Table, player: str) -> list[TableEvent]:
+    _require_visible(table, player)
     _require_open(table)
     return [PlayerLeft(player=player, seat=_require_seated(table, player))]
 
 
 def decide_ready(table: Table, player: str, ready: bool) -> list[TableEvent]:
+    _require_visible(table, player)
     _require_open(table)
     _require_seated(table, player)
     if (player in table.ready) == ready:
@@ -228,10 +237,9 @@ def decide_ready(table: Table, player: str, ready: bool) -> list[TableEvent]:
 
 
 def decide_spectate(table: Table, viewer: str, invite: str | None) -> list[TableEvent]:
+    _require_visible(table, viewer, invite)
     if table.status == "closed":
         raise Conflict(f"table {table.table_id} is closed", "TABLE_NOT_OPEN")
-    if not table.may_see(viewer, invite):
-        raise Forbidden("this table is private: spectate it with its invite code", "INVITE_REQUIRED")
     if viewer in table.spectators or viewer in table.seated.values():
         return []
     return [SpectatorJoined(viewer=viewer)]
@@ -239,6 +247,7 @@ def decide_spectate(table: Table, viewer: str, invite: str | None) -> list[Table
 
 def check_start(table: Table, player: str) -> list[str]:
     """Who plays, in seat order, if `player` may start the game now."""
+    _require_visible(table, player)
     _require_open(table)
     _require_seated(table, player)
     if len(table.seated) < table.seats:
@@ -250,6 +259,7 @@ def check_start(table: Table, player: str) -> list[str]:
 
 
 def decide_start(table: Table, player: str, game_id: str) -> list[TableEvent]:
+    _require_visible(table, player)
     if table.status == "playing" and table.game_id == game_id:
         _require_seated(table, player)
         return []                   # already started (a retry, or a concurrent start got there first)
@@ -268,7 +278,9 @@ def decide_finish(table: Table, game_id: str, standings: list[dict]) -> list[Tab
     return [GameFinished(game_id=game_id, standings=standings)]
 
 
-def decide_chat(table: Table, player: str, text: str) -> list[TableEvent]:
+def check_chat(table: Table, player: str, text: str) -> str:
+    """The message to keep (trimmed), if `player` may post it at this table."""
+    _require_visible(table, player)
     if table.status == "closed":
         raise Conflict(f"table {table.table_id} is closed", "TABLE_NOT_OPEN")
     if player not in table.seated.values() and player not in table.spectators:
@@ -278,4 +290,4 @@ def decide_chat(table: Table, player: str, text: str) -> list[TableEvent]:
         raise Invalid("a chat message needs some text", "EMPTY_MESSAGE")
     if len(text) > MAX_CHAT_LENGTH:
         raise Invalid(f"a chat message holds at most {MAX_CHAT_LENGTH} characters", "MESSAGE_TOO_LONG")
-    return [ChatPosted(player=player, text=text)]
+    return text

@@ -15,6 +15,8 @@ class LobbyError(Exception):
     status = 400
     code = "BAD_REQUEST"
 
+    headers: dict[str, str] = {}
+
     def __init__(self, message: str, code: str | None = None, status: int | None = None):
         super().__init__(message)
         self.message = message
@@ -57,3 +59,13 @@ class RuleRefused(LobbyError):
 
 class Unavailable(LobbyError):
     status, code = 503, "UNAVAILABLE"
+
+
+class RateLimited(LobbyError):
+    """A limit or quota is reached: try again after `retry_after` seconds (the Retry-After header)."""
+    status, code = 429, "RATE_LIMITED"
+
+    def __init__(self, message: str, retry_after: int):
+        super().__init__(message)
+        self.retry_after = max(1, int(retry_after))
+        self.headers = {"Retry-After": str(self.retry_after)}

@@ -7,7 +7,7 @@ It reads events straight from the store and redacts them per viewer (see `redact
 from __future__ import annotations
 
 import uuid
-from typing import AsyncIterator
+from typing import AsyncIterator, Awaitable, Callable, TypeVar
 
 from starbase_rules.contract import RuleViolation
 
@@ -17,6 +17,8 @@ from lobby.feed import Feed
 from lobby.redaction import wire_event
 from lobby.service import TableService, domain_id_ok, load_engine
 from lobby.tokens import Identity
+
+T = TypeVar("T")
 
 
 class GameService:
@@ -36,13 +38,15 @@ class GameService:
             raise NotFound(f"game {game_id!r} has not started", "GAME_NOT_FOUND")
         return table
 
-    def viewer_at(self, table: Table, who: Identity | None, invite: str | None = None) -> str | None:
-        """The seat-holder's own id, or None for a spectator; private games are closed to strangers."""
+    def viewer_at(self, table: Table, who: Identity | None, invite: str | None = None,
+                  granted: bool = False) -> str | None:
+        """The seat-holder's own id, or None for a spectator; private games do not exist for strangers
+        (`granted`: a socket ticket the lobby issued for this game after checking the invite)."""
         player = who.player_id if who else None
         if player is not None and table.seat_of(player) is not None:
             return player
-        if not table.may_see(player, invite):
-            raise Forbidden("this game is private: watch it with its table's invite code", "INVITE_REQUIRED")
+        if not granted and not table.may_see(player, invite):
+            raise NotFound(f"no game {table.game_id!r}", "GAME_NOT_FOUND")
         return None
 
     async def submit(self, who: Identity, game_id: str, command: dict, command_id: str | None,
@@ -50,6 +54,7 @@ class GameService:
         table = await self.table_of(game_id)
         my_seat = table.seat_of(who.player_id)
         if my_seat is None:
+            self.viewer_at(table, who)      # a private game does not exist for a stranger: 404 first
             raise Forbidden("only a player seated in this game may act in it; spectators cannot",
                             "NOT_SEATED")
         if seat is not None and seat != my_seat:
@@ -61,8 +66,8 @@ class GameService:
         # colliding with (and so replaying) another's.
         command_id = command_id or uuid.uuid4().hex
         try:
-            envelopes = await self.adjudicator.submit(game_id, who.player_id, command,
-                                                      f"{who.player_id}:{command_id}")
+            envelopes = await self._on_game(table, lambda: self.adjudicator.submit(
+                game_id, who.player_id, command, f"{who.player_id}:{command_id}"))
         except RuleViolation as refusal:
             raise RuleRefused(refusal.message, refusal.code) from None
         engine = load_engine(table.game)
@@ -70,13 +75,15 @@ class GameService:
 
     async def view(self, who: Identity | None, game_id: str, invite: str | None = None) -> dict:
         table = await self.table_of(game_id)
-        return await self._ask(self.adjudicator.view(game_id, self.viewer_at(table, who, invite)))
+        viewer = self.viewer_at(table, who, invite)
+        return await self._ask(table, lambda: self.adjudicator.view(game_id, viewer))
 
     async def legal_actions(self, who: Identity, game_id: str) -> list[dict]:
         table = await self.table_of(game_id)
         if table.seat_of(who.player_id) is None:
+            self.viewer_at(table, who)      # a private game does not exist for a stranger: 404 first
             raise Forbidden("spectators have no actions: only seated players act", "NOT_SEATED")
-        return await self._ask(self.adjudicator.legal_actions(game_id, who.player_id))
+        return await self._ask(table, lambda: self.adjudicator.legal_actions(game_id, who.player_id))
 
     async def log(self, who: Identity | None, game_id: str, after: int, limit: int,
                   invite: str | None = None) -> tuple[list[dict], int]:
@@ -89,29 +96,40 @@ class GameService:
         return [wire_event(engine, e, None) for e in envelopes], last
 
     async def live(self, who: Identity | None, game_id: str, after: int,
-                   invite: str | None = None) -> AsyncIterator[dict]:
+                   granted_game: str | None = None) -> AsyncIterator[dict]:
         """Check the caller may watch, then give the game's events past `after`, redacted, live."""
         table = await self.table_of(game_id)
-        viewer = self.viewer_at(table, who, invite)
+        viewer = self.viewer_at(table, who, granted=granted_game == game_id)
         return self._stream(load_engine(table.game), f"game.{game_id}", after, viewer)
 
     async def live_table(self, who: Identity | None, table_id: str, after: int,
-                         invite: str | None = None) -> AsyncIterator[dict]:
+                         granted_game: str | None = None) -> AsyncIterator[dict]:
         table = await self.tables.load(table_id)
-        if not table.may_see(who.player_id if who else None, invite):
-            raise Forbidden("this table is private: watch it with its invite code", "INVITE_REQUIRED")
+        if granted_game != table_id and not table.may_see(who.player_id if who else None):
+            raise NotFound(f"no table {table_id!r}", "TABLE_NOT_FOUND")
         return self._stream(None, f"table.{table_id}", after, None)
 
     async def _stream(self, engine, stream: str, after: int, viewer: str | None) -> AsyncIterator[dict]:
         async for envelope in self.feed.events(stream, after):
             yield wire_event(engine, envelope, viewer)
 
-    @staticmethod
-    async def _ask(call):
+    async def _ask(self, table: Table, call: Callable[[], Awaitable[T]]) -> T:
         try:
-            return await call
+            return await self._on_game(table, call)
         except RuleViolation as refusal:
             raise _as_lobby_error(refusal) from None
+
+    async def _on_game(self, table: Table, call: Callable[[], Awaitable[T]]) -> T:
+        """Call the adjudicator about the table's game. A started table whose game is missing (the
+        lobby stopped between recording GameStarted and creating the game) gets its game now, with the
+        players GameStarted fixed, and the call is made again (see `TableService.start`)."""
+        try:
+            return await call()
+        except RuleViolation as refusal:
+            if refusal.code != "GAME_NOT_FOUND" or table.status != "playing":
+                raise
+        await self.tables.complete_start(table)
+        return await call()
 
 
 def _as_lobby_error(refusal: RuleViolation):

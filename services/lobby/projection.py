@@ -1,4 +1,4 @@
-"""The lobby's read model: every table and every player's name, folded from `table.*` and `player.*`.
+"""The lobby's read model: every table, folded from `table.*` (names live in the accounts, not here).
 
 It is a projection, never the truth: it is rebuilt from the event store at startup and kept current by
 following the store, and the service also applies its own appends at once so a client reads its writes.
@@ -27,16 +27,11 @@ class TableProjection:
     def __init__(self, store):
         self.store = store
         self.tables: dict[str, Table] = {}
-        self.names: dict[str, str] = {}
         self._order: list[str] = []             # table ids, oldest first (the listing's stable order)
         self._lock = asyncio.Lock()
 
     async def apply(self, envelope: Envelope) -> None:
         kind, _, key = envelope.stream.partition(".")
-        if kind == "player":
-            if envelope.type == "PlayerRegistered":
-                self.names[key] = envelope.data["name"]
-            return
         if kind != "table":
             return
         async with self._lock:
@@ -62,9 +57,6 @@ class TableProjection:
     def get(self, table_id: str) -> Table | None:
         return self.tables.get(table_id)
 
-    def name_of(self, player_id: str | None) -> str | None:
-        return self.names.get(player_id) if player_id else None
-
     def list(self, where: TableFilter, offset: int, limit: int) -> tuple[list[Table], int]:
         """Newest first, filtered, one page; and how many tables match in all."""
         matching = [
@@ -75,6 +67,9 @@ class TableProjection:
             and (not table.private or (where.viewer is not None and table.may_see(where.viewer)))
         ]
         return matching[offset:offset + limit], len(matching)
+
+    def open_tables_of(self, host: str) -> int:
+        return sum(1 for t in self.tables.values() if t.status == "open" and t.host == host)
 
     def playing(self) -> list[Table]:
         return [t for t in self.tables.values() if t.status == "playing"]

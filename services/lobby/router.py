@@ -7,15 +7,14 @@ from fastapi import APIRouter, Depends, Query
 
 from lobby.dependencies import OPTIONAL_AUTH, MaybePlayer, Player, lobby
 from lobby.domain import Table
-from lobby.exceptions import Forbidden, NotFound
+from lobby.exceptions import NotFound
 from lobby.projection import TableFilter
 from lobby.schemas import (
     ChatIn, ChatMessageOut, CommandIn, CommandOut, CreateTableIn, ErrorOut, HistoryOut, JoinIn,
-    LeaderboardEntry, LeaderboardOut, LogPage, PlayerOut, ReadyIn, RegisteredOut, RegisterIn, SeatOut,
-    SpectateIn, TableOut, TablePage,
+    LeaderboardEntry, LeaderboardOut, LogPage, ReadyIn, SeatOut, SpectateIn, TableOut, TablePage,
 )
 
-ERRORS = {code: {"model": ErrorOut} for code in (400, 401, 403, 404, 409, 413, 415, 422, 503)}
+ERRORS = {code: {"model": ErrorOut} for code in (400, 401, 403, 404, 409, 413, 415, 422, 429, 503)}
 router = APIRouter(responses=ERRORS)
 Lobby = Annotated[object, Depends(lobby)]
 # Paging positions (offsets, `after` seqs) are capped at the largest integer JSON carries exactly: far
@@ -28,7 +27,7 @@ After = Annotated[int, Query(ge=0, le=MAX_POSITION, description="the last seq yo
 
 def table_out(runtime, table: Table, viewer: str | None) -> TableOut:
     member = viewer is not None and (table.seat_of(viewer) is not None or viewer == table.host)
-    seats = [SeatOut(seat=s, player_id=table.seated.get(s), name=runtime.projection.name_of(table.seated.get(s)),
+    seats = [SeatOut(seat=s, player_id=table.seated.get(s), name=runtime.directory.name_of(table.seated.get(s)),
                      ready=table.seated.get(s) in table.ready) for s in range(table.seats)]
     return TableOut(table_id=table.table_id, game=table.game, options=table.options, seats=seats,
                     free_seats=table.free_seats, private=table.private, invite=table.invite if member else None,
@@ -46,21 +45,12 @@ def realtime_url(settings, table: Table) -> str | None:
 
 # --- players ---
 
-@router.post("/players", status_code=201, response_model=RegisteredOut, tags=["players"])
-async def register(body: RegisterIn, runtime: Lobby) -> RegisteredOut:
-    identity, token = await runtime.players.register(body.name)
-    return RegisteredOut(player_id=identity.player_id, name=identity.name, token=token)
-
-
-@router.get("/players/me", response_model=PlayerOut, tags=["players"])
-async def me(player: Player) -> PlayerOut:
-    return PlayerOut(player_id=player.player_id, name=player.name)
-
-
-@router.get("/players/{player_id}/history", response_model=HistoryOut, tags=["scoring"])
-async def history(player_id: str, runtime: Lobby, offset: Offset = 0,
+@router.get("/players/{player_id}/history", response_model=HistoryOut, tags=["scoring"], openapi_extra=OPTIONAL_AUTH)
+async def history(player_id: str, runtime: Lobby, viewer: MaybePlayer, offset: Offset = 0,
                   limit: Annotated[int, Query(ge=1, le=100)] = 50) -> HistoryOut:
-    return HistoryOut(player_id=player_id, games=await runtime.ledger.history(player_id, offset, limit))
+    """The player's finished games; a private game shows only to those who sat at its table."""
+    games = await runtime.ledger.history(player_id, offset, limit, viewer=viewer.player_id if viewer else None)
+    return HistoryOut(player_id=player_id, games=games)
 
 
 @router.get("/leaderboards", response_model=list[str], tags=["scoring"])
@@ -74,7 +64,7 @@ async def leaderboard(board: str, runtime: Lobby, offset: Offset = 0,
                       limit: Annotated[int, Query(ge=1, le=100)] = 50) -> LeaderboardOut:
     rows = await runtime.ledger.leaderboard(board, offset, limit)
     return LeaderboardOut(board=board, entries=[
-        LeaderboardEntry(rank=r["rank"], player_id=r["player"], name=runtime.projection.name_of(r["player"]),
+        LeaderboardEntry(rank=r["rank"], player_id=r["player"], name=runtime.directory.name_of(r["player"]),
                          ordinal=r["ordinal"], mu=r["mu"], sigma=r["sigma"], games=r["games"]) for r in rows])
 
 
@@ -82,6 +72,8 @@ async def leaderboard(board: str, runtime: Lobby, offset: Offset = 0,
 
 @router.post("/tables", status_code=201, response_model=TableOut, tags=["tables"])
 async def create_table(body: CreateTableIn, player: Player, runtime: Lobby) -> TableOut:
+    """Options are checked now (UNKNOWN_OPTION, BAD_OPTION), not when the game starts."""
+    await runtime.check_new_table(player, body.game, body.options, body.seats)
     table = await runtime.tables.create(player, body.game, body.options, body.seats, body.private)
     return table_out(runtime, table, player.player_id)
 
@@ -135,27 +127,25 @@ async def spectate(table_id: str, player: Player, runtime: Lobby, body: Spectate
     return table_out(runtime, table, player.player_id)
 
 
-@router.post("/tables/{table_id}/chat", status_code=201, response_model=TableOut, tags=["chat"])
-async def chat(table_id: str, body: ChatIn, player: Player, runtime: Lobby) -> TableOut:
-    return table_out(runtime, await runtime.tables.chat(player, table_id, body.text), player.player_id)
+@router.post("/tables/{table_id}/chat", status_code=201, response_model=ChatMessageOut, tags=["chat"])
+async def chat(table_id: str, body: ChatIn, player: Player, runtime: Lobby) -> ChatMessageOut:
+    return ChatMessageOut(**await runtime.chat.post(player, table_id, body.text))
 
 
 @router.get("/tables/{table_id}/chat", response_model=list[ChatMessageOut], tags=["chat"],
             openapi_extra=OPTIONAL_AUTH)
 async def chat_log(table_id: str, runtime: Lobby, viewer: MaybePlayer, invite: str | None = None,
-                   after: After = 0) -> list[ChatMessageOut]:
-    table = await runtime.tables.load(table_id)
-    if not table.may_see(viewer.player_id if viewer else None, invite):
-        raise Forbidden("this table is private: read its chat with its invite code", "INVITE_REQUIRED")
-    envelopes = await runtime.store.read(f"table.{table_id}", after + 1)
-    return [ChatMessageOut(seq=e.seq, player_id=e.data["player"], name=runtime.projection.name_of(e.data["player"]),
-                           text=e.data["text"], time=e.time) for e in envelopes if e.type == "ChatPosted"]
+                   after: After = 0, limit: Annotated[int, Query(ge=1, le=100)] = 50) -> list[ChatMessageOut]:
+    """Up to `limit` messages with an id past `after`, oldest first (hidden and erased ones are gone)."""
+    messages = await runtime.chat.read(viewer.player_id if viewer else None, table_id, invite, after, limit)
+    return [ChatMessageOut(**m) for m in messages]
 
 
 # --- games ---
 
 @router.post("/games/{game_id}/commands", response_model=CommandOut, tags=["games"])
 async def submit(game_id: str, body: CommandIn, player: Player, runtime: Lobby) -> CommandOut:
+    await runtime.hit_command(player)
     command_id, events = await runtime.games.submit(player, game_id, body.command, body.command_id, body.seat)
     return CommandOut(command_id=command_id, events=events)
 
@@ -179,9 +169,9 @@ async def game_log(game_id: str, runtime: Lobby, viewer: MaybePlayer, invite: st
     return LogPage(game_id=game_id, events=events, last_seq=last)
 
 
-@router.get("/games/{game_id}/result", tags=["scoring"])
-async def result(game_id: str, runtime: Lobby) -> dict:
-    found = await runtime.ledger.result(game_id)
+@router.get("/games/{game_id}/result", tags=["scoring"], openapi_extra=OPTIONAL_AUTH)
+async def result(game_id: str, runtime: Lobby, viewer: MaybePlayer) -> dict:
+    found = await runtime.ledger.result(game_id, viewer=viewer.player_id if viewer else None)
     if found is None:
         raise NotFound(f"no result for game {game_id!r} (yet): scoring records it when the game ends",
                        "RESULT_NOT_FOUND")

@@ -33,21 +33,6 @@ class ErrorOut(BaseModel):
     error: ErrorDetail
 
 
-# --- players ---
-
-class RegisterIn(Body):
-    name: str = Field(min_length=1, max_length=40, pattern=r"^[\w .\-]+$")
-
-
-class PlayerOut(BaseModel):
-    player_id: str
-    name: str
-
-
-class RegisteredOut(PlayerOut):
-    token: str
-
-
 # --- tables ---
 
 class CreateTableIn(Body):
@@ -96,7 +81,7 @@ class TableOut(BaseModel):
     standings: list[dict] = Field(default_factory=list)
     seq: int
     # While the game runs: the WebSocket of its real-time phase (Trucker's building), if it has one.
-    # Players connect with `?token=<their lobby token>`; everyone else watches there.
+    # Connect with a ticket from POST /tickets (docs/accounts.md), never a token in the URL.
     realtime_url: str | None = None
 
 
@@ -108,9 +93,10 @@ class TablePage(BaseModel):
 
 
 class ChatMessageOut(BaseModel):
-    seq: int
+    id: int = Field(description="increasing: read on with ?after=<the last id>")
+    table_id: str
     player_id: str
-    name: str | None
+    name: str | None = Field(description='"deleted player" once its author erased their account')
     text: str
     time: str
 

@@ -1,4 +1,4 @@
-"""Players and tables: load a stream, decide with `domain`, append with the expected seq, retry on a race.
+"""Tables: load a stream, decide with `domain`, append with the expected seq, retry on a race.
 
 Every write goes to the event store first; the projection is only told afterwards. Two lobby replicas
 racing on one table both decide on what they read, the store accepts one append, and the loser decides
@@ -15,6 +15,7 @@ import structlog
 
 from starbase_core.envelope import NewEvent
 from starbase_core.store import WrongExpectedSeq
+from starbase_core.transaction import TooBusy, run_optimistically
 from starbase_rules.contract import RuleViolation
 from starbase_rules.registry import get_game
 
@@ -22,7 +23,7 @@ from lobby import domain
 from lobby.domain import Table, TableEvent
 from lobby.exceptions import Conflict, Invalid, NotFound, RuleRefused
 from lobby.projection import TableProjection
-from lobby.tokens import Identity, TokenSigner
+from lobby.tokens import Identity
 
 log = structlog.get_logger(__name__)
 RACE_RETRIES = 8
@@ -42,20 +43,6 @@ def load_engine(name: str):
         raise Invalid(f"the game {name!r} is not available on this server", "UNKNOWN_GAME") from None
 
 
-class PlayerService:
-    def __init__(self, store, projection: TableProjection, signer: TokenSigner):
-        self.store, self.projection, self.signer = store, projection, signer
-
-    async def register(self, name: str) -> tuple[Identity, str]:
-        identity = Identity(player_id=new_id(), name=name)
-        envelopes = await self.store.append(
-            f"player.{identity.player_id}", [NewEvent(type="PlayerRegistered", data={"name": name},
-                                                      actor=identity.player_id)], expected_seq=0)
-        for envelope in envelopes:
-            await self.projection.apply(envelope)
-        return identity, self.signer.issue(identity)
-
-
 class TableService:
     def __init__(self, store, projection: TableProjection, adjudicator):
         self.store, self.projection, self.adjudicator = store, projection, adjudicator
@@ -73,7 +60,7 @@ class TableService:
 
     async def _write(self, table_id: str, actor: str, decide: Callable[[Table], list[TableEvent]],
                      command_id: str | None = None, new: bool = False) -> Table:
-        for _ in range(RACE_RETRIES):
+        async def attempt() -> Table:
             table = Table() if new else await self.load(table_id)
             events = decide(table)
             if not events:
@@ -85,11 +72,15 @@ class TableService:
             except WrongExpectedSeq:
                 if new:
                     raise Conflict(f"table {table_id} already exists", "TABLE_EXISTS") from None
-                continue            # someone else changed the table: decide again on what it is now
+                raise               # someone else changed the table: decide again on what it is now
             for envelope in envelopes:
                 await self.projection.apply(envelope)
             return self.projection.get(table_id) or await self.load(table_id)
-        raise Conflict("the table is changing too fast; try again", "TABLE_BUSY")
+
+        try:
+            return await run_optimistically(attempt, attempts=RACE_RETRIES)
+        except TooBusy:
+            raise Conflict("the table is changing too fast; try again", "TABLE_BUSY") from None
 
     async def create(self, host: Identity, game: str, options: dict, seats: int, private: bool) -> Table:
         engine = load_engine(game)
@@ -113,21 +104,29 @@ class TableService:
         return await self._write(table_id, who.player_id,
                                  lambda t: domain.decide_spectate(t, who.player_id, invite))
 
-    async def chat(self, who: Identity, table_id: str, text: str) -> Table:
-        return await self._write(table_id, who.player_id, lambda t: domain.decide_chat(t, who.player_id, text))
-
     async def start(self, who: Identity, table_id: str) -> Table:
-        """Lock the table (GameStarted) first, then create the game: two concurrent starts create one
-        game, and a start retried after a lost reply creates it again harmlessly (create is idempotent)."""
+        """Lock the table (GameStarted, which fixes who plays) first, then create the game.
+
+        Why this order: the game's stream is `game.<table id>`, created once. Created first, a game
+        whose GameStarted then lost a race to a player leaving would hold the old players for ever,
+        and the table could never start. Locked first, the window between the two steps (a crash, an
+        outage) leaves a playing table without its game, and `complete_start` closes it: creation is
+        idempotent (its command id is the game's), so a retried start and any reader that finds the
+        game missing (`GameService`) create it, with the players GameStarted fixed."""
         game_id = table_id          # one game per table: its stream is game.<table id>
         table = await self._write(table_id, who.player_id, lambda t: domain.decide_start(t, who.player_id, game_id))
-        try:
-            await self.adjudicator.create_game(game_id, table.game, table.players, table.options)
-        except RuleViolation as refusal:
-            await self._write(table_id, who.player_id, lambda t: domain.decide_start_failed(
-                t, game_id, refusal.code, refusal.message))
-            raise RuleRefused(refusal.message, refusal.code) from None
+        await self.complete_start(table, who.player_id)
         return table
+
+    async def complete_start(self, table: Table, actor: str = "lobby") -> None:
+        """Create the game of a started table (a no-op if it exists). If the adjudicator refuses it
+        (say, a bad option), record StartFailed, which reopens the table, and raise the refusal."""
+        try:
+            await self.adjudicator.create_game(table.game_id, table.game, table.players, table.options)
+        except RuleViolation as refusal:
+            await self._write(table.table_id, actor, lambda t: domain.decide_start_failed(
+                t, table.game_id, refusal.code, refusal.message))
+            raise RuleRefused(refusal.message, refusal.code) from None
 
     async def finish(self, game_id: str, standings: list[dict]) -> None:
         """Record on the table that its game ended (called by the feed on `GameEnded`, on every replica)."""

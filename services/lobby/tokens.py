@@ -1,5 +1,12 @@
-"""Signed bearer tokens (itsdangerous): the token *is* the identity, so any lobby replica that shares
-the secret can check it without a lookup. A token carries the player id and name, and expires."""
+"""Signed tokens (itsdangerous): a short-lived access token and a refresh token per session.
+
+- access: `{sub: player id, ep: the account's epoch, fam: the session}`, valid `access` seconds. Any
+  replica checks it with the shared secret and its cached account: a ban, a password change or "log out
+  everywhere" bumps the account's epoch, which voids every access token at once on every replica.
+- refresh: `{fam, jti}`, valid `refresh` seconds, exchanged once (`sessions.py` rotates it).
+
+Neither carries the name: names change and can be erased; the account is the truth.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -13,26 +20,57 @@ from lobby.exceptions import InvalidToken
 class Identity:
     player_id: str
     name: str
+    role: str = "player"
+    guest: bool = False
+    family: str = ""
+
+
+@dataclass(frozen=True)
+class AccessClaims:
+    player_id: str
+    epoch: int
+    family: str
+
+
+@dataclass(frozen=True)
+class RefreshClaims:
+    family: str
+    jti: str
 
 
 class TokenSigner:
-    def __init__(self, secret: str, max_age: int):
-        self._serializer = URLSafeTimedSerializer(secret, salt="starbase-lobby-player")
-        self._max_age = max_age
+    def __init__(self, secret: str, access_seconds: int, refresh_seconds: int):
+        self._access = URLSafeTimedSerializer(secret, salt="starbase-access")
+        self._refresh = URLSafeTimedSerializer(secret, salt="starbase-refresh")
+        self.access_seconds, self.refresh_seconds = access_seconds, refresh_seconds
 
-    def issue(self, identity: Identity) -> str:
-        return self._serializer.dumps({"id": identity.player_id, "name": identity.name})
+    def access(self, player_id: str, epoch: int, family: str) -> str:
+        return self._access.dumps({"sub": player_id, "ep": epoch, "fam": family})
 
-    def verify(self, token: str) -> Identity:
+    def refresh(self, family: str, jti: str) -> str:
+        return self._refresh.dumps({"fam": family, "jti": jti})
+
+    def verify_access(self, token: str) -> AccessClaims:
+        payload = self._load(self._access, token, self.access_seconds,
+                             "your access token has expired: refresh it (POST /sessions/refresh) or log in")
+        if not (isinstance(payload, dict) and isinstance(payload.get("sub"), str)
+                and isinstance(payload.get("ep"), int) and isinstance(payload.get("fam"), str)):
+            raise InvalidToken("this is not an access token of this lobby: log in (POST /sessions)")
+        return AccessClaims(payload["sub"], payload["ep"], payload["fam"])
+
+    def verify_refresh(self, token: str) -> RefreshClaims:
+        payload = self._load(self._refresh, token, self.refresh_seconds,
+                             "your session has expired: log in again (POST /sessions)")
+        if not (isinstance(payload, dict) and isinstance(payload.get("fam"), str)
+                and isinstance(payload.get("jti"), str)):
+            raise InvalidToken("this is not a refresh token of this lobby: log in (POST /sessions)")
+        return RefreshClaims(payload["fam"], payload["jti"])
+
+    @staticmethod
+    def _load(serializer, token: str, max_age: int, expired: str):
         try:
-            payload = self._serializer.loads(token, max_age=self._max_age)
+            return serializer.loads(token, max_age=max_age)
         except SignatureExpired:
-            raise InvalidToken("your token has expired: register or log in again", "TOKEN_EXPIRED") from None
+            raise InvalidToken(expired, "TOKEN_EXPIRED") from None
         except BadSignature:
             raise InvalidToken("this token was not issued by this lobby") from None
-        # Only this lobby's secret signs tokens, but a token signed by an older build (another payload
-        # shape) must still be a 401, not a KeyError and a 500.
-        if not (isinstance(payload, dict) and isinstance(payload.get("id"), str)
-                and isinstance(payload.get("name"), str)):
-            raise InvalidToken("this token does not name a player: register again", "INVALID_TOKEN")
-        return Identity(player_id=payload["id"], name=payload["name"])

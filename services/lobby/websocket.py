@@ -1,23 +1,34 @@
 """Live events over WebSocket: `/games/{id}/ws` and `/tables/{id}/ws`.
 
-    ws://host/games/<id>/ws?token=<token>&after=<last seq seen>
+    ws://host/games/<id>/ws?after=<last seq seen>      Sec-WebSocket-Protocol: starbase.v1, ticket.<ticket>
+
+Who you are comes from a single-use ticket (`POST /tickets`) offered as a subprotocol, never from the
+URL: a `?token=` is refused (TOKEN_IN_URL), so tokens stay out of every access log. Without a ticket
+you watch as an anonymous spectator of a public game. The server answers with the subprotocol
+`starbase.v1`.
 
 The server sends `{"kind": "event", ...}` for every event past `after`, in seq order, each redacted for
 the caller (a seated player sees their own hidden cards; everyone else is a spectator), then live ones.
-After a reconnect the client sends the last `seq` it saw as `after` and misses nothing. Refusals arrive
-as `{"kind": "error", "error": {"code", "message"}}` followed by a close with code 4000 + HTTP status.
-The socket is one-way: commands go through `POST /games/{id}/commands`.
+A table's socket also forwards its chat as `{"kind": "chat", ...}` as it is posted (read what you
+missed with `GET /tables/{id}/chat?after=`). After a reconnect the client sends the last `seq` it saw
+as `after` and misses nothing. Refusals arrive as `{"kind": "error", "error": {"code", "message"}}`
+followed by a close with code 4000 + HTTP status. A ban or "log out everywhere" closes the account's
+sockets (4403, 4401). The socket is one-way: commands go through `POST /games/{id}/commands`.
 """
 from __future__ import annotations
 
 import asyncio
+import json
 
 import structlog
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from prometheus_client import Gauge
 
-from lobby.exceptions import LobbyError
+from starbase_core import tickets
+
+from lobby.exceptions import InvalidToken, LobbyError
 from lobby.feed import SlowConsumer
+from lobby.guard.sockets import HEARTBEAT
 from lobby.router import MAX_POSITION
 
 log = structlog.get_logger(__name__)
@@ -25,9 +36,31 @@ ws_router = APIRouter()
 SOCKETS = Gauge("lobby_websockets", "Open WebSockets")
 
 
-async def _identify(websocket: WebSocket):
-    token = websocket.query_params.get("token")
-    return websocket.app.state.lobby.signer.verify(token) if token else None
+class Caller:
+    def __init__(self, who, granted_game: str | None, address: str, protocol: str | None):
+        self.who, self.granted_game, self.address, self.protocol = who, granted_game, address, protocol
+
+    @property
+    def player(self) -> str | None:
+        return self.who.player_id if self.who else None
+
+
+async def _identify(websocket: WebSocket) -> Caller:
+    runtime = websocket.app.state.lobby
+    if "token" in websocket.query_params or "ticket" in websocket.query_params:
+        raise LobbyError("credentials never travel in a URL: get a ticket (POST /tickets) and offer it as the "
+                         "socket's Sec-WebSocket-Protocol 'ticket.<ticket>'", "TOKEN_IN_URL", 400)
+    offered = list(websocket.scope.get("subprotocols") or [])
+    protocol = tickets.PROTOCOL if tickets.PROTOCOL in offered else None
+    address = websocket.client.host if websocket.client else "unknown"
+    ticket = tickets.offered_ticket(offered)
+    if ticket is None:
+        return Caller(None, None, address, protocol)
+    grant = await tickets.redeem(runtime.redis, ticket)
+    if grant is None:
+        raise InvalidToken("this ticket is unknown, used or expired: get a new one (POST /tickets)", "INVALID_TICKET")
+    who = await runtime.identity_of(grant.player) if grant.player else None
+    return Caller(who, grant.game, address, protocol)
 
 
 def _after(websocket: WebSocket) -> int:
@@ -40,19 +73,39 @@ def _after(websocket: WebSocket) -> int:
     return int(raw)
 
 
-async def _pump(websocket: WebSocket, events) -> None:
+async def _pump(websocket: WebSocket, caller: Caller, slot, events, chat_subject: str | None = None) -> None:
     """Send events until the client leaves; a client that leaves stops its subscription at once."""
-    await websocket.accept()
+    runtime = websocket.app.state.lobby
+    await websocket.accept(subprotocol=caller.protocol)
     SOCKETS.inc()
+    runtime.sockets.add(caller.player, websocket)
+    sending = asyncio.Lock()
+
+    async def send(message: dict) -> None:
+        async with sending:
+            await websocket.send_json(message)
 
     async def forward() -> None:
         async for event in events:
-            await websocket.send_json({"kind": "event", **event})
+            await send({"kind": "event", **event})
 
-    sender = asyncio.create_task(forward())
-    listener = asyncio.create_task(_drain_incoming(websocket))
+    async def forward_chat(message) -> None:
+        try:
+            await send({"kind": "chat", **json.loads(message.data)})
+        except Exception:               # the socket is closing: the pump notices
+            pass
+
+    async def heartbeat() -> None:
+        while True:
+            await asyncio.sleep(HEARTBEAT)
+            await slot.refresh()
+
+    subscription = await runtime.nc.subscribe(chat_subject, cb=forward_chat) if chat_subject else None
+    tasks = [asyncio.create_task(forward()), asyncio.create_task(_drain_incoming(websocket)),
+             asyncio.create_task(heartbeat())]
+    sender = tasks[0]
     try:
-        done, _ = await asyncio.wait({sender, listener}, return_when=asyncio.FIRST_COMPLETED)
+        done, _ = await asyncio.wait(set(tasks), return_when=asyncio.FIRST_COMPLETED)
         if sender in done:
             sender.result()
     except SlowConsumer as slow:
@@ -66,9 +119,13 @@ async def _pump(websocket: WebSocket, events) -> None:
         except Exception:
             pass
     finally:
-        for task in (sender, listener):
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(sender, listener, return_exceptions=True)
+        await asyncio.gather(*tasks, return_exceptions=True)
+        if subscription is not None:
+            await subscription.unsubscribe()
+        runtime.sockets.remove(caller.player, websocket)
+        await slot.release()
         SOCKETS.dec()
 
 
@@ -83,27 +140,40 @@ async def _drain_incoming(websocket: WebSocket) -> None:
 
 async def _open(websocket: WebSocket, open_stream):
     """Validate before streaming, so a bad request gets one clear error and a close."""
+    caller = None
     try:
-        who = await _identify(websocket)
-        return await open_stream(who, _after(websocket), websocket.query_params.get("invite"))
+        caller = await _identify(websocket)
+        slot = await websocket.app.state.lobby.socket_quota.admit(caller.player, caller.address)
     except LobbyError as error:
-        await websocket.accept()
-        await websocket.send_json({"kind": "error", "error": {"code": error.code, "message": error.message}})
-        await websocket.close(code=4000 + error.status)
+        await _refuse(websocket, caller, error)
         return None
+    try:
+        return caller, slot, await open_stream(caller, _after(websocket))
+    except LobbyError as error:
+        await slot.release()
+        await _refuse(websocket, caller, error)
+        return None
+
+
+async def _refuse(websocket: WebSocket, caller: Caller | None, error: LobbyError) -> None:
+    offered = websocket.scope.get("subprotocols") or []
+    await websocket.accept(subprotocol=tickets.PROTOCOL if tickets.PROTOCOL in offered else None)
+    await websocket.send_json({"kind": "error", "error": {"code": error.code, "message": error.message}})
+    await websocket.close(code=4000 + error.status)
 
 
 @ws_router.websocket("/games/{game_id}/ws")
 async def game_socket(websocket: WebSocket, game_id: str) -> None:
     games = websocket.app.state.lobby.games
-    events = await _open(websocket, lambda who, after, invite: games.live(who, game_id, after, invite))
-    if events is not None:
-        await _pump(websocket, events)
+    opened = await _open(websocket, lambda caller, after: games.live(caller.who, game_id, after, caller.granted_game))
+    if opened is not None:
+        await _pump(websocket, *opened)
 
 
 @ws_router.websocket("/tables/{table_id}/ws")
 async def table_socket(websocket: WebSocket, table_id: str) -> None:
-    games = websocket.app.state.lobby.games
-    events = await _open(websocket, lambda who, after, invite: games.live_table(who, table_id, after, invite))
-    if events is not None:
-        await _pump(websocket, events)
+    runtime = websocket.app.state.lobby
+    opened = await _open(websocket, lambda caller, after: runtime.games.live_table(
+        caller.who, table_id, after, caller.granted_game))
+    if opened is not None:
+        await _pump(websocket, *opened, chat_subject=runtime.personal.live_subject(table_id))

@@ -17,7 +17,7 @@ import structlog
 from prometheus_client import Counter
 
 from starbase_core.envelope import Envelope
-from starbase_core.gamestream import GAME_CREATED, GAME_ENDED
+from starbase_core.gamestream import GAME_CREATED, GUESTS, PRIVATE, ends_game
 
 from scoring.ledger import EndedGame, Ledger
 
@@ -27,11 +27,6 @@ GAMES_SCORED = Counter("scoring_games_total", "GameEnded events handled", ["resu
 SAVE_EVERY = 200
 
 
-def ends_game(envelope: Envelope) -> bool:
-    """The platform's GameEnded (standings and the revealed seed), not an engine event of the same name."""
-    return envelope.type == GAME_ENDED and "standings" in envelope.data and "seed" in envelope.data
-
-
 class ScoringConsumer:
     def __init__(self, store, ledger: Ledger):
         self.store, self.ledger = store, ledger
@@ -39,15 +34,19 @@ class ScoringConsumer:
         self._unsaved = 0
 
     async def handle(self, envelope: Envelope) -> bool:
-        """Score one envelope if it ends a game; True when it changed the ledger."""
+        """Score one envelope if it ends a game; True when it changed the ledger. The end is the
+        platform's GameEnded (`gamestream.ends_game`, the one test of it), never an engine's event of
+        that name, so a game is scored once however its engine names its events."""
         if not ends_game(envelope):
             return False
         game_id = envelope.stream.split(".", 1)[1]
         first = await self.store.read(envelope.stream, 1)
-        game = first[0].data.get("game", "unknown") if first and first[0].type == GAME_CREATED else "unknown"
+        created = first[0].data if first and first[0].type == GAME_CREATED else {}
+        game, options = created.get("game", "unknown"), created.get("options") or {}
         recorded = await self.ledger.record(EndedGame(
             stream=envelope.stream, seq=envelope.seq, game_id=game_id, game=game,
-            standings=list(envelope.data.get("standings", [])), time=envelope.time))
+            standings=list(envelope.data.get("standings", [])), time=envelope.time,
+            private=options.get(PRIVATE) is True, guests=frozenset(options.get(GUESTS) or ())))
         GAMES_SCORED.labels("recorded" if recorded else "duplicate").inc()
         log.info("game_scored", game_id=game_id, game=game, duplicate=not recorded)
         return recorded

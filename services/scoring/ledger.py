@@ -28,6 +28,17 @@ class EndedGame:
     game: str
     standings: list[dict]           # [{player, rank, score}], rank 1 is best
     time: str = ""
+    private: bool = False           # a private table's game: readers who were not at it see none of it
+    guests: frozenset[str] = frozenset()    # seats held by guests: never rated
+
+    @property
+    def players(self) -> list[str]:
+        return [s["player"] for s in self.standings]
+
+    @property
+    def rated(self) -> list[dict]:
+        """The standings of the players who are rated (guests left out)."""
+        return [s for s in self.standings if s["player"] not in self.guests]
 
 
 class Ledger:
@@ -42,7 +53,7 @@ class Ledger:
         """Apply one finished game; False when it was already applied."""
         done, member = self.key("done"), f"{ended.stream}#{ended.seq}"
         boards = [ended.game, OVERALL]
-        players = [s["player"] for s in ended.standings]
+        players = [s["player"] for s in ended.rated]
         async with self.redis.pipeline(transaction=True) as pipe:
             while True:
                 try:
@@ -50,13 +61,14 @@ class Ledger:
                     if await pipe.sismember(done, member):
                         return False
                     before = {board: await self._ratings(pipe, board, players) for board in boards}
-                    after = {board: rate(before[board], ended.standings) for board in boards}
+                    after = {board: rate(before[board], ended.rated) for board in boards}
                     pipe.multi()
                     pipe.sadd(done, member)
                     pipe.sadd(self.key("games"), ended.game)
                     pipe.set(self.key("result", ended.game_id), json.dumps(
                         {"game_id": ended.game_id, "game": ended.game, "standings": ended.standings,
-                         "time": ended.time,
+                         "time": ended.time, "private": ended.private, "players": ended.players,
+                         "guests": sorted(ended.guests),
                          "ratings": {p: after[ended.game][p].as_dict() for p in players}}))
                     for board in boards:
                         self._write_board(pipe, board, after[board])
@@ -79,10 +91,13 @@ class Ledger:
 
     def _write_history(self, pipe, ended: EndedGame, standing: dict, before: dict, after: dict) -> None:
         player = standing["player"]
+        rated = player in after
         pipe.rpush(self.key("history", player), json.dumps({
             "game_id": ended.game_id, "game": ended.game, "rank": standing["rank"],
             "score": standing.get("score"), "players": len(ended.standings), "time": ended.time,
-            "rating_before": before[player].as_dict(), "rating_after": after[player].as_dict(),
+            "rating_before": before[player].as_dict() if rated else None,
+            "rating_after": after[player].as_dict() if rated else None,
+            "private": ended.private, "seated": ended.players,
         }))
 
     # --- position of the consumer, so a restart resumes rather than replays ---

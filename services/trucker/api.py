@@ -19,6 +19,7 @@ from starbase_core.health import health_router
 from trucker_rules.game import GAME
 
 from trucker import schemas
+from trucker.auth import Caller
 from trucker.fanout import Listener
 from trucker.metrics import CONNECTIONS, MOVE_SECONDS, MOVES
 from trucker.relay import NotDurable
@@ -28,7 +29,7 @@ from trucker.state_doc import Folded
 from trucker.warehouse import Refused
 
 log = structlog.get_logger(__name__)
-CLOSE_POLICY = 4401       # a bad token
+CLOSE_POLICY = 4401       # a bad ticket, or a token in the URL
 CLOSE_NOT_FOUND = 4404    # no Trucker game of that id
 CLOSE_TOO_SLOW = 4408     # the connection could not keep up with the table
 
@@ -52,17 +53,18 @@ def create_app(settings: TruckerSettings) -> FastAPI:
     app.include_router(health_router(ready))
 
     @app.websocket("/tables/{game}/ws")
-    async def table_socket(socket: WebSocket, game: str, token: str | None = None, player: str | None = None):
+    async def table_socket(socket: WebSocket, game: str):
         runtime: Runtime = socket.app.state.runtime
-        await socket.accept()
+        offered = list(socket.scope.get("subprotocols") or [])
+        await socket.accept(subprotocol=runtime.auth.protocol(offered))
         try:
-            viewer = runtime.auth.identify(token, player)
+            caller = await runtime.auth.identify(runtime.redis, offered, dict(socket.query_params))
         except Refused as refusal:
             await _refuse_and_close(socket, refusal, CLOSE_POLICY)
             return
         CONNECTIONS.inc()
         try:
-            await Connection(runtime, socket, game, viewer).serve()
+            await Connection(runtime, socket, game, caller).serve()
         except WebSocketDisconnect:
             pass
         finally:
@@ -80,8 +82,9 @@ class Connection:
     """One socket at one table: a writer task sends events and answers in order; the reader handles
     the client's messages one at a time (a client's moves apply in the order it sent them)."""
 
-    def __init__(self, runtime: Runtime, socket: WebSocket, game: str, viewer: str | None):
-        self.runtime, self.socket, self.game, self.viewer = runtime, socket, game, viewer
+    def __init__(self, runtime: Runtime, socket: WebSocket, game: str, caller: Caller):
+        self.runtime, self.socket, self.game, self.caller = runtime, socket, game, caller
+        self.viewer = caller.player
         self.listener: Listener | None = None
 
     async def serve(self) -> None:
@@ -106,8 +109,11 @@ class Connection:
             await self.runtime.hub.leave(self.game, self.listener)
 
     async def _welcome_state(self) -> Folded | None:
-        folded = Folded(await self.runtime.store.read(game_stream(self.game)))
-        if folded.state.round == 0:
+        envelopes = await self.runtime.store.read(game_stream(self.game))
+        folded = Folded(envelopes)
+        # A private game does not exist for anyone the lobby did not let in (auth.py).
+        if folded.state.round == 0 or not self.runtime.auth.may_watch(
+                self.caller, envelopes[0] if envelopes else None, folded.state.players, self.game):
             await _refuse_and_close(self.socket, Refused("NOT_A_TRUCKER_GAME", f"no Trucker game {self.game!r}"),
                                     CLOSE_NOT_FOUND)
             return None

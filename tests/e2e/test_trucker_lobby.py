@@ -1,10 +1,10 @@
 """Trucker through the lobby: a table created, joined and started like any other game; its view names
-the trucker service's WebSocket (TRUCKER_PUBLIC_URL) where the players build with their lobby tokens;
+the trucker service's WebSocket (TRUCKER_PUBLIC_URL) where the players build with single-use lobby tickets;
 the lobby's turn-based route refuses building moves (the adjudicator is not the writer while building).
 
 Given the local stack (real NATS, Redis, adjudicator over gRPC, lobby over HTTP) and the trucker service
 on the same event store, seed vault and lobby secret, when two players start a Trucker table, then
-each connects to the URL the table gives, is recognised by their token, and their moves land in the
+each connects to the URL the table gives, is recognised by their ticket, and their moves land in the
 game's stream under their player ids.
 """
 from __future__ import annotations
@@ -14,6 +14,8 @@ import json
 import httpx
 import pytest
 import websockets
+
+from starbase_core import tickets
 
 from lobby.config import load_settings
 from tests.support.stack import ApiPlayer, local_stack, seat_and_start
@@ -47,8 +49,11 @@ async def trucker(stack, nats_url, redis_url, namespace):
         yield base
 
 
-async def connect(url: str, token: str | None = None) -> Client:
-    socket = await websockets.connect(url + (f"?token={token}" if token else ""), max_size=2**22)
+async def connect(url: str, player: ApiPlayer | None = None, offered: list[str] | None = None) -> Client:
+    """A socket on the Trucker service, as `player` (a lobby ticket as its subprotocol) or a spectator."""
+    if player is not None:
+        offered = tickets.subprotocols(await player.ticket())
+    socket = await websockets.connect(url, subprotocols=offered, max_size=2**22)
     return Client(socket, json.loads(await socket.recv()))
 
 
@@ -61,15 +66,15 @@ async def test_a_trucker_table_starts_in_the_lobby_and_its_players_build_on_the_
         url = table["realtime_url"]
         assert url == f"{trucker}/tables/{game_id}/ws"
 
-        players = {p.player_id: await connect(url, p.token) for p in (ann, bob)}
+        players = {p.player_id: await connect(url, p) for p in (ann, bob)}
         watcher = await connect(url)
         assert [c.welcome["you"] for c in players.values()] == [ann.player_id, bob.player_id]
         assert watcher.welcome["you"] is None and watcher.welcome["view"]["timer"]["started"]
         answer = await players[ann.player_id].send("grab_face_down")
         assert answer["type"] == "ack"
         assert (await watcher.send("grab_face_down"))["code"] == "NOT_A_PLAYER"
-        forged = await connect(url, "not-a-lobby-token")
-        assert forged.welcome["code"] == "BAD_TOKEN"
+        forged = await connect(url, offered=tickets.subprotocols("not-a-lobby-ticket"))
+        assert forged.welcome["code"] == "BAD_TICKET"
 
         # The lobby's turn-based route hands commands to the adjudicator, which refuses while building.
         refused = await bob.post(f"/games/{game_id}/commands", {"command": {"type": "GrabFaceDown"}})

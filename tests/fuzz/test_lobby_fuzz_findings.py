@@ -87,12 +87,14 @@ async def test_a_lone_surrogate_in_a_string_is_malformed_json(http, game):
 async def test_a_body_that_is_not_declared_json_is_415(http, content_type):
     # Given a registration body; when it is sent with another media type (or none)
     headers = {"content-type": content_type} if content_type else {}
-    reply = await http.post("/players", content=b'{"name": "ann"}', headers=headers)
+    body = b'{"name": "ann", "password": "a good password"}'
+    reply = await http.post("/players", content=body, headers=headers)
     # Then it is 415, not a puzzling 422 "should be a valid dictionary"
     assert_refused(reply, 415, "UNSUPPORTED_MEDIA_TYPE")
     # And JSON with a charset or a +json media type is still JSON
-    for declared in ("application/json; charset=utf-8", "application/merge-patch+json"):
-        reply = await http.post("/players", content=b'{"name": "ann"}', headers={"content-type": declared})
+    for name, declared in (("ann", "application/json; charset=utf-8"), ("bob", "application/merge-patch+json")):
+        body = b'{"name": "%s", "password": "a good password"}' % name.encode()
+        reply = await http.post("/players", content=body, headers={"content-type": declared})
         assert reply.status_code == 201, reply.text
 
 
@@ -119,10 +121,10 @@ async def test_a_malformed_authorization_header_is_401_even_where_a_token_is_opt
     assert_refused(await http.get("/players/me", headers={"Authorization": header}), 401, "INVALID_TOKEN")
 
 
-@pytest.mark.parametrize("payload", [{"x": 1}, ["ann"], "ann", {"id": 5, "name": None}])
+@pytest.mark.parametrize("payload", [{"x": 1}, ["ann"], "ann", {"id": 5, "name": None}, {"sub": "a", "ep": "0", "fam": "f"}])
 async def test_a_signed_token_without_a_player_is_401_not_500(stack, http, payload):
     # Given a token signed with the lobby's secret but carrying no player (e.g. from an older build)
-    token = URLSafeTimedSerializer(stack.settings.lobby_secret, salt="starbase-lobby-player").dumps(payload)
+    token = URLSafeTimedSerializer(stack.settings.lobby_secret, salt="starbase-access").dumps(payload)
     # When it is used; then it is an invalid token
     assert_refused(await http.get("/players/me", headers={"Authorization": f"Bearer {token}"}), 401, "INVALID_TOKEN")
 
@@ -167,3 +169,14 @@ async def test_an_integer_too_long_to_parse_is_malformed_json(http, register):
     ann = await register("ann")
     body = b'{"game": "testjack", "seats": 2, "options": {"x": ' + b"9" * 5000 + b"}}"
     assert_refused(await http.post("/tables", content=body, headers={**ann.auth, **JSON}), 400, "MALFORMED_JSON")
+
+
+@pytest.mark.parametrize("player_id", ["", "a.b", "*", ">", "õ"])
+async def test_a_report_or_moderation_of_a_player_id_that_is_no_key_is_not_found_not_a_hang(http, register,
+                                                                                           player_id):
+    # Given a player; when they report a player id that could not be a key of the accounts bucket (the
+    # empty id reached NATS as "p.", which it never answered: the request hung until it timed out)
+    ann = await register("ann")
+    reply = await ann.post("/reports", {"player_id": player_id, "reason": "spam"})
+    # Then it is a plain 404, at once
+    assert_refused(reply, 404, "PLAYER_NOT_FOUND")

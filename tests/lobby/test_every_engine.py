@@ -18,7 +18,6 @@ import json
 import random
 
 import pytest
-import websockets
 
 from tests.support.stack import seat_and_start
 from starbase_core.gamestream import replay
@@ -29,8 +28,8 @@ pytestmark = [pytest.mark.integration, pytest.mark.timeout(120)]
 MOVES = 12
 
 
-async def listen(url: str, into: list) -> None:
-    async with websockets.connect(url) as socket:
+async def listen(url: str, who, into: list) -> None:
+    async with await who.connect(url) as socket:
         async for raw in socket:
             into.append(json.loads(raw))
 
@@ -41,7 +40,7 @@ async def play_a_few_moves(stack, register, game: str):
     game_id = await seat_and_start(players, game)
     await eve.ok(eve.post(f"/tables/{game_id}/spectate"))
     pushed = {"player": [], "spectator": []}
-    listeners = [asyncio.create_task(listen(f"{stack.ws}/games/{game_id}/ws?token={who.token}", pushed[role]))
+    listeners = [asyncio.create_task(listen(f"{stack.ws}/games/{game_id}/ws", who, pushed[role]))
                  for role, who in (("player", ann), ("spectator", eve))]
     read = {"player": [], "spectator": []}
     rnd = random.Random(7)

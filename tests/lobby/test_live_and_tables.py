@@ -7,6 +7,7 @@ import pytest
 import websockets
 
 from lobby.projection import TableFilter, TableProjection
+from starbase_core import tickets
 from tests.support.stack import another_lobby, seat_and_start
 
 pytestmark = pytest.mark.integration
@@ -19,10 +20,10 @@ async def receive(socket, count: int) -> list[dict]:
 async def test_a_socket_resumes_after_a_reconnect_from_the_last_seq_it_saw(stack, register):
     ann, bob = await register("ann"), await register("bob")
     game_id = await seat_and_start([ann, bob], "testjack")
-    url = f"{stack.ws}/games/{game_id}/ws?token={ann.token}"
+    url = f"{stack.ws}/games/{game_id}/ws?after=0"
     start_seq = await stack.store.last_seq(f"game.{game_id}")
 
-    async with websockets.connect(url) as socket:
+    async with await ann.connect(url) as socket:
         seen = await receive(socket, start_seq)
     # While ann is away, both players move (Think changes nothing but is recorded).
     for _ in range(2):
@@ -32,7 +33,7 @@ async def test_a_socket_resumes_after_a_reconnect_from_the_last_seq_it_saw(stack
     now = await stack.store.last_seq(f"game.{game_id}")
     assert now > start_seq
 
-    async with websockets.connect(f"{url}&after={seen[-1]['seq']}") as socket:
+    async with await ann.connect(f"{stack.ws}/games/{game_id}/ws?after={seen[-1]['seq']}") as socket:
         missed = await receive(socket, now - start_seq)
         mover = ann if (await ann.ok(ann.get(f"/games/{game_id}/actions"))) else bob
         await mover.ok(mover.post(f"/games/{game_id}/commands", {"command": {"type": "Think"}}))
@@ -41,12 +42,20 @@ async def test_a_socket_resumes_after_a_reconnect_from_the_last_seq_it_saw(stack
     assert {e["kind"] for e in seen + missed + live} == {"event"}
 
 
-async def test_a_socket_on_an_unknown_game_or_with_a_forged_token_gets_a_clear_error(stack, register):
+async def test_a_socket_on_an_unknown_game_or_with_a_bad_ticket_or_a_token_in_its_url_gets_a_clear_error(
+        stack, register):
     ann, bob = await register("ann"), await register("bob")
     game_id = await seat_and_start([ann, bob], "testjack")
-    for path, code in ((f"/games/nosuch/ws", "GAME_NOT_FOUND"), (f"/games/{game_id}/ws?token=forged", "INVALID_TOKEN"),
-                       (f"/games/{game_id}/ws?after=minus", "BAD_AFTER")):
-        async with websockets.connect(stack.ws + path) as socket:
+    used = await ann.ticket()
+    async with websockets.connect(f"{stack.ws}/games/{game_id}/ws", subprotocols=tickets.subprotocols(used)):
+        pass
+    for path, offered, code in (
+            ("/games/nosuch/ws", None, "GAME_NOT_FOUND"),
+            (f"/games/{game_id}/ws", tickets.subprotocols("forged-ticket"), "INVALID_TICKET"),
+            (f"/games/{game_id}/ws", tickets.subprotocols(used), "INVALID_TICKET"),          # single use
+            (f"/games/{game_id}/ws?token={ann.token}", None, "TOKEN_IN_URL"),
+            (f"/games/{game_id}/ws?after=minus", None, "BAD_AFTER")):
+        async with websockets.connect(stack.ws + path, subprotocols=offered) as socket:
             message = json.loads(await asyncio.wait_for(socket.recv(), 10))
             assert message == {"kind": "error", "error": {"code": code, "message": message["error"]["message"]}}
             with pytest.raises(websockets.ConnectionClosed) as closed:
@@ -73,11 +82,12 @@ async def test_tables_list_by_game_status_and_free_seats_newest_first_in_pages(s
     assert (await reader.get("/tables", status="nonsense")).status_code == 422
 
 
-async def test_leave_ready_and_chat_are_recorded_on_the_table_and_pushed_to_its_socket(stack, register):
+async def test_leave_ready_and_chat_are_pushed_to_the_table_socket_and_chat_stays_out_of_the_stream(
+        stack, register):
     ann, bob = await register("ann"), await register("bob")
     table = await ann.ok(ann.post("/tables", {"game": "testjack", "seats": 2}))
     table_id = table["table_id"]
-    async with websockets.connect(f"{stack.ws}/tables/{table_id}/ws?token={bob.token}") as socket:
+    async with await bob.connect(f"{stack.ws}/tables/{table_id}/ws") as socket:
         await bob.ok(bob.post(f"/tables/{table_id}/join"))
         await bob.ok(bob.post(f"/tables/{table_id}/chat", {"text": "hello"}))
         ready = await bob.ok(bob.post(f"/tables/{table_id}/ready", {"ready": True}))
@@ -85,10 +95,13 @@ async def test_leave_ready_and_chat_are_recorded_on_the_table_and_pushed_to_its_
         left = await bob.ok(bob.post(f"/tables/{table_id}/leave"))
         assert left["free_seats"] == 1
         pushed = await receive(socket, 6)
-    assert [e["type"] for e in pushed] == ["TableCreated", "PlayerSeated", "PlayerSeated", "ChatPosted",
-                                           "ReadinessChanged", "PlayerLeft"]
+    assert [e.get("type") or e["kind"] for e in pushed] == ["TableCreated", "PlayerSeated", "PlayerSeated", "chat",
+                                                            "ReadinessChanged", "PlayerLeft"]
+    assert pushed[3]["text"] == "hello" and pushed[3]["name"] == "bob"
     chat = await ann.ok(ann.get(f"/tables/{table_id}/chat"))
     assert [(m["name"], m["text"]) for m in chat] == [("bob", "hello")]
+    stored = await stack.store.read(f"table.{table_id}")
+    assert "hello" not in json.dumps([e.data for e in stored])       # never in the append-only stream
 
 
 async def test_a_restarted_lobby_rebuilds_its_table_list_from_the_store(stack, register):

@@ -8,8 +8,7 @@ from adjudicator.server import start_grpc_server
 from adjudicator.service import Adjudicator
 from lobby.app import create_app
 from lobby.bootstrap import LobbyRuntime
-from lobby.config import LobbySettings
-from tests.support.stack import ApiPlayer
+from tests.support.stack import ApiPlayer, stack_settings
 from starbase_core.seeds import MemorySeedVault
 from starbase_core.servers import free_port
 from starbase_core.store_memory import MemoryEventStore
@@ -17,9 +16,10 @@ from starbase_core.store_memory import MemoryEventStore
 pytestmark = pytest.mark.integration
 
 
-async def test_a_start_during_an_adjudicator_outage_is_a_503_and_a_retry_afterwards_starts_the_game(redis_url):
+async def test_a_start_during_an_adjudicator_outage_is_a_503_and_a_retry_afterwards_starts_the_game(
+        nats_url, redis_url, namespace):
     store, port = MemoryEventStore(), free_port()
-    settings = LobbySettings(redis_url=redis_url, lobby_secret="s", adjudicator_target=f"127.0.0.1:{port}")
+    settings = stack_settings(nats_url, redis_url, namespace, adjudicator_target=f"127.0.0.1:{port}")
     runtime = LobbyRuntime(settings, store=store, redis=Redis.from_url(redis_url, decode_responses=True),
                            adjudicator=AdjudicatorClient(settings.adjudicator_target, timeout=0.5, retries=0))
     app = create_app(settings, runtime)

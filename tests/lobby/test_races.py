@@ -37,9 +37,19 @@ async def test_two_simultaneous_starts_create_one_game(stack, register):
     assert table_events.count("GameStarted") == 1 and game_events.count("GameCreated") == 1
 
 
-async def test_a_game_the_adjudicator_refuses_to_create_reopens_the_table(stack, register):
+async def test_a_table_with_options_its_engine_refuses_is_refused_when_opened(stack, register):
     ann = await register("ann")
-    table = await ann.ok(ann.post("/tables", {"game": "testjack", "seats": 1, "options": {"refuse": True}}))
+    refused = await ann.post("/tables", {"game": "testjack", "seats": 1, "options": {"refuse": True}})
+    assert (refused.status_code, refused.json()["error"]["code"]) == (422, "BAD_OPTION")
+    assert stack.runtime.projection.open_tables_of(ann.player_id) == 0
+
+
+async def test_a_game_the_adjudicator_refuses_to_create_reopens_the_table(stack, register):
+    # Given a table opened before options were checked at creation (written straight to its stream)
+    ann = await register("ann")
+    identity = await stack.runtime.identity_of(ann.player_id)
+    created = await stack.runtime.tables.create(identity, "testjack", {"refuse": True}, 1, False)
+    table = {"table_id": created.table_id}
     await ann.ok(ann.post(f"/tables/{table['table_id']}/ready"))
 
     refused = await ann.post(f"/tables/{table['table_id']}/start")

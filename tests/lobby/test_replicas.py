@@ -4,7 +4,6 @@ import json
 
 import httpx
 import pytest
-import websockets
 
 from tests.support.stack import ApiPlayer, another_lobby
 
@@ -24,8 +23,8 @@ async def test_a_game_started_on_one_replica_is_watched_and_played_through_the_o
     async with another_lobby(stack) as other, httpx.AsyncClient(base_url=f"http://{other}", timeout=20) as http_b:
         ann = await ApiPlayer.register(http, "ann")                      # registered on replica A
         bob_on_b = await ApiPlayer.register(http_b, "bob")               # registered on replica B
-        ann_on_b = ApiPlayer(http_b, ann.player_id, ann.name, ann.token)  # A's token, used on B
-        bob = ApiPlayer(http, bob_on_b.player_id, bob_on_b.name, bob_on_b.token)
+        ann_on_b = ann.on(http_b)                                        # A's token, used on B
+        bob = bob_on_b.on(http)
 
         table = await ann.ok(ann.post("/tables", {"game": "testjack", "seats": 2}))
         table_id = table["table_id"]
@@ -40,7 +39,7 @@ async def test_a_game_started_on_one_replica_is_watched_and_played_through_the_o
         await bob.ok(bob.post(f"/tables/{table_id}/ready"))
         await ann.ok(ann.post(f"/tables/{table_id}/start"))
 
-        async with websockets.connect(f"ws://{other}/games/{table_id}/ws?token={bob.token}") as socket:
+        async with await bob.connect(f"ws://{other}/games/{table_id}/ws") as socket:   # ticket from A, used on B
             seen = []
             for _ in range(20):
                 view = await ann.ok(ann.get(f"/games/{table_id}/view"))

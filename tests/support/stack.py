@@ -16,15 +16,18 @@ from dataclasses import dataclass
 from typing import AsyncIterator
 
 import uvicorn
+import websockets
 from redis.asyncio import Redis
 
 from adjudicator.client import AdjudicatorClient
 from adjudicator.server import start_grpc_server
 from adjudicator.service import Adjudicator
+from starbase_core import tickets
 from starbase_core.seeds import JetStreamSeedVault
 from starbase_core.servers import free_port
 from starbase_core.store_jetstream import JetStreamEventStore
 
+from lobby import logfilter
 from lobby.app import create_app
 from lobby.bootstrap import LobbyRuntime
 from lobby.config import LobbySettings
@@ -45,9 +48,12 @@ class Stack:
 
 
 async def _serve_lobby(settings: LobbySettings, runtime: LobbyRuntime):
-    """A lobby on uvicorn in this event loop, once it accepts connections: (server, its task)."""
+    """A lobby on uvicorn in this event loop, once it accepts connections: (server, its task).
+    Its access log is on and filtered, as `python -m lobby` runs it."""
+    logfilter.install()
     server = uvicorn.Server(uvicorn.Config(create_app(settings, runtime), host="127.0.0.1",
                                            port=settings.lobby_port, log_config=None, lifespan="on",
+                                           access_log=True,
                                            timeout_graceful_shutdown=2))
     serving = asyncio.create_task(server.serve())
     while not server.started:
@@ -57,9 +63,31 @@ async def _serve_lobby(settings: LobbySettings, runtime: LobbyRuntime):
     return server, serving
 
 
+# Tests play whole games as fast as they can from one address: the stack's limits are far away unless
+# a test sets its own (`settings={...}`). Password hashing is cheap here too (production: see config).
+TEST_SETTINGS = dict(
+    lobby_argon2_time_cost=1, lobby_argon2_memory_kib=1024, lobby_argon2_parallelism=1,
+    lobby_limit_registrations="10000/minute", lobby_limit_logins="10000/minute",
+    lobby_limit_commands="10000/second", lobby_limit_chat="10000/second", lobby_limit_tables="10000/second",
+    lobby_limit_tickets="10000/second", lobby_max_open_tables=1000,
+    lobby_max_sockets_per_player=1000, lobby_max_sockets_per_address=10000,
+)
+
+
+def stack_settings(nats_url: str, redis_url: str, namespace: str, **overrides) -> LobbySettings:
+    """Lobby settings isolated by `namespace`: stream, subjects, buckets, Redis prefixes."""
+    return LobbySettings(**{
+        **TEST_SETTINGS, "nats_url": nats_url, "redis_url": redis_url, "event_stream": f"ES{namespace}",
+        "event_subject_prefix": namespace, "lobby_host": "127.0.0.1", "lobby_port": free_port(),
+        "lobby_secret": f"secret-{namespace}", "scoring_prefix": f"scoring{namespace}", "lobby_shutdown_grace": 2,
+        "lobby_accounts_bucket": f"accounts{namespace}", "lobby_sessions_bucket": f"sessions{namespace}",
+        "lobby_personal_stream": f"PERSONAL{namespace}", "lobby_personal_prefix": f"personal{namespace}",
+        "lobby_limits_prefix": f"limits{namespace}", **overrides})
+
+
 @asynccontextmanager
 async def local_stack(nats_url: str, redis_url: str, namespace: str, *,
-                      scoring: bool = True) -> AsyncIterator[Stack]:
+                      scoring: bool = True, settings: dict | None = None) -> AsyncIterator[Stack]:
     store_options = dict(name=f"ES{namespace}", subject_prefix=namespace)
     adjudicator_store = await JetStreamEventStore.connect(nats_url, **store_options)
     lobby_store = await JetStreamEventStore.connect(nats_url, **store_options)
@@ -68,12 +96,8 @@ async def local_stack(nats_url: str, redis_url: str, namespace: str, *,
     grpc_server, grpc_port = await start_grpc_server(Adjudicator(adjudicator_store, vault), 0, "127.0.0.1")
     client = AdjudicatorClient(f"127.0.0.1:{grpc_port}")
     redis = Redis.from_url(redis_url, decode_responses=True)
-    settings = LobbySettings(
-        nats_url=nats_url, redis_url=redis_url, event_stream=store_options["name"],
-        event_subject_prefix=namespace, lobby_host="127.0.0.1", lobby_port=free_port(),
-        adjudicator_target=f"127.0.0.1:{grpc_port}", lobby_secret=f"secret-{namespace}",
-        scoring_prefix=f"scoring{namespace}", lobby_shutdown_grace=2,
-    )
+    settings = stack_settings(nats_url, redis_url, namespace, adjudicator_target=f"127.0.0.1:{grpc_port}",
+                              **(settings or {}))
     runtime = LobbyRuntime(settings, store=lobby_store, adjudicator=client, redis=redis)
     server, serving = await _serve_lobby(settings, runtime)
     ledger = Ledger(Redis.from_url(redis_url, decode_responses=True), settings.scoring_prefix)
@@ -116,18 +140,56 @@ async def another_lobby(stack: Stack) -> AsyncIterator[str]:
         await store.close()
 
 
-class ApiPlayer:
-    """One registered player talking to the lobby over HTTP only (tests, benchmarks, examples)."""
+def password_of(name: str) -> str:
+    return f"password of {name}"
 
-    def __init__(self, http, player_id: str, name: str, token: str):
+
+class ApiPlayer:
+    """One registered player talking to the lobby over HTTP only (tests, benchmarks, examples).
+    `token` is its access token; sockets get a fresh ticket each (`connect`)."""
+
+    def __init__(self, http, player_id: str, name: str, token: str, refresh_token: str = ""):
         self.http, self.player_id, self.name, self.token = http, player_id, name, token
+        self.refresh_token = refresh_token
+
+    @classmethod
+    def from_session(cls, http, body: dict) -> "ApiPlayer":
+        return cls(http, body["player_id"], body["name"], body["access_token"], body["refresh_token"])
 
     @classmethod
     async def register(cls, http, name: str) -> "ApiPlayer":
-        reply = await http.post("/players", json={"name": name})
+        """Open an account (name and password) and log in with it, as a person would."""
+        reply = await http.post("/players", json={"name": name, "password": password_of(name)})
+        if reply.status_code >= 400:
+            raise AssertionError(f"registering {name!r}: {reply.status_code} {reply.text}")
+        return await cls.login(http, name)
+
+    @classmethod
+    async def login(cls, http, name: str, password: str | None = None) -> "ApiPlayer":
+        reply = await http.post("/sessions", json={"name": name, "password": password or password_of(name)})
+        if reply.status_code >= 400:
+            raise AssertionError(f"logging in {name!r}: {reply.status_code} {reply.text}")
+        return cls.from_session(http, reply.json())
+
+    @classmethod
+    async def guest(cls, http) -> "ApiPlayer":
+        reply = await http.post("/players/guest")
         reply.raise_for_status()
-        body = reply.json()
-        return cls(http, body["player_id"], body["name"], body["token"])
+        return cls.from_session(http, reply.json())
+
+    def on(self, http) -> "ApiPlayer":
+        """The same player (same tokens) talking to another lobby replica."""
+        return ApiPlayer(http, self.player_id, self.name, self.token, self.refresh_token)
+
+    async def ticket(self, **body) -> str:
+        reply = await self.http.post("/tickets", json=body, headers=self.auth)
+        if reply.status_code >= 400:
+            raise AssertionError(f"ticket for {self.name}: {reply.status_code} {reply.text}")
+        return reply.json()["ticket"]
+
+    async def connect(self, url: str, **options):
+        """A WebSocket opened as this player: a single-use ticket offered as a subprotocol."""
+        return await websockets.connect(url, subprotocols=tickets.subprotocols(await self.ticket()), **options)
 
     @property
     def auth(self) -> dict:

@@ -18,9 +18,8 @@ from starbase_core.gamestream import PLATFORM_TYPES
 
 
 class Client:
-    def __init__(self, ws_base: str, game_id: str, player: ApiPlayer | None = None, token: str | None = None):
+    def __init__(self, ws_base: str, game_id: str, player: ApiPlayer | None = None):
         self.ws_base, self.game_id, self.player = ws_base, game_id, player
-        self.token = token or (player.token if player else None)
         self.events: list[dict] = []
         self.connections = 0
         self._arrived = asyncio.Condition()
@@ -32,9 +31,7 @@ class Client:
 
     async def connect(self) -> None:
         url = f"{self.ws_base}/games/{self.game_id}/ws?after={self.last_seq}"
-        if self.token:
-            url += f"&token={self.token}"
-        socket = await websockets.connect(url)
+        socket = await (self.player.connect(url) if self.player else websockets.connect(url))
         self.connections += 1
         self._task = asyncio.create_task(self._receive(socket))
 

@@ -225,23 +225,35 @@ async def test_health_readiness_and_metrics_are_served(live, jetstream_store, va
     await ann.close()
 
 
-async def test_a_forged_token_is_refused_and_the_socket_closed(nats_url, redis_url, namespace, jetstream_store, vault):
-    from itsdangerous import URLSafeTimedSerializer
+async def test_a_ticket_opens_one_socket_and_a_forged_one_or_a_token_in_the_url_is_refused(
+        nats_url, redis_url, namespace, jetstream_store, vault):
+    import websockets
+    from redis.asyncio import Redis
+    from starbase_core import tickets
     from tests.trucker_service.live import in_process, settings_for
 
-    settings = settings_for(nats_url, redis_url, namespace, lobby_secret="the lobby's secret",
-                            trucker_trust_player_param=False)
+    settings = settings_for(nats_url, redis_url, namespace, trucker_trust_player_param=False)
     game = await new_game(jetstream_store, ["ann", "bob"], vault=vault)
-    good = URLSafeTimedSerializer("the lobby's secret", salt="starbase-lobby-player").dumps({"id": "ann", "name": "A"})
-    forged = URLSafeTimedSerializer("a guess", salt="starbase-lobby-player").dumps({"id": "ann", "name": "A"})
+    redis = Redis.from_url(redis_url, decode_responses=True)
+    good = await tickets.issue(redis, tickets.Grant(player="ann"), 30)     # as the lobby's POST /tickets does
+
+    async def connect(base: str, offered: list[str] | None = None, query: str = "") -> Client:
+        socket = await websockets.connect(f"{base}/tables/{game}/ws{query}", subprotocols=offered, max_size=2**22)
+        return Client(socket, json.loads(await socket.recv()))
+
     async with in_process(settings) as base:
-        ann = await Client.connect(base, game, query=f"?token={good}")
-        assert ann.welcome["you"] == "ann"
-        impostor = await Client.connect(base, game, query=f"?token={forged}")
-        assert (impostor.welcome["type"], impostor.welcome["code"]) == ("refused", "BAD_TOKEN")
-        claimed = await Client.connect(base, game, "bob")        # ?player= is not trusted here
+        ann = await connect(base, tickets.subprotocols(good))
+        assert ann.welcome["you"] == "ann" and ann.socket.subprotocol == tickets.PROTOCOL
+        again = await connect(base, tickets.subprotocols(good))              # single use
+        forged = await connect(base, tickets.subprotocols("a-guessed-ticket"))
+        in_url = await connect(base, query="?token=anything")
+        claimed = await connect(base, query="?player=bob")                   # ?player= is not trusted here
+        assert [(c.welcome["type"], c.welcome.get("code")) for c in (again, forged, in_url)] == [
+            ("refused", "BAD_TICKET"), ("refused", "BAD_TICKET"), ("refused", "TOKEN_IN_URL")]
         assert claimed.welcome["you"] is None
-        await ann.close(), await impostor.close(), await claimed.close()
+        for client in (ann, again, forged, in_url, claimed):
+            await client.close()
+    await redis.aclose()
 
 
 async def test_a_pile_s_cards_are_shown_only_to_the_player_holding_it(live, jetstream_store, vault):

@@ -1,0 +1,1 @@
+"""Moderation: roles, mutes, hidden messages, reports, bans, and the log of who did what."""
