@@ -10,17 +10,34 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "services" / "web"
 SOURCES = WEB / "src"
-CATALOGUE = SOURCES / "i18n" / "en.ts"
-# Keys built at run time from a value (a status, an event type, a refusal code, …): see en.ts.
-DYNAMIC = ("status.", "connection.", "error.", "command.", "event.", "field.", "game.", "option.", "moon21.holder.")
+CATALOGUE = sorted((SOURCES / "i18n").glob("en*.ts"))          # en.ts joins the parts en-*.ts
+# Keys built at run time from a value (a status, an event type, a refusal code, …): see en-core.ts.
+DYNAMIC = ("status.", "connection.", "error.", "command.", "event.", "field.", "game.", "option.", "moon21.holder.",
+           "auth.signedOut.", "role.", "t2038.round.", "t2038.ore.", "stellar.round.", "stellar.era.")
+
+
+def keys_of(path: Path) -> list[str]:
+    return re.findall(r'^\s*"([\w.]+)":', path.read_text(), re.M)
 
 
 def catalogue_keys() -> set[str]:
-    return set(re.findall(r'^\s*"([\w.]+)":', CATALOGUE.read_text(), re.M))
+    return {key for path in CATALOGUE for key in keys_of(path)}
 
 
 def sources() -> dict[Path, str]:
-    return {path: path.read_text() for path in SOURCES.rglob("*.ts*") if path != CATALOGUE}
+    return {path: path.read_text() for path in SOURCES.rglob("*.ts*") if path not in CATALOGUE}
+
+
+def test_no_key_is_in_two_parts_of_the_catalogue():
+    """The parts are joined with `...`: a key in two parts would silently lose one of its texts."""
+    seen: dict[str, str] = {}
+    twice = []
+    for path in CATALOGUE:
+        for key in keys_of(path):
+            if key in seen:
+                twice.append(f"{key}: {seen[key]} and {path.name}")
+            seen[key] = path.name
+    assert len(CATALOGUE) > 1 and twice == []
 
 
 def test_the_client_unit_tests_pass():

@@ -26,12 +26,28 @@ class Person:
         await expect(person.page.locator("header.top")).to_be_visible()
         return person
 
+    @property
+    def password(self) -> str:
+        return f"password of {self.name}"     # as tests/support/stack.py's players, for API checks
+
     async def sign_up(self) -> None:
+        """Open an account on the sign-in panel (the lobby shows it to anyone not signed in)."""
         page = self.page
-        await page.get_by_label("Your player name").fill(self.name)
+        await page.locator("#sign-up-name").fill(self.name)
+        await page.locator("#sign-up-password").fill(self.password)
         await page.get_by_role("button", name="Sign up").click()
-        await expect(page.get_by_role("link", name=f"Signed in as {self.name}")).to_be_visible()
-        self.player_id = await page.locator("a[data-me]").get_attribute("data-me")
+        await self.signed_in()
+
+    async def log_in(self, password: str | None = None) -> None:
+        page = self.page
+        await page.locator("#log-in-name").fill(self.name)
+        await page.locator("#log-in-password").fill(password or self.password)
+        await page.get_by_role("button", name="Log in", exact=True).click()
+        await self.signed_in()
+
+    async def signed_in(self) -> None:
+        await expect(self.page.get_by_role("link", name=f"Signed in as {self.name}")).to_be_visible()
+        self.player_id = await self.page.locator("a[data-me]").get_attribute("data-me")
 
     async def goto(self, fragment: str) -> None:
         await self.page.goto(f"/#{fragment}")

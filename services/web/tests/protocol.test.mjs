@@ -1,11 +1,12 @@
-// The socket protocol reader: today's lobby and Trucker messages and the unified version 1 (docs/asyncapi.yaml).
+// The socket protocol reader: version 1 (docs/asyncapi.yaml, the lobby), Trucker's messages of today and
+// the lobby's from before version 1.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { closeStatus, isFinalClose, normalize } from "../build-unit/api/protocol.js";
 
 const event = { stream: "game.g1", seq: 7, type: "TileLaid", data: { hex: "E7" }, actor: "ann", time: "2026-01-01T00:00:00Z" };
 
-test("today's lobby event: kind at the top, the event's own fields beside it", () => {
+test("the lobby's event before version 1: kind at the top, the event's own fields beside it", () => {
   const message = normalize({ kind: "event", ...event });
   assert.equal(message.kind, "event");
   assert.equal(message.event.seq, 7);
@@ -37,16 +38,27 @@ test("refusals of all three shapes become one error", () => {
   assert.deepEqual(trucker, unified);
 });
 
+test("version 1 welcome and chat; the earlier lobby chat with its fields at the top", () => {
+  const welcome = normalize({ v: 1, kind: "welcome", stream: "table.t1", you: null, seq: 4 });
+  assert.deepEqual(welcome, { kind: "welcome", stream: "table.t1", you: null, seq: 4, view: undefined });
+  const chat = { id: 17, table_id: "t1", player_id: "p1", name: "ann", text: "good luck", time: "2026-01-01T12:00:00Z" };
+  assert.deepEqual(normalize({ v: 1, kind: "chat", chat }), { kind: "chat", chat });
+  assert.deepEqual(normalize({ kind: "chat", ...chat }), { kind: "chat", chat });
+  assert.equal(normalize({ v: 1, kind: "chat", chat: { id: "17", text: "x" } }).kind, "unknown");
+});
+
 test("anything else is unknown, never an event", () => {
   for (const raw of [null, 3, "x", {}, { kind: "event" }, { kind: "event", seq: "7", type: "X" }, { v: 1, kind: "event", event: {} }]) {
     assert.equal(normalize(raw).kind, "unknown", JSON.stringify(raw));
   }
 });
 
-test("close codes: 4000 + the HTTP status; credentials and missing games are final, slowness is not", () => {
+test("close codes: 4000 + the HTTP status; bans and missing games are final, slowness and tickets are not", () => {
   assert.equal(closeStatus(4404), 404);
   assert.equal(closeStatus(1006), null);
-  assert.equal(isFinalClose(4401), true);
+  assert.equal(isFinalClose(4401), false);
+  assert.equal(isFinalClose(4403), true);
+  assert.equal(isFinalClose(4429), false);
   assert.equal(isFinalClose(4404), true);
   assert.equal(isFinalClose(4008), false);
   assert.equal(isFinalClose(4408), false);

@@ -1,22 +1,13 @@
 // The typed lobby API the web client uses for every HTTP call (other client writers may reuse it).
-import { httpToken, logOut } from "./auth";
-import { ApiError, call, type CallParams, type RouteName } from "./http";
+// Calls go out as the signed-in player (auth.ts renews the token); accounts themselves are in auth.ts.
+import { authed } from "./auth";
+import { call } from "./http";
 import type {
   ChatMessage, Command, CommandResult, Engine, History, Leaderboard, LogPage, Table, TablePage,
   TableStatus, ViewReply,
 } from "./types";
 
 export { ApiError } from "./http";
-
-async function authed<T>(name: RouteName, params: CallParams = {}): Promise<T> {
-  try {
-    return await call<T>(name, { ...params, token: httpToken() });
-  } catch (error) {
-    // A token the lobby no longer accepts (expired, new server secret): forget it, so the player signs in again.
-    if (error instanceof ApiError && error.code === "INVALID_TOKEN") logOut();
-    throw error;
-  }
-}
 
 export interface TableQuery { game?: string; status?: TableStatus; free_seats?: number; offset?: number; limit?: number }
 
@@ -38,7 +29,7 @@ export const api = {
   ready: (id: string, ready: boolean) => authed<Table>("ready", { ...table(id), body: { ready } }),
   start: (id: string) => authed<Table>("start", table(id)),
   spectate: (id: string, invite?: string) => authed<Table>("spectate", { ...table(id), body: { invite: invite ?? null } }),
-  chat: (id: string, text: string) => authed<Table>("chat", { ...table(id), body: { text } }),
+  chat: (id: string, text: string) => authed<ChatMessage>("chat", { ...table(id), body: { text } }),
   chatLog: (id: string, after = 0, invite?: string) =>
     authed<ChatMessage[]>("chatLog", { ...table(id), query: { after, invite } }),
 
@@ -48,6 +39,15 @@ export const api = {
     authed<CommandResult>("submit", { ...game(id), body: { command, command_id: commandId } }),
   log: (id: string, after = 0, invite?: string, limit = 1000) =>
     authed<LogPage>("log", { ...game(id), query: { after, invite, limit } }),
+
+  report: (reason: string, about: { playerId?: string; messageId?: number }) =>
+    authed<{ id: number }>("report", { body: { reason, player_id: about.playerId ?? null, message_id: about.messageId ?? null } }),
+  mute: (playerId: string, minutes: number, reason: string) =>
+    authed<{ player_id: string }>("modMute", { path: { player_id: playerId }, body: { minutes, reason } }),
+  ban: (playerId: string, reason: string) =>
+    authed<{ player_id: string }>("modBan", { path: { player_id: playerId }, body: { reason } }),
+  hideMessage: (messageId: number, reason: string) =>
+    authed<void>("modHide", { path: { message_id: String(messageId) }, body: { reason } }),
 
   history: (playerId: string, offset = 0, limit = 100) =>
     call<History>("history", { path: { player_id: playerId }, query: { offset, limit } }),

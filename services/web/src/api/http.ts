@@ -12,9 +12,9 @@ export interface CallParams {
   token?: string | null;
 }
 
-/** A refusal from the lobby: its stable code, its message, and the HTTP status. */
+/** A refusal from the lobby: its stable code, its message, the HTTP status, and for a 429 the seconds to wait. */
 export class ApiError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string) {
+  constructor(readonly status: number, readonly code: string, message: string, readonly retryAfter: number | null = null) {
     super(message);
   }
 }
@@ -40,7 +40,7 @@ export async function call<T>(name: RouteName, params: CallParams = {}): Promise
   const headers: Record<string, string> = { Accept: "application/json" };
   if (params.token) headers.Authorization = `Bearer ${params.token}`;
   let body: string | undefined;
-  if (route.method !== "GET") {
+  if (route.method === "POST" || route.method === "PUT" || params.body !== undefined) {
     headers["Content-Type"] = "application/json";
     body = JSON.stringify(params.body ?? {});
   }
@@ -54,9 +54,19 @@ export async function call<T>(name: RouteName, params: CallParams = {}): Promise
   const parsed = text ? safeJson(text) : null;
   if (!reply.ok) {
     const detail = (parsed as { error?: { code?: string; message?: string } } | null)?.error;
-    throw new ApiError(reply.status, detail?.code ?? `HTTP_${reply.status}`, detail?.message ?? reply.statusText);
+    throw new ApiError(reply.status, detail?.code ?? `HTTP_${reply.status}`, detail?.message ?? reply.statusText,
+                       retryAfter(reply.headers.get("Retry-After")));
   }
   return parsed as T;
+}
+
+/** Retry-After in seconds (the lobby sends whole seconds; an HTTP date is read too). */
+function retryAfter(header: string | null): number | null {
+  if (!header) return null;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, Math.ceil(seconds));
+  const when = Date.parse(header);
+  return Number.isNaN(when) ? null : Math.max(0, Math.ceil((when - Date.now()) / 1000));
 }
 
 function safeJson(text: string): unknown {

@@ -1,16 +1,18 @@
 // The socket protocol, as docs/asyncapi.yaml defines it (version 1): every server message is
-// `{"v": 1, "kind": ...}`. Today's servers predate it: the lobby sends `{"kind": "event", seq, type, ...}`
-// (the event's fields at the top) and Trucker `{"type": "welcome" | "ack" | "refused" | "event", ...}`.
-// `normalize` reads all three, so the client works before and after the servers move to version 1.
-import type { GameEvent } from "./types";
+// `{"v": 1, "kind": ...}`. The lobby speaks it; the Trucker service still sends
+// `{"type": "welcome" | "ack" | "refused" | "event", ...}`, and a lobby from before version 1 sent
+// `{"kind": "event", seq, type, ...}` (the event's fields at the top). `normalize` reads all three,
+// so the client works with each server before and after it moves to version 1.
+import type { ChatMessage, GameEvent } from "./types";
 
 export const PROTOCOL_VERSION = 1;
 
 export interface ProtocolError { code: string; message: string }
 
 export type ServerMessage =
-  | { kind: "welcome"; you: string | null; seq: number; view?: unknown }
+  | { kind: "welcome"; stream: string | null; you: string | null; seq: number; view?: unknown }
   | { kind: "event"; event: GameEvent }
+  | { kind: "chat"; chat: ChatMessage }
   | { kind: "ack"; id: string | null; seq: number; events: GameEvent[]; raw: Record<string, unknown> }
   | { kind: "error"; id: string | null; error: ProtocolError }
   | { kind: "unknown"; raw: unknown };
@@ -20,6 +22,14 @@ type Raw = Record<string, unknown>;
 const asError = (raw: Raw): ProtocolError => {
   const nested = raw.error as Partial<ProtocolError> | undefined;
   return { code: String(nested?.code ?? raw.code ?? "ERROR"), message: String(nested?.message ?? raw.message ?? "") };
+};
+
+const chatOf = (value: unknown): ChatMessage | null => {
+  if (!value || typeof value !== "object") return null;
+  const c = value as Raw;
+  if (typeof c.id !== "number" || typeof c.text !== "string") return null;
+  return { id: c.id, table_id: String(c.table_id ?? ""), player_id: String(c.player_id ?? ""),
+           name: (c.name as string | null) ?? null, text: c.text, time: String(c.time ?? "") };
 };
 
 const eventOf = (value: unknown): GameEvent | null => {
@@ -44,8 +54,13 @@ export function normalize(input: unknown): ServerMessage {
       const event = eventOf(legacyLobbyEvent ? raw : raw.event);
       return event ? { kind: "event", event } : { kind: "unknown", raw };
     }
+    case "chat": {
+      const chat = chatOf(unified ? raw.chat : raw);
+      return chat ? { kind: "chat", chat } : { kind: "unknown", raw };
+    }
     case "welcome":
-      return { kind: "welcome", you: (raw.you as string | null) ?? null, seq: Number(raw.seq ?? 0), view: raw.view };
+      return { kind: "welcome", stream: typeof raw.stream === "string" ? raw.stream : null,
+               you: (raw.you as string | null) ?? null, seq: Number(raw.seq ?? 0), view: raw.view };
     case "ack":
       return {
         kind: "ack", id: (raw.id as string | null) ?? null, seq: Number(raw.seq ?? 0), raw,
@@ -64,8 +79,12 @@ export function closeStatus(code: number): number | null {
   return code >= 4000 && code < 5000 ? code - 4000 : null;
 }
 
-/** A refusal no reconnect can fix (bad credentials, no such game, not allowed): stop retrying. */
+/** A refusal no reconnect can fix (a bad request, banned, no such game): stop retrying. 4401 is not
+ *  final by itself: a spent ticket wants a fresh one, a session that ended wants a sign-in (socket.ts). */
 export function isFinalClose(code: number): boolean {
   const status = closeStatus(code);
-  return status !== null && [400, 401, 403, 404].includes(status);
+  return status !== null && [400, 403, 404].includes(status);
 }
+
+export const CLOSE_SIGNED_OUT = 4401;
+export const CLOSE_RATE_LIMITED = 4429;

@@ -42,7 +42,8 @@ export interface Command { type: string; [field: string]: unknown }
 
 export interface CommandResult { command_id: string; events: GameEvent[] }
 
-export interface ChatMessage { seq: number; player_id: string; name: string | null; text: string; time: string }
+/** A chat message: `id` increases (read on with ?after=, report or hide it); chat is outside the stream. */
+export interface ChatMessage { id: number; table_id: string; player_id: string; name: string | null; text: string; time: string }
 
 export interface EngineOption {
   name: string;
@@ -78,9 +79,15 @@ export interface LeaderboardEntry {
 
 export interface Leaderboard { board: string; entries: LeaderboardEntry[] }
 
-export interface Player { player_id: string; name: string }
+export type Role = "player" | "moderator" | "admin";
 
-export interface Registered extends Player { token: string }
+export interface Player { player_id: string; name: string; role: Role; guest: boolean }
+
+/** POST /players, /players/guest, /sessions, /sessions/refresh …: who you are and your token pair. */
+export interface SessionReply extends Player { access_token: string; refresh_token: string; expires_in: number }
+
+/** POST /tickets: offer `protocols` as the socket's subprotocols. */
+export interface Ticket { ticket: string; expires_in: number; protocols: string[] }
 
 /** A game's view: each engine shapes its own; `to_act` is read when an engine provides it. */
 export type GameView = Record<string, unknown> & { to_act?: string[] };

@@ -70,7 +70,7 @@ export function useGame(gameId: string, seated: boolean, invite?: string): GameS
       latest.current = events.length ? events[events.length - 1].seq : 0;
       setState((old) => ({ ...old, events }));
       refresh();
-      feed = new LiveFeed(`/games/${encodeURIComponent(gameId)}/ws`, latest.current, {
+      feed = new LiveFeed({ path: `/games/${encodeURIComponent(gameId)}/ws`, gameId, invite }, latest.current, {
         onEvent: (event) => {
           latest.current = Math.max(latest.current, event.seq);
           setState((old) => ({ ...old, events: [...old.events, event] }));
@@ -81,7 +81,7 @@ export function useGame(gameId: string, seated: boolean, invite?: string): GameS
           if (status === "live") refresh();       // catch up on anything decided while away
         },
         onError: (problem) => setState((old) => ({ ...old, error: new ApiError(0, problem.code, problem.message) })),
-      }, invite ? { invite } : {});
+      });
       void feed.start();
     }, (error) => setState((old) => ({ ...old, error })));
     return () => {

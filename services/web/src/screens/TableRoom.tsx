@@ -1,5 +1,6 @@
 // One table: its seats (sit, ready, leave, start), watching, the invite of a private table, the chat,
-// and once it has started the game itself. Redrawn from the table's socket.
+// once it has started the game itself, and a real-time phase's live feed (Trucker). Redrawn from the
+// table's socket.
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { api } from "../api/client";
 import { LiveFeed } from "../api/socket";
@@ -11,23 +12,30 @@ import { href } from "../router";
 import { ErrorNote } from "../ui/ErrorNote";
 import { gameName } from "../ui/engines";
 import { useAction, useLoad, useSession } from "../ui/hooks";
-import { Chat } from "./Chat";
+import { Chat, type ChatSink } from "./Chat";
+import { RealtimePanel } from "./RealtimePanel";
 
 export function TableRoom({ id, invite }: { id: string; invite?: string }) {
   const me = useSession();
   const table = useLoad(() => api.getTable(id, invite), [id, invite, me?.playerId]);
-  const [tableSeq, setTableSeq] = useState(0);
+  const [live, setLive] = useState(false);
+  const chat = useMemo<ChatSink>(() => new Set(), [id]);
   useEffect(markTableOpened, [id]);
   useEffect(() => {
-    const feed = new LiveFeed(`/tables/${encodeURIComponent(id)}/ws`, 0, {
-      onEvent: (event) => {
-        setTableSeq(event.seq);
-        if (event.type !== "ChatPosted") table.reload();
-      },
-    }, invite ? { invite } : {});
+    // A burst of events (the past ones on connecting) causes one read of the table, not one each.
+    let pending: number | undefined;
+    const reload = () => {
+      window.clearTimeout(pending);
+      pending = window.setTimeout(table.reload, 30);
+    };
+    const feed = new LiveFeed({ path: `/tables/${encodeURIComponent(id)}/ws`, gameId: id, invite }, 0, {
+      onEvent: reload,
+      onChat: (message) => chat.forEach((deliver) => deliver(message)),
+      onStatus: (status) => setLive(status === "live"),
+    });
     void feed.start();
-    return () => feed.stop();
-  }, [id, invite]);
+    return () => { feed.stop(); window.clearTimeout(pending); };
+  }, [id, invite, me?.playerId]);
   if (!table.data) return <section class="panel"><ErrorNote error={table.error} />{!table.error && <p>{t("common.loading")}</p>}</section>;
   const data = table.data;
   const names = Object.fromEntries(data.seats.filter((s) => s.player_id).map((s) => [s.player_id!, s.name ?? s.player_id!]));
@@ -37,11 +45,12 @@ export function TableRoom({ id, invite }: { id: string; invite?: string }) {
         <h2 id="table-title">{gameName(data.game)} <span class={`status ${data.status}`}>{t(`status.${data.status}`)}</span></h2>
         <Seats table={data} me={me?.playerId ?? null} invite={data.invite ?? invite} onChange={table.reload} />
         {data.invite && <InviteNote table={data} />}
-        {data.realtime_url && <p>{t("table.realtime")} <code>{data.realtime_url}</code></p>}
       </section>
+      {data.realtime_url && data.game_id && data.status === "playing" &&
+        <RealtimePanel url={data.realtime_url} gameId={data.game_id} invite={invite} names={names} />}
       {data.game_id && <GameTable key={data.game_id} gameId={data.game_id} game={data.game} names={names}
                                   me={me?.playerId ?? null} invite={invite} table={data} />}
-      <Chat tableId={id} invite={invite} pushedSeq={tableSeq} canPost={Boolean(me)} names={names} />
+      <Chat tableId={id} invite={invite} pushes={chat} live={live} me={me} names={names} />
     </div>
   );
 }

@@ -1,8 +1,8 @@
 // The 21Moon map in SVG, drawn from the engine's map and tile data and the view's board: terrain,
 // off-board areas and their entries, the Rift, tiles, depots, tokens, minerals and stop values.
 // Hexes where I may lay a tile are buttons; a chosen lay is previewed; runs are drawn on top.
-import type { JSX } from "preact";
 import { t } from "../../i18n";
+import { HexTarget } from "../hex/HexTarget";
 import { TERRAIN_COLOURS, type Moon21Data } from "./data";
 import { centre, edgeLine, edgePoint, extent, SIZE, type Point } from "./geometry";
 import { depotsOf, hexPoints, TileRoads, Tokens, type Laid } from "./tiles";
@@ -47,12 +47,6 @@ export function MapSvg({ data, board, targets, selected, preview, runs, onPick }
   const hexes = Object.keys(data.map.hexes);
   const areaHexes = Object.values(data.map.offboard.areas).flatMap((area) => area.hexes);
   const size = extent([...hexes, ...areaHexes]);
-  const key = (hex: string) => (event: JSX.TargetedKeyboardEvent<SVGGElement>) => {
-    if (event.key === "Enter" || event.key === " ") {
-      event.preventDefault();
-      onPick(hex);
-    }
-  };
   return (
     <svg class="moon21-map" viewBox={`0 0 ${size.width.toFixed(0)} ${size.height.toFixed(0)}`} role="group"
          aria-label={t("moon21.map")}>
@@ -89,11 +83,8 @@ export function MapSvg({ data, board, targets, selected, preview, runs, onPick }
       {hexes.map((hex) => <HexMarks key={hex} data={data} board={board} hex={hex} />)}
       {runs.map((run) => <RunPath key={run.key} run={run} data={data} board={board} />)}
       {[...targets].map((hex) => (
-        <g key={`target-${hex}`} class={hex === selected ? "target selected" : "target"} role="button" tabIndex={0}
-           data-target={hex} aria-label={t("moon21.layOn", { hex })} aria-pressed={hex === selected}
-           onClick={() => onPick(hex)} onKeyDown={key(hex)}>
-          <polygon points={hexPoints(centre(hex), SIZE * 0.93)} />
-        </g>
+        <HexTarget key={`target-${hex}`} id={hex} at={centre(hex)} size={SIZE} orientation="flat"
+                   label={t("moon21.layOn", { hex })} selected={hex === selected} onPick={onPick} />
       ))}
     </svg>
   );

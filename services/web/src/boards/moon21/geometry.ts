@@ -1,25 +1,20 @@
-// Hex geometry of the 21Moon map (the 18xx.games convention the engine uses): flat-topped hexes,
-// column letters A..M, doubled row numbers, edges 0..5 clockwise from the bottom side; a tile laid
-// with rotation r moves a road end printed at edge e to edge (e + r) mod 6.
+// Hex geometry of the 21Moon map (the 18xx.games convention the engine uses), on the shared hex
+// module: flat-topped hexes, column letters A..M, doubled row numbers, edges 0..5 clockwise from the
+// bottom side; a tile laid with rotation r moves a road end printed at edge e to edge (e + r) mod 6.
+import { corner, doubledCentre, hexPoints as shapeOf, type Point } from "../hex/geometry";
+
+export type { Point } from "../hex/geometry";
 export const SIZE = 40;                       // centre to corner, in SVG units
 const ROOT3 = Math.sqrt(3);
 const COLUMNS = "ABCDEFGHIJKLM";
 export const MARGIN = SIZE * 1.2;
 
-export interface Point { x: number; y: number }
-
 export function centre(hex: string): Point {
-  const col = COLUMNS.indexOf(hex[0]);
-  const row = Number(hex.slice(1));
-  return { x: MARGIN + col * 1.5 * SIZE, y: MARGIN + row * (ROOT3 / 2) * SIZE };
+  const at = doubledCentre(COLUMNS.indexOf(hex[0]), Number(hex.slice(1)), SIZE, "flat");
+  return { x: MARGIN + at.x, y: MARGIN + at.y };
 }
 
-export function corners(at: Point, size = SIZE): string {
-  return Array.from({ length: 6 }, (_, i) => {
-    const angle = (Math.PI / 3) * i;
-    return `${(at.x + size * Math.cos(angle)).toFixed(1)},${(at.y + size * Math.sin(angle)).toFixed(1)}`;
-  }).join(" ");
-}
+export const hexPoints = (at: Point, size = SIZE) => shapeOf(at, size, "flat");
 
 /** Angle (radians, SVG y down) from the centre to the middle of an edge: edge 0 points down. */
 const edgeAngle = (edge: number) => Math.PI / 2 + (Math.PI / 3) * edge;
@@ -29,11 +24,9 @@ export function edgePoint(at: Point, edge: number, size = SIZE): Point {
   return { x: at.x + apothem * Math.cos(edgeAngle(edge)), y: at.y + apothem * Math.sin(edgeAngle(edge)) };
 }
 
-/** The two corners of an edge, for drawing it (the Rift). */
+/** The two corners of an edge, for drawing it (the Rift): edge e lies between corners e+1 and e+2. */
 export function edgeLine(at: Point, edge: number, size = SIZE): [Point, Point] {
-  const corner = (i: number) => ({ x: at.x + size * Math.cos((Math.PI / 3) * i), y: at.y + size * Math.sin((Math.PI / 3) * i) });
-  // Edge 0 (bottom) lies between corners 1 and 2; edge e between corners e+1 and e+2.
-  return [corner((edge + 1) % 6), corner((edge + 2) % 6)];
+  return [corner(at, size, (edge + 1) % 6, "flat"), corner(at, size, (edge + 2) % 6, "flat")];
 }
 
 export const rotate = (edge: number, rotation: number) => (edge + rotation) % 6;

@@ -1,7 +1,9 @@
 // One hex's road: a laid tile (plain roads, depots and the roads into them), the printed depots of an
 // untiled mineral or local-base hex, or the Space Port's spokes. Also where each stop of a hex sits.
 import { CORP_COLOURS, TILE_COLOURS, type Moon21Data, type TileFact } from "./data";
-import { depotPoint, edgePoint, roadPath, rotate, SIZE, type Point } from "./geometry";
+import { depotPoint, edgePoint, hexPoints, roadPath, rotate, SIZE, type Point } from "./geometry";
+
+export { hexPoints } from "./geometry";
 
 export interface Laid { tile: string; rotation: number }
 
@@ -46,13 +48,6 @@ export function TileRoads({ data, hex, laid, at, preview = false }:
       {fact && <text class="tile-id" x={at.x + SIZE * 0.5} y={at.y + SIZE * 0.7}>{laid!.tile}</text>}
     </g>
   );
-}
-
-export function hexPoints(at: Point, size = SIZE): string {
-  return Array.from({ length: 6 }, (_, i) => {
-    const angle = (Math.PI / 3) * i;
-    return `${(at.x + size * Math.cos(angle)).toFixed(1)},${(at.y + size * Math.sin(angle)).toFixed(1)}`;
-  }).join(" ");
 }
 
 /** Tokens in a depot's slots: a corporation's colour, its id; a base token is drawn with a ring. */
