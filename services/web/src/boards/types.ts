@@ -16,6 +16,8 @@ export interface BoardProps {
   me: string | null;
   /** True while the review slider shows a past position. */
   reviewing: boolean;
+  /** The game's events so far (the log), for what a view does not keep (e.g. the last dividends). */
+  events: GameEvent[];
 }
 
 export interface BoardModule {

@@ -88,7 +88,7 @@ export function GameTable({ gameId, game, names, me, invite, table }: Props) {
       </div>
       {standings.length > 0 && <Standings standings={standings} names={names} />}
       {view && board && <board.Board game={game} gameId={gameId} view={view} actions={actions} submit={submit}
-                                     names={names} me={me} reviewing={reviewing} />}
+                                     names={names} me={me} reviewing={reviewing} events={state.events} />}
       {seated && !ended && !reviewing && (
         <div class="panel">
           <h3>{t("game.actions")}</h3>

@@ -4,5 +4,7 @@
 import { accounts } from "./en-accounts";
 import { core } from "./en-core";
 import { moon21 } from "./en-moon21";
+import { stellar } from "./en-stellar";
+import { t2038 } from "./en-t2038";
 
-export const en = { ...core, ...accounts, ...moon21 } as const;
+export const en = { ...core, ...accounts, ...moon21, ...t2038, ...stellar } as const;

@@ -40,13 +40,16 @@ export function axialCentre(q: number, r: number, size: number, orientation: Ori
     : { x: 1.5 * size * q, y: ROOT3 * size * (r + q / 2) };
 }
 
-/** The SVG viewBox around hexes centred at `points`, with `pad` around (a hex's size, or more for labels). */
-export function viewBoxAround(points: Point[], pad: number): string {
+export interface Box { x: number; y: number; width: number; height: number }
+
+/** The box around hexes centred at `points`, with `pad` around (a hex's size, or more for labels). */
+export function boxAround(points: Point[], pad: number): Box {
   const xs = points.map((p) => p.x), ys = points.map((p) => p.y);
-  const left = Math.min(...xs) - pad, top = Math.min(...ys) - pad;
-  const width = Math.max(...xs) + pad - left, height = Math.max(...ys) + pad - top;
-  return `${left.toFixed(0)} ${top.toFixed(0)} ${width.toFixed(0)} ${height.toFixed(0)}`;
+  const x = Math.min(...xs) - pad, y = Math.min(...ys) - pad;
+  return { x, y, width: Math.max(...xs) + pad - x, height: Math.max(...ys) + pad - y };
 }
+
+export const viewBox = (box: Box) => `${box.x.toFixed(0)} ${box.y.toFixed(0)} ${box.width.toFixed(0)} ${box.height.toFixed(0)}`;
 
 /** The mean of some points: where a label for several hexes (an off-board area, Mega-Earth) goes. */
 export function middle(points: Point[]): Point {
