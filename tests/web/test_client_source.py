@@ -13,7 +13,8 @@ SOURCES = WEB / "src"
 CATALOGUE = sorted((SOURCES / "i18n").glob("en*.ts"))          # en.ts joins the parts en-*.ts
 # Keys built at run time from a value (a status, an event type, a refusal code, …): see en-core.ts.
 DYNAMIC = ("status.", "connection.", "error.", "command.", "event.", "field.", "game.", "option.", "moon21.holder.",
-           "auth.signedOut.", "role.", "t2038.round.", "t2038.ore.", "stellar.round.", "stellar.era.")
+           "auth.signedOut.", "role.", "t2038.round.", "t2038.ore.", "t2038.kind.", "t2038.box.", "stellar.round.",
+           "stellar.kind.", "stellar.step.", "stellar.timing.", "stellar.purpose.", "stellar.status.")
 
 
 def keys_of(path: Path) -> list[str]:

@@ -7,6 +7,7 @@ import { LeaderboardsScreen } from "./screens/Leaderboards";
 import { LobbyScreen } from "./screens/Lobby";
 import { PlayerPage } from "./screens/PlayerPage";
 import { TableRoom } from "./screens/TableRoom";
+import { signedOutReason } from "./api/auth";
 import { useSession } from "./ui/hooks";
 
 export function App() {
@@ -27,6 +28,7 @@ export function App() {
         </nav>
       </header>
       <main id="main" tabIndex={-1}>
+        {!me && <SignedOutNotice />}
         {route.name === "lobby" && <LobbyScreen />}
         {route.name === "create" && <CreateTableScreen />}
         {route.name === "table" && <TableRoom key={route.id} id={route.id} invite={route.invite} />}
@@ -36,4 +38,12 @@ export function App() {
       </main>
     </>
   );
+}
+
+/** Said once the lobby ended this browser's session (signed out everywhere, banned, erased). */
+function SignedOutNotice() {
+  const reason = signedOutReason();
+  if (!reason) return null;
+  return <p class="notice banner" role="status" data-signed-out={reason}>{t(`auth.signedOut.${reason}`)}{" "}
+    <a href={href({ name: "account" })}>{t("nav.signIn")}</a></p>;
 }

@@ -26,7 +26,7 @@ type Listener = (session: Session | null) => void;
 const listeners = new Set<Listener>();
 let stored: Stored | null = readStored();
 let current: Session | null = publicPart(stored);
-let access: { token: string; expires: number } | null = null;
+let access: { token: string; expires: number; margin: number } | null = null;
 let refreshing: Promise<void> | null = null;
 let timer: number | undefined;
 let signedOut: SignedOut = null;
@@ -71,7 +71,9 @@ export function refreshDelaySeconds(expiresIn: number): number {
 function adopt(reply: SessionReply): Session {
   stored = { refresh: reply.refresh_token, playerId: reply.player_id, name: reply.name, role: reply.role, guest: reply.guest };
   localStorage.setItem(STORAGE_KEY, JSON.stringify(stored));
-  access = { token: reply.access_token, expires: Date.now() + reply.expires_in * 1000 };
+  // Renewed on use when this close to its end: 5 s, or a fifth of a (test's) very short lifetime.
+  access = { token: reply.access_token, expires: Date.now() + reply.expires_in * 1000,
+             margin: Math.min(5_000, reply.expires_in * 200) };
   window.clearTimeout(timer);
   timer = window.setTimeout(() => void refresh().catch(() => undefined), refreshDelaySeconds(reply.expires_in) * 1000);
   signedOut = null;
@@ -129,7 +131,7 @@ function refresh(): Promise<void> {
 /** This tab's access token, renewed when it is (nearly) spent; null when nobody is signed in. */
 async function accessToken(): Promise<string | null> {
   if (!stored) return null;
-  if (!access || access.expires - Date.now() < 5_000) {
+  if (!access || access.expires - Date.now() < access.margin) {
     try {
       await refresh();
     } catch (error) {

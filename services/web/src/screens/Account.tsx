@@ -2,7 +2,7 @@
 // password, log out here or everywhere, delete the account. Tokens are auth.ts's business.
 import { useState } from "preact/hooks";
 import {
-  changePassword, claimAccount, deleteAccount, logIn, logOut, logOutEverywhere, playAsGuest, signUp, signedOutReason,
+  changePassword, claimAccount, deleteAccount, logIn, logOut, logOutEverywhere, playAsGuest, signUp,
 } from "../api/auth";
 import { t } from "../i18n";
 import { href } from "../router";
@@ -36,11 +36,9 @@ function Credentials({ id, submit, label, newPassword }:
 
 export function SignIn() {
   const guest = useAction();
-  const reason = signedOutReason();
   return (
     <section class="panel sign-in" aria-labelledby="sign-in-title">
       <h2 id="sign-in-title">{t("auth.title")}</h2>
-      {reason && <p class="notice" role="status">{t(`auth.signedOut.${reason}`)}</p>}
       <div class="columns">
         <div>
           <h3>{t("auth.logInTitle")}</h3>

@@ -82,11 +82,13 @@ function Base({ at, owner, station }: { at: Point; owner: string; station?: stri
   );
 }
 
+/** The ship in flight, at its hex's upper right so the mines under it stay readable. */
 function ShipMarker({ at, label }: { at: Point; label: string }) {
+  const x = at.x + SIZE * 0.42, y = at.y - SIZE * 0.4;
   return (
     <g class="ship" data-ship={label}>
-      <path d={`M${at.x - 9},${at.y + 14} l9,-22 l9,22 z`} />
-      <text class="ship-label" x={at.x} y={at.y + SIZE * 0.95}>{label}</text>
+      <path d={`M${x - 7},${y + 9} l7,-17 l7,17 z`} />
+      <text class="ship-label" x={x + 11} y={y + 4}>{label}</text>
     </g>
   );
 }
@@ -108,7 +110,7 @@ function Proposals({ data, view }: { data: T2038Data; view: T2038View }) {
               const p = centre(data, hex);
               return <circle key={`${hex}/${mine}`} class="pickup" cx={p.x + (mine ? 12 : -12)} cy={p.y + 3} r={SIZE * 0.4} />;
             })}
-            {i === 0 && <text class="proposal-value" x={end.x} y={end.y - SIZE * 0.9}>{proposal.value}</text>}
+            {i === 0 && <text class="proposal-value" x={end.x - SIZE * 0.5} y={end.y + SIZE * 0.75}>{proposal.value}</text>}
           </g>
         );
       })}
