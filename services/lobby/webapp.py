@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fastapi import FastAPI
+from urllib.parse import urlsplit
+
+from fastapi import FastAPI, Request
 from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from pydantic import BaseModel
@@ -23,10 +25,10 @@ from starbase_core.config import from_env
 from lobby.exceptions import error_body
 
 DOCS_ASSETS = "/docs-assets"
-# The client page: scripts and styles only from the lobby itself; sockets to any host, because
-# Trucker's real-time phase is served by its own service (its URL comes from the table).
+# The client page: scripts and styles only from the lobby itself; calls and sockets to the lobby and
+# to Trucker's real-time service (TRUCKER_PUBLIC_URL), nowhere else. `{sockets}` is filled per request.
 CLIENT_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
-                 "img-src 'self' data:; connect-src 'self' ws: wss:; frame-ancestors 'none'; "
+                 "img-src 'self' data:; connect-src 'self' {sockets}; frame-ancestors 'none'; "
                  "base-uri 'none'; form-action 'self'")
 # The docs pages: their generated HTML starts the viewers with an inline script; nothing loads from
 # elsewhere (ReDoc's sidebar asks a CDN for a badge image: the policy stops that request offline or not).
@@ -60,14 +62,31 @@ def install_web_client(app: FastAPI, settings: WebSettings | None = None) -> Non
         app.mount(DOCS_ASSETS, StaticFiles(directory=docs_assets), name="docs-assets")
 
     @app.get("/", include_in_schema=False)
-    async def client_page():
+    async def client_page(request: Request):
         index = dist / "index.html"
         if not index.is_file():
             return JSONResponse(error_body("CLIENT_NOT_BUILT", "the web client is not built here: run "
                                            "`make install` (npm ci && npm run build in services/web)"), 503)
         return FileResponse(index, media_type="text/html", headers={
-            "Cache-Control": "no-cache", "Content-Security-Policy": CLIENT_POLICY,
+            "Cache-Control": "no-cache", "Content-Security-Policy": client_policy(request),
             "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"})
+
+
+def client_policy(request: Request) -> str:
+    """The client's policy for this request: its sockets may reach this lobby (by the address the
+    browser used: 'self' alone does not cover ws: in every browser) and the Trucker service."""
+    host = request.headers.get("host", "")
+    sockets = [f"ws://{host}", f"wss://{host}"] if _plain_host(host) else []
+    runtime = getattr(request.app.state, "lobby", None)
+    trucker = urlsplit(runtime.settings.trucker_public_url) if runtime is not None else None
+    if trucker is not None and trucker.scheme in ("ws", "wss") and _plain_host(trucker.netloc):
+        sockets.append(f"{trucker.scheme}://{trucker.netloc}")
+    return CLIENT_POLICY.format(sockets=" ".join(sockets))
+
+
+def _plain_host(netloc: str) -> bool:
+    """A host[:port] safe to write into a policy (no spaces, quotes, semicolons or paths)."""
+    return bool(netloc) and all(c.isalnum() or c in ".-:[]" for c in netloc)
 
 
 def _install_docs(app: FastAPI) -> None:

@@ -80,9 +80,11 @@ async def test_tokens_renewed_before_expiry_and_after_a_401_and_log_out_everywhe
     laptop.no_page_errors()
 
 
-async def test_a_limit_is_shown_with_its_wait_and_a_guest_claims_changes_and_deletes_its_account(stack, http, browser):
+async def test_a_limit_is_shown_with_its_wait_and_a_guest_claims_changes_and_deletes_its_account(stack, http, browser,
+                                                                                                 screenshots):
     guest = await Person.open(browser, stack.http, "zed")
     page = guest.page
+    await guest.screenshot(screenshots / "sign-in.png")
     await page.get_by_role("button", name="Play as a guest").click()
     await expect(page.get_by_role("link", name=re.compile("^Signed in as guest"))).to_be_visible()
 
@@ -103,8 +105,10 @@ async def test_a_limit_is_shown_with_its_wait_and_a_guest_claims_changes_and_del
     await expect(wait).not_to_contain_text(f"wait {first} seconds")            # it counts down
 
     # The guest keeps its id under a name and a password, changes the password, then deletes the account.
+    await page.locator(".chat").screenshot(path=str(screenshots / "chat-rate-limited.png"))
     guest_id = await page.locator("a[data-me]").get_attribute("data-me")
     await guest.goto("/account")
+    await guest.screenshot(screenshots / "account-guest.png")
     await page.locator("#claim-name").fill("zed")
     await page.locator("#claim-password").fill(guest.password)
     await page.get_by_role("button", name="Claim the account").click()

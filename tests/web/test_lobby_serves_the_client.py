@@ -119,6 +119,12 @@ async def test_the_real_lobby_serves_the_client_beside_its_api(stack, http, clie
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
     policy = page.headers["content-security-policy"]
     assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy
+    # Sockets reach this lobby and the Trucker service only, never any host.
+    connect = re.search(r"connect-src ([^;]+)", policy).group(1).split()
+    lobby = stack.http.removeprefix("http://")
+    assert connect == ["'self'", f"ws://{lobby}", f"wss://{lobby}", stack.settings.trucker_public_url.rstrip("/")]
+    forged = await http.get("/", headers={"Host": "evil.example; script-src *"})
+    assert "script-src *" not in forged.headers["content-security-policy"]
     assert page.headers["cache-control"] == "no-cache"
     assets = re.findall(r'(?:src|href)="\./(assets/[^"]+)"', page.text)
     assert assets
