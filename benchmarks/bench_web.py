@@ -4,7 +4,9 @@ real NATS and Redis: two people play 21Moon by clicking while a third watches (t
 Prints, from the pages' own timings (`window.starbaseMetrics`, see services/web/src/game/metrics.ts):
 - opening a table → its board drawn (every page's first open, then REOPENS reloads of the table each);
 - a click → the push it caused drawn, on the clicking page and on the other pages (player, spectator);
-- bytes transferred for a first load of the lobby page and of a 21Moon table, in a fresh browser.
+- bytes transferred for a first load of the lobby page and of a 21Moon table, in a fresh browser;
+- for a 2038 and a Stellar Ventures game (started over the API), opening the table → its board drawn
+  for a visitor, and the first load's bytes.
 Figures only: nothing here passes or fails on a time.
 """
 from __future__ import annotations
@@ -16,13 +18,15 @@ import sys
 import uuid
 from pathlib import Path
 
+import httpx
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from playwright.async_api import async_playwright  # noqa: E402
 
 from starbase_core.servers import NatsServer, RedisServer  # noqa: E402
-from tests.support.stack import local_stack  # noqa: E402
+from tests.support.stack import ApiPlayer, local_stack, seat_and_start  # noqa: E402
 from tests.web import moon21_play  # noqa: E402
 from tests.web.conftest import BUILD, CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
@@ -43,15 +47,32 @@ async def metrics(page) -> dict:
     return await page.evaluate("window.starbaseMetrics")
 
 
-async def reopen_times(person, table_id: str) -> list[float]:
+async def reopen_times(page, base: str, table_id: str, board: str = "svg.moon21-map") -> list[float]:
     found = []
     for _ in range(REOPENS):
-        await person.page.goto("about:blank")
-        await person.page.goto(f"{person.base}/#/tables/{table_id}")
-        await person.page.locator("svg.moon21-map").wait_for()
-        m = await metrics(person.page)
+        await page.goto("about:blank")
+        await page.goto(f"{base}/#/tables/{table_id}")
+        await page.locator(board).wait_for()
+        m = await metrics(page)
         found.append(m["boardDrawnAt"] - m["tableOpenedAt"])
     return found
+
+
+async def other_boards(browser, base: str) -> list[str]:
+    """A 2038 and a Stellar Ventures game started over the API; a visitor opens each table."""
+    lines = []
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        players = [await ApiPlayer.register(http, name) for name in ("dee", "eve", "fay")]
+        games = [("2038", await seat_and_start(players[:2], "t2038", {"two_player": True}), "svg.t2038-map"),
+                 ("Stellar Ventures", await seat_and_start(players, "stellar"), "svg.stellar-map")]
+    for title, game_id, board in games:
+        context = await browser.new_context()
+        opened = await reopen_times(await context.new_page(), base, game_id, board)
+        await context.close()
+        loaded = await first_load_bytes(browser, f"{base}/#/tables/{game_id}", board)
+        lines.append(f"{title:<17} open a table → board drawn (visitor)  {quantiles(opened)}")
+        lines.append(f"{title:<17} first load (map data too)            {loaded / 1024:7.1f} KiB")
+    return lines
 
 
 async def first_load_bytes(browser, url: str, ready: str) -> int:
@@ -90,9 +111,10 @@ async def main() -> None:
                                 others.append(n["drawnAt"][seq] - sent["at"])
                 reopened = []
                 for person in played.people:
-                    reopened += await reopen_times(person, played.game_id)
+                    reopened += await reopen_times(person.page, person.base, played.game_id)
                 lobby_bytes = await first_load_bytes(browser, f"{stack.http}/", "header.top")
                 table_bytes = await first_load_bytes(browser, f"{stack.http}/#/tables/{played.game_id}", "svg.moon21-map")
+                boards = await other_boards(browser, stack.http)
                 await browser.close()
     print(f"21Moon in the browser: {len(played.moves)} moves clicked ({', '.join(sorted(set(played.moves)))})")
     print(f"open a table → board drawn (first open)  {quantiles(first_open)}")
@@ -101,6 +123,8 @@ async def main() -> None:
     print(f"click → push drawn, other pages          {quantiles(others)}")
     print(f"first load, lobby page                   {lobby_bytes / 1024:7.1f} KiB")
     print(f"first load, 21Moon table (map data too)  {table_bytes / 1024:7.1f} KiB")
+    for line in boards:
+        print(line)
 
 
 if __name__ == "__main__":

@@ -93,6 +93,8 @@ export function GameTable({ gameId, game, names, me, invite, table }: Props) {
         <div class="panel">
           <h3>{t("game.actions")}</h3>
           {actions.length === 0 && <p class="muted">{t("game.noActions")}</p>}
+          {actions.length > 0 && actions.every((a) => board?.handles?.includes(a.type)) &&
+            <p class="muted">{t("game.actionsOnBoard")}</p>}
           <Actions actions={actions} names={names} busy={sending} onSend={send} hidden={board?.handles} />
           <ErrorNote error={refusal} />
         </div>

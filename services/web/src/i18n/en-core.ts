@@ -96,6 +96,7 @@ export const core = {
   "game.spectating": "You are watching this game.",
   "game.actions": "Your actions",
   "game.noActions": "Nothing to do right now.",
+  "game.actionsOnBoard": "Your turn: act on the board above.",
   "game.send": "Send",
   "game.view": "The table",
   "game.rawView": "Everything in the view",
