@@ -1,0 +1,63 @@
+"""The per-stream command index: what it learns, what it forgets, and checkpoints packed as text."""
+from __future__ import annotations
+
+import base64
+
+import pytest
+
+from starbase_core.command_index import (
+    COLLIDED, StreamCheckpoint, StreamIndex, StreamIndexes, command_digest,
+)
+from starbase_core.envelope import GENESIS_HASH, NewEvent, seal
+
+
+def append(index: StreamIndex, where: int, command_id: str | None, count: int = 1):
+    sealed = seal("game.g", [NewEvent(type="X")] * count, last_seq=index.seq, last_hash=index.hash,
+                  command_id=command_id)
+    return index.learn(where, sealed), sealed
+
+
+def test_an_index_learns_only_the_append_right_after_what_it_covers():
+    index = StreamIndex()
+    assert append(index, 5, "c1", count=2)[0] == 1
+    assert (index.seq, index.where, index.lookup("c1")) == (2, 5, 5)
+    gap = seal("game.g", [NewEvent(type="X")], last_seq=7, last_hash=GENESIS_HASH, command_id="c9")
+    assert index.learn(9, gap) == -1 and index.seq == 2 and index.lookup("c9") is None
+    assert append(index, 8, None)[0] == 0 and index.seq == 3 and index.where == 8
+
+
+def test_one_digest_for_two_messages_sends_the_lookup_to_the_stream():
+    index = StreamIndex()
+    append(index, 1, "c1")
+    index.commands[command_digest("c2")] = 1          # as if c2's digest were c1's
+    append(index, 2, "c2")
+    assert index.lookup("c2") == COLLIDED
+
+
+def test_checkpoint_commands_survive_packing_including_collisions():
+    commands = {command_digest(f"c{i}"): 4096 * (i * 3 + 1) for i in range(500)}
+    commands[12345] = COLLIDED
+    checkpoint = StreamCheckpoint("game.g", 900, "a" * 64, 4096 * 1500, commands)
+    assert StreamCheckpoint.unpack_commands(checkpoint.packed_commands()) == commands
+    assert len(checkpoint.packed_commands()) < 501 * 16     # about 11 bytes an id, base64 included
+
+
+def test_a_truncated_packed_map_is_refused():
+    packed = StreamCheckpoint("game.g", 1, "a" * 64, 1, {1: 4096, 2: 8192}).packed_commands()
+    raw = base64.b64decode(packed)
+    for cut in (raw[:-1], raw[:12]):
+        with pytest.raises(ValueError):
+            StreamCheckpoint.unpack_commands(base64.b64encode(cut).decode())
+
+
+def test_indexes_drop_the_least_recently_used_once_past_their_capacity():
+    indexes = StreamIndexes(capacity=3)
+    for stream in ("game.a", "game.b"):
+        index = indexes.get(stream)
+        for where in (1, 2):
+            sealed = seal(stream, [NewEvent(type="X")], last_seq=index.seq, last_hash=index.hash,
+                          command_id=f"{stream}{where}")
+            assert indexes.learn(index, where, sealed)
+    assert indexes.peek("game.a") is None and indexes.peek("game.b") is not None
+    indexes.get("game.c")
+    assert len(indexes) == 2
