@@ -44,7 +44,6 @@ read, no other write. Reads: `jetstream_reader.DirectReader` (batched direct get
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import AsyncIterator
 
 from nats.aio.client import Client as NATS
@@ -54,7 +53,7 @@ from pydantic import TypeAdapter
 
 from starbase_core.bus import connect_nats
 from starbase_core.command_index import COLLIDED, StreamCheckpoint, StreamIndex, StreamIndexes
-from starbase_core.envelope import Envelope, NewEvent, check_command_id, check_stream_name, seal
+from starbase_core.envelope import Envelope, NewEvent, check_command_id, check_stream_name, seal_to_json
 from starbase_core.jetstream_reader import DirectReader
 from starbase_core.store import EmptyAppend, StoreError, WrongExpectedSeq
 
@@ -138,8 +137,8 @@ class JetStreamEventStore:
             if index.seq != expected_seq or refused:
                 raise WrongExpectedSeq(index.seq, expected_seq, stream)
             # From here to the publish nothing waits, so the seal and the expectation are of one index.
-            sealed = seal(stream, events, last_seq=index.seq, last_hash=index.hash, command_id=command_id)
-            payload = json.dumps([e.model_dump() for e in sealed], separators=(",", ":")).encode()
+            sealed, payload = seal_to_json(stream, events, last_seq=index.seq, last_hash=index.hash,
+                                           command_id=command_id)
             try:
                 # No `stream=` (a second stored header): JetStream lets only this stream hold its subjects.
                 ack = await self._js.publish(subject, payload, headers={EXPECTED_LAST: str(index.where)})
