@@ -16,14 +16,16 @@ bound: an index dropped is rebuilt by the next read of its stream.
 """
 from __future__ import annotations
 
-import base64
+import bisect
 import hashlib
+import struct
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Mapping
 
 from starbase_core.envelope import GENESIS_HASH, Envelope
 
+MARK_EVERY = 32     # seqs between two marks of an index
 COLLIDED = -1       # a digest shared by two command ids of one stream: look the id up in the stream itself
 
 
@@ -33,10 +35,10 @@ def command_digest(command_id: str) -> int:
 
 @dataclass(frozen=True)
 class StreamCheckpoint:
-    """A stream's prefix as a store knew it: through `seq` (whose envelope has `hash` and sits at the
-    store's `position`, the position `follow` gives it), with the digests of its command ids mapped to the
-    position of the first envelope of their append. A cache like a snapshot: only a store's `adopt`,
-    which checks the envelope at `position`, makes one usable."""
+    """A stream's prefix as a store knew it: through `seq`, whose envelope has `hash` and which the store
+    finds again at `position` (a position in the sense of `follow`, within the append that ends at
+    `seq`), with the digests of its command ids mapped to the position of their append. A cache like a
+    snapshot: only a store's `adopt`, which checks the envelope there, makes one usable."""
 
     stream: str
     seq: int
@@ -44,32 +46,18 @@ class StreamCheckpoint:
     position: int
     commands: Mapping[int, int]
 
-    def packed_commands(self) -> str:
-        """The command map as compact text: per id its digest, then the position's distance from the one
-        before (positions are ≥ 1 and distinct, so a distance is ≥ 1; 0 stands for COLLIDED)."""
-        out, last = bytearray(), 0
-        for digest, position in sorted(self.commands.items(), key=lambda item: item[1]):
-            if position == COLLIDED:
-                out += digest.to_bytes(8, "big") + _varint(0)
-            else:
-                out += digest.to_bytes(8, "big") + _varint(position - last)
-                last = position
-        return base64.b64encode(bytes(out)).decode()
+    def commands_to_bytes(self) -> bytes:
+        """The command map as bytes: the count, the digests, then the positions (COLLIDED is -1)."""
+        count = len(self.commands)
+        return struct.pack(f"<I{count}Q{count}q", count, *self.commands.keys(), *self.commands.values())
 
     @staticmethod
-    def unpack_commands(text: str) -> dict[int, int]:
-        data, commands, at, position = base64.b64decode(text, validate=True), {}, 0, 0
-        while at < len(data):
-            if at + 8 > len(data):
-                raise ValueError("a packed command map ends inside a digest")
-            digest = int.from_bytes(data[at:at + 8], "big")
-            distance, at = _read_varint(data, at + 8)
-            if distance == 0:
-                commands[digest] = COLLIDED
-            else:
-                position += distance
-                commands[digest] = position
-        return commands
+    def commands_from_bytes(data: bytes) -> dict[int, int]:
+        (count,) = struct.unpack_from("<I", data)
+        if len(data) != 4 + 16 * count:
+            raise ValueError(f"a command map of {count} ids is {4 + 16 * count} bytes, not {len(data)}")
+        digests = struct.unpack_from(f"<{count}Q", data, 4)
+        return dict(zip(digests, struct.unpack_from(f"<{count}q", data, 4 + 8 * count)))
 
 
 @dataclass
@@ -78,6 +66,9 @@ class StreamIndex:
     hash: str = GENESIS_HASH
     where: int = 0               # the adapter's number for the message holding `seq` (0: none yet)
     commands: dict[int, int] = field(default_factory=dict)   # digest → message number (or COLLIDED)
+    # (seq, message number) of some appends' ends, ascending: a read from the middle of the stream starts
+    # at the nearest one before it instead of at the first message.
+    marks: list[tuple[int, int]] = field(default_factory=list)
 
     def learn(self, where: int, envelopes: list[Envelope]) -> int:
         """Take in one stored append (message number `where`) if it comes right after what the index
@@ -96,7 +87,19 @@ class StreamIndex:
                 # than a Starbase store can hold that): the stream itself has the answer.
                 self.commands[digest] = COLLIDED
         self.seq, self.hash, self.where = envelopes[-1].seq, envelopes[-1].hash, where
+        if not self.marks or self.seq - self.marks[-1][0] >= MARK_EVERY:
+            self.marks.append((self.seq, where))
         return added
+
+    def mark(self, seq: int, where: int) -> None:
+        """Remember where an append ending at `seq` is (a checked checkpoint's place)."""
+        if seq <= self.seq and (seq, where) not in self.marks:
+            bisect.insort(self.marks, (seq, where))
+
+    def start_for(self, from_seq: int) -> tuple[int, int]:
+        """The last (seq, message number) known before `from_seq`: read from the message after it."""
+        at = bisect.bisect_left(self.marks, (from_seq, -1))
+        return self.marks[at - 1] if at else (0, 0)
 
     def lookup(self, command_id: str) -> int | None:
         """The message that may hold `command_id` (check the id there), COLLIDED, or None: not in 1..seq."""
@@ -149,24 +152,3 @@ class StreamIndexes:
         while self._held > self.capacity and len(self._indexes) > 1:
             _, dropped = self._indexes.popitem(last=False)
             self._held -= len(dropped.commands)
-
-
-def _varint(value: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte, value = value & 0x7F, value >> 7
-        out.append(byte | (0x80 if value else 0))
-        if not value:
-            return bytes(out)
-
-
-def _read_varint(data: bytes, at: int) -> tuple[int, int]:
-    value, shift = 0, 0
-    while True:
-        if at >= len(data):
-            raise ValueError("a packed command map ends inside a number")
-        byte = data[at]
-        value |= (byte & 0x7F) << shift
-        at, shift = at + 1, shift + 7
-        if not byte & 0x80:
-            return value, at

@@ -166,14 +166,16 @@ class JetStreamEventStore:
         index = self._indexes.get(stream)
         if 0 < index.seq < from_seq:            # only the part after what the index covers is wanted
             return [e for e in await self._read_to_end(stream, subject, index) if e.seq >= from_seq]
+        last, where = index.start_for(from_seq)
         envelopes: list[Envelope] = []
-        async for stored in self._reader.messages(subject, 1):
+        async for stored in self._reader.messages(subject, where + 1):
             message = _decode(stored.data)
-            _check_follows(stream, envelopes[-1].seq if envelopes else 0, message)
-            envelopes.extend(message)
-            if message[0].seq > index.seq:      # a read from seq 1 also teaches the index what it lacks
+            _check_follows(stream, last, message)
+            last = message[-1].seq
+            envelopes.extend(e for e in message if e.seq >= from_seq)
+            if message[0].seq > index.seq:      # what it reads past the index, the index learns
                 self._indexes.learn(index, stored.seq, message)
-        return [e for e in envelopes if e.seq >= from_seq]
+        return envelopes
 
     async def last_seq(self, stream: str) -> int:
         last = await self._reader.last(self._subject(stream))
@@ -198,11 +200,14 @@ class JetStreamEventStore:
         last = _decode(stored.data)[-1]
         if (last.stream, last.seq, last.hash) != (checkpoint.stream, checkpoint.seq, checkpoint.hash):
             return False
+        where = checkpoint.position // POSITION_STRIDE
         if known is None or known.seq < checkpoint.seq:
             self._indexes.replace(checkpoint.stream, StreamIndex(
-                seq=checkpoint.seq, hash=checkpoint.hash, where=checkpoint.position // POSITION_STRIDE,
+                seq=checkpoint.seq, hash=checkpoint.hash, where=where, marks=[(checkpoint.seq, where)],
                 commands={d: (p // POSITION_STRIDE if p != COLLIDED else COLLIDED)
                           for d, p in checkpoint.commands.items()}))
+        else:
+            known.mark(checkpoint.seq, where)    # reads from past the checkpoint start there
         return True
 
     async def follow(self, from_position: int = 0,
