@@ -39,7 +39,7 @@ from nats.js import api
 from nats.js.errors import KeyNotFoundError
 from nats.js.kv import KeyValue
 
-from starbase_core.command_index import StreamCheckpoint, command_digest
+from starbase_core.command_index import CommandSet, StreamCheckpoint, command_digest
 from starbase_core.envelope import Envelope
 from starbase_core.gamestream import GameRecord, game_stream, replay
 from starbase_core.seeds import SeedVault
@@ -78,8 +78,8 @@ class JetStreamSnapshotBucket:
         self._kv: KeyValue | None = None
 
     async def ensure(self) -> "JetStreamSnapshotBucket":
-        self._kv = await self._js.create_key_value(api.KeyValueConfig(
-            bucket=self.bucket, history=1, storage=api.StorageType.FILE, replicas=self.replicas))
+        self._kv = await self._js.create_key_value(api.KeyValueConfig(    # direct: no JSON, no base64
+            bucket=self.bucket, history=1, storage=api.StorageType.FILE, replicas=self.replicas, direct=True))
         return self
 
     async def get(self, game_id: str) -> bytes | None:
@@ -128,7 +128,7 @@ class Snapshots:
                 "seq": checkpoint.seq, "hash": checkpoint.hash, "position": checkpoint.position,
                 "state": to_plain(record.state),
                 **{name: _copied(getattr(record, name)) for name in RECORD_FIELDS}}
-        return Captured(record.game_id, record.last_seq, body, checkpoint.commands_to_bytes())
+        return Captured(record.game_id, record.last_seq, body, checkpoint.commands.to_bytes())
 
     async def save(self, captured: Captured) -> int:
         """Encode, sign and store a captured snapshot; the number of bytes stored."""
@@ -148,7 +148,7 @@ class Snapshots:
                 or body["engine_version"] != engine_version(engine):
             return None
         checkpoint = StreamCheckpoint(body["stream"], body["seq"], body["hash"], body["position"],
-                                      StreamCheckpoint.commands_from_bytes(commands))
+                                      CommandSet.from_bytes(commands))
         if not await store.adopt(checkpoint):
             return None
         return _record(game_id, engine, body)
@@ -190,7 +190,7 @@ def check_snapshot(blob: bytes, envelopes: list[Envelope], games: Callable[[str]
     if from_plain(body["state"], package_names) != folded.state:
         problems.append("the engine state differs from the fold from seq 1")
     held = {command_digest(e.command_id) for e in envelopes[:seq] if e.command_id is not None}
-    if set(StreamCheckpoint.commands_from_bytes(commands)) != held:
+    if set(CommandSet.from_bytes(commands).items()) != held:
         problems.append("its command ids are not those of seqs 1 to its seq")
     return problems
 

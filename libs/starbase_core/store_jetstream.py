@@ -185,29 +185,25 @@ class JetStreamEventStore:
         index = self._indexes.peek(check_stream_name(stream))
         if index is None or index.seq == 0:
             return None
-        # A checkpoint always ends at the end of an append: its position is the message's last envelope,
-        # found again by `adopt` from the JetStream seq (position // STRIDE).
-        return StreamCheckpoint(
-            stream=stream, seq=index.seq, hash=index.hash, position=index.where * POSITION_STRIDE,
-            commands={d: (w * POSITION_STRIDE if w != COLLIDED else COLLIDED) for d, w in index.commands.items()})
+        # The position is the JetStream seq of the message that ends at `seq` (`adopt` reads it there).
+        return StreamCheckpoint(stream=stream, seq=index.seq, hash=index.hash, position=index.where,
+                                commands=index.commands.copy())
 
     async def adopt(self, checkpoint: StreamCheckpoint) -> bool:
         subject = self._subject(checkpoint.stream)
-        known = self._indexes.peek(checkpoint.stream)
-        stored = await self._reader.get(checkpoint.position // POSITION_STRIDE)
+        stored = await self._reader.get(checkpoint.position) if checkpoint.position > 0 else None
         if stored is None or stored.subject != subject:
             return False
         last = _decode(stored.data)[-1]
         if (last.stream, last.seq, last.hash) != (checkpoint.stream, checkpoint.seq, checkpoint.hash):
             return False
-        where = checkpoint.position // POSITION_STRIDE
+        known = self._indexes.peek(checkpoint.stream)
         if known is None or known.seq < checkpoint.seq:
             self._indexes.replace(checkpoint.stream, StreamIndex(
-                seq=checkpoint.seq, hash=checkpoint.hash, where=where, marks=[(checkpoint.seq, where)],
-                commands={d: (p // POSITION_STRIDE if p != COLLIDED else COLLIDED)
-                          for d, p in checkpoint.commands.items()}))
+                seq=checkpoint.seq, hash=checkpoint.hash, where=checkpoint.position,
+                commands=checkpoint.commands.copy(), marks=[(checkpoint.seq, checkpoint.position)]))
         else:
-            known.mark(checkpoint.seq, where)    # reads from past the checkpoint start there
+            known.mark(checkpoint.seq, checkpoint.position)    # reads from past the checkpoint start there
         return True
 
     async def follow(self, from_position: int = 0,

@@ -4,7 +4,7 @@ from __future__ import annotations
 import asyncio
 from typing import AsyncIterator
 
-from starbase_core.command_index import StreamCheckpoint, command_digest
+from starbase_core.command_index import CommandSet, StreamCheckpoint, command_digest
 from starbase_core.envelope import (
     GENESIS_HASH, Envelope, NewEvent, check_command_id, check_stream_name, seal,
 )
@@ -50,8 +50,8 @@ class MemoryEventStore:
         if not envelopes:
             return None
         position = {id(e): p for p, e in enumerate(self._log, start=1) if e.stream == stream}
-        commands = {command_digest(cid): position[id(first[0])]
-                    for (name, cid), first in self._commands.items() if name == stream}
+        commands = CommandSet.of({command_digest(cid): position[id(first[0])]
+                                  for (name, cid), first in self._commands.items() if name == stream})
         return StreamCheckpoint(stream=stream, seq=envelopes[-1].seq, hash=envelopes[-1].hash,
                                 position=position[id(envelopes[-1])], commands=commands)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from starbase_core.command_index import (
-    COLLIDED, StreamCheckpoint, StreamIndex, StreamIndexes, command_digest,
+    COLLIDED, CommandSet, StreamIndex, StreamIndexes, command_digest,
 )
 from starbase_core.envelope import GENESIS_HASH, NewEvent, seal
 
@@ -27,23 +27,33 @@ def test_an_index_learns_only_the_append_right_after_what_it_covers():
 def test_one_digest_for_two_messages_sends_the_lookup_to_the_stream():
     index = StreamIndex()
     append(index, 1, "c1")
-    index.commands[command_digest("c2")] = 1          # as if c2's digest were c1's
+    index.commands.add(command_digest("c2"), 1)       # as if c2's digest were c1's
     append(index, 2, "c2")
     assert index.lookup("c2") == COLLIDED
 
 
-def test_checkpoint_commands_survive_packing_including_collisions():
+def test_a_command_set_survives_packing_and_merging_including_collisions():
     commands = {command_digest(f"c{i}"): 4096 * (i * 3 + 1) for i in range(500)}
     commands[12345] = COLLIDED
-    checkpoint = StreamCheckpoint("game.g", 900, "a" * 64, 4096 * 1500, commands)
-    assert StreamCheckpoint.commands_from_bytes(checkpoint.commands_to_bytes()) == commands
+    packed = CommandSet.of(commands).to_bytes()
+    assert CommandSet.from_bytes(packed).items() == commands
+    assert len(packed) == 4 + 16 * len(commands)
+    grown = CommandSet.from_bytes(packed)
+    grown.MERGE_AT = 7
+    for i in range(500, 520):                          # merged into the arrays every 7 additions
+        assert grown.add(command_digest(f"c{i}"), i) == 1
+    assert grown.add(command_digest("c3"), 4096 * 11) == 0 and grown.get(command_digest("c3")) == COLLIDED
+    assert grown.get(command_digest("c519")) == 519 and grown.get(command_digest("c4")) == 4096 * 13
+    assert grown.get(command_digest("nope")) is None
+    assert len(grown.copy().items()) == 521
 
 
-def test_a_truncated_command_map_is_refused():
-    packed = StreamCheckpoint("game.g", 1, "a" * 64, 1, {1: 4096, 2: 8192}).commands_to_bytes()
-    for cut in (packed[:-1], packed[:12], packed + b"x"):
+def test_a_truncated_or_unsorted_command_map_is_refused():
+    packed = CommandSet.of({1: 4096, 2: 8192}).to_bytes()
+    swapped = packed[:4] + packed[12:20] + packed[4:12] + packed[20:]
+    for bad in (packed[:-1], packed[:12], packed + b"x", b"\0", swapped):
         with pytest.raises(ValueError):
-            StreamCheckpoint.commands_from_bytes(cut)
+            CommandSet.from_bytes(bad)
 
 
 def test_indexes_drop_the_least_recently_used_once_past_their_capacity():
