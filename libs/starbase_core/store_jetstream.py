@@ -127,6 +127,8 @@ class JetStreamEventStore:
         index = self._indexes.get(stream)
         if index.seq != expected_seq:
             await self._read_to_end(stream, subject, index)
+            if index.seq < expected_seq:     # the caller saw more than that: a lagging replica answered?
+                await self._read_to_end(stream, subject, index, exact=True)
         refused = False
         while True:
             seen = index.seq
