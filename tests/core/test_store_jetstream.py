@@ -151,3 +151,13 @@ async def test_reads_of_many_batches_give_every_envelope_once_in_order(jetstream
     results = await asyncio.gather(*(reader.read("game.long") for _ in range(4)),
                                    reader.find_command("game.long", "c20"))
     assert all(result == stored for result in results[:4]) and results[4] == stored[20:22]
+
+
+async def test_an_append_on_a_stream_the_store_knows_to_its_end_is_one_message_to_nats(jetstream_store):
+    store = jetstream_store
+    await store.append("game.g1", event("A"), expected_seq=0, command_id="c0")
+    sent = store._nc.stats["out_msgs"]
+    for seq in range(1, 6):
+        await store.append("game.g1", event("B"), expected_seq=seq, command_id=f"c{seq}")
+        assert await store.find_command("game.g1", "nope", catch_up=False) is None
+    assert store._nc.stats["out_msgs"] - sent == 5      # the publishes, nothing else
