@@ -13,7 +13,7 @@ RUNS times and printed as min / median / max:
    own connection), games of 1k / 5k / 20k events, with and without a snapshot (one taken TAIL events
    before the end, the mean distance under the default SNAPSHOT_EVERY), read + fold + decide + append.
 3. the adjudicator's CPU per command: `python -m adjudicator` in its own process, CLIENTS gRPC clients
-   sending commands back to back for WINDOW seconds; its process CPU time (psutil) / accepted commands.
+   sending commands back to back for WINDOW seconds; its process CPU time (/proc) / accepted commands.
 Each phase stops at its count or its time budget, whichever comes first. Arguments pick phases
 (`appends`, `cold`, `cpu`); none: all three.
 """
@@ -32,8 +32,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-
-import psutil  # noqa: E402
 
 from adjudicator.service import Adjudicator  # noqa: E402
 from starbase_core.envelope import NewEvent, seal_to_json  # noqa: E402
@@ -200,6 +198,12 @@ def cold_games(namespace: str) -> None:
 
 # ---- 3. the adjudicator's CPU per command ---------------------------------------------------------
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a running process, from /proc (Linux), in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")   # utime, stime
+
+
 def start_adjudicator(env: dict, log_dir: Path, profile: str | None) -> subprocess.Popen:
     code = (PROFILED.format(root=str(ROOT), out=profile) if profile else LAUNCH.format(root=str(ROOT)))
     log = open(log_dir / "adjudicator.log", "ab")
@@ -221,7 +225,7 @@ def wait_ready(url: str, process: subprocess.Popen, timeout: float = 60) -> None
     raise RuntimeError(f"{url} not ready after {timeout} s")
 
 
-async def drive(target: str, server: psutil.Process) -> None:
+async def drive(target: str, server_pid: int) -> None:
     from adjudicator.client import AdjudicatorClient
 
     async with AdjudicatorClient(target) as client:
@@ -239,11 +243,10 @@ async def drive(target: str, server: psutil.Process) -> None:
                     await client.submit(mine[turn % len(mine)], "ann", {"type": "Think"})
                     done[0], turn = done[0] + 1, turn + 1
 
-            cpu = server.cpu_times()
-            started = time.perf_counter()
+            cpu, started = cpu_seconds(server_pid), time.perf_counter()
             await asyncio.gather(*(player(games[c::CLIENTS]) for c in range(CLIENTS)))
-            elapsed, after = time.perf_counter() - started, server.cpu_times()
-            return done[0], (after.user + after.system - cpu.user - cpu.system) / max(done[0], 1), elapsed
+            elapsed, spent = time.perf_counter() - started, cpu_seconds(server_pid) - cpu
+            return done[0], spent / max(done[0], 1), elapsed
 
         results = [await window() for _ in range(RUNS)]
     print(f"the adjudicator's CPU per accepted command ({CLIENTS} gRPC clients back to back, one-seat "
@@ -263,7 +266,7 @@ def adjudicator_cpu(url: str, namespace: str) -> None:
         child = start_adjudicator(env, Path(work), profile)
         try:
             wait_ready(f"http://127.0.0.1:{health_port}/readyz", child)
-            asyncio.run(drive(f"127.0.0.1:{grpc_port}", psutil.Process(child.pid)))
+            asyncio.run(drive(f"127.0.0.1:{grpc_port}", child.pid))
         finally:
             child.terminate()
             try:

@@ -143,9 +143,10 @@ class Snapshots:
         if blob is None or not _signed_by(self._key, game_id, blob):
             return None
         body, commands = open_snapshot(blob)
+        if body["format"] != FORMAT or body["game_id"] != game_id or body["stream"] != game_stream(game_id):
+            return None
         engine = self.games(body["engine"])
-        if body["format"] != FORMAT or body["game_id"] != game_id or body["stream"] != game_stream(game_id) \
-                or body["engine_version"] != engine_version(engine):
+        if body["engine_version"] != engine_version(engine):
             return None
         checkpoint = StreamCheckpoint(body["stream"], body["seq"], body["hash"], body["position"],
                                       CommandSet.from_bytes(commands))

@@ -124,8 +124,6 @@ class GameCache:
             return None
         try:
             return await self.snapshots.load(game_id, self.store)
-        except RuleViolation:
-            raise
         except Exception as error:   # a cache: whatever is wrong with it, fold the stream instead
             log.warning("snapshot_unusable", game_id=game_id, error=repr(error))
             return None

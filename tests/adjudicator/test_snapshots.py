@@ -120,6 +120,8 @@ async def test_a_snapshot_signed_with_another_key_is_ignored(played):
     body, commands = open_snapshot(bucket.saved["g1"])
     bucket.saved["g1"] = seal_snapshot(b"x" * 32, Captured("g1", body["seq"], body, commands))
     assert await resumed_from_stream(store, vault, bucket)
+    bucket.saved["g1"] = b"SBS1" + b"\0" * 100          # not even a snapshot
+    assert await resumed_from_stream(store, vault, bucket)
 
 
 async def test_a_snapshot_that_names_no_real_place_of_the_stream_is_ignored(played):
