@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import sys
 from functools import lru_cache
-from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import yaml
@@ -132,14 +133,27 @@ def _option(spec: dict, key: str | None) -> OptionOut:
                      description=spec.get("description") or spec.get("help"))
 
 
+def _data_folder(engine) -> Path | None:
+    """The `data/` folder beside the engine's own module. Found from the module that defines the
+    engine, not by its package's name: a name can be shadowed (a test package called `t2038`)."""
+    module = sys.modules.get(type(engine).__module__)
+    source = getattr(module, "__file__", None)
+    if not source:
+        return None
+    for folder in Path(source).resolve().parents:
+        if (folder / "data").is_dir():
+            return folder / "data"
+        if not (folder / "__init__.py").is_file():
+            return None             # left the engine's package
+    return None
+
+
 def _data_files(engine) -> dict[str, str]:
     """name → file name of the engine package's data files (`data/map.yaml` is `map`)."""
-    package = type(engine).__module__.split(".")[0]
-    try:
-        folder = resources.files(package).joinpath("data")
-        names = [entry.name for entry in folder.iterdir() if entry.is_file()]
-    except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError):
+    folder = _data_folder(engine)
+    if folder is None:
         return {}
+    names = [entry.name for entry in folder.iterdir() if entry.is_file()]
     found = {}
     for file_name in names:
         stem, dot, suffix = file_name.rpartition(".")
@@ -150,6 +164,8 @@ def _data_files(engine) -> dict[str, str]:
 
 @lru_cache(maxsize=64)
 def _read(game: str, file_name: str) -> dict[str, Any]:
-    package = type(registry.get_game(game)).__module__.split(".")[0]
-    parsed = yaml.safe_load(resources.files(package).joinpath("data", file_name).read_text("utf-8"))
+    folder = _data_folder(registry.get_game(game))
+    if folder is None:
+        raise NotFound(f"{game!r} has no data", "DATA_NOT_FOUND")
+    parsed = yaml.safe_load((folder / file_name).read_text("utf-8"))
     return parsed if isinstance(parsed, dict) else {"items": parsed}

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import sys
+import types
 from importlib import resources
 
 import httpx
@@ -81,6 +83,19 @@ class _Declared:
             {"name": "variant", "choices": ["a", "b"], "default": "a"},
             {"name": "limit", "type": int, "min": 1, "max": 9, "default": 5},
         ]
+
+
+async def test_engine_data_is_found_beside_the_engine_even_when_its_package_name_is_shadowed(monkeypatch):
+    # The test suite's own `tests/t2038` package can take the name `t2038` in sys.modules (pytest's
+    # importlib mode): the data must still come from the engine's folder, not from whatever holds the name.
+    engines_module._read.cache_clear()
+    get_game("t2038")                                   # the engine is loaded, as in a running lobby
+    monkeypatch.setitem(sys.modules, "t2038", types.ModuleType("t2038"))
+    listed = {e["name"]: e for e in (await get(bare_app(), "/engines")).json()}
+    assert listed["t2038"]["data"] == ["entities", "map", "market", "tiles"]
+    reply = await get(bare_app(), "/engines/t2038/data/map")
+    assert reply.status_code == 200 and reply.json()["printed_bases"]["K9"] == "TSI"
+    engines_module._read.cache_clear()
 
 
 async def test_declared_options_are_listed_when_an_engine_has_meta(monkeypatch):
