@@ -150,13 +150,13 @@ class Connection:
         try:
             if self.runtime.stopping:
                 raise Refused("SHUTTING_DOWN", "this replica is stopping: reconnect and send the move again")
-            client_id, move = schemas.parse(raw, max_bytes)
-            op = move.operation
+            client_id, command = schemas.parse(raw, max_bytes)
+            op = command.type
             if self.viewer is None:
                 raise Refused("NOT_A_PLAYER", "spectators watch: only the players of the game may move")
             self.runtime.touch(self.game)
             # Client ids are scoped by player, so no one can collide with (or replay) another's moves.
-            applied = await self.runtime.service.play(self.game, self.viewer, move, f"{self.viewer}:{client_id}")
+            applied = await self.runtime.service.play(self.game, self.viewer, command, f"{self.viewer}:{client_id}")
         except Refused as refusal:
             MOVES.labels(op, "refused").inc()
             self._send({"type": "refused", "id": client_id, "code": refusal.code, "message": refusal.message})
@@ -175,7 +175,7 @@ class Connection:
         MOVE_SECONDS.labels(op).observe(time.perf_counter() - started)
         answer = {"type": "ack", "id": client_id, "first_seq": applied.first_seq, "seq": applied.last_seq,
                   "events": [schemas.public_event(e) for e in applied.events], "retried": applied.retried}
-        if op == "look_at_pile" and applied.events:
+        if op == "LookAtPile" and applied.events:
             answer["pile"] = await self._pile(applied.events[0]["data"]["pile"])
         self._send(answer)
 

@@ -221,7 +221,7 @@ async def test_health_readiness_and_metrics_are_served(live, jetstream_store, va
         assert (await http.get(f"{base}/healthz")).json() == {"status": "ok"}
         assert (await http.get(f"{base}/readyz")).json() == {"status": "ready"}
         metrics = (await http.get(f"{base}/metrics")).text
-    assert 'trucker_moves_total{op="grab_face_down",outcome="acked"}' in metrics
+    assert 'trucker_moves_total{op="GrabFaceDown",outcome="acked"}' in metrics
     await ann.close()
 
 
