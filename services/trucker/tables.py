@@ -73,10 +73,11 @@ class TableService:
 
     # ---- opening and rebuilding ---------------------------------------------------------------
 
-    async def open_table(self, game: str, commands_seen: dict[str, str] | None = None) -> None:
+    async def open_table(self, game: str, commands_seen: dict[str, str] | None = None) -> Applied | None:
         """Make sure the game's warehouse is in Redis: load it from the stream (starting building if it
         has not started yet). Safe to call from every replica at once: the first load wins. Within this
-        process, concurrent calls for one game (a table's players arriving together) share one load."""
+        process, concurrent calls for one game (a table's players arriving together) share one load.
+        Returns the start of building (durable) if this load started it."""
         if commands_seen:
             return await self._open_table(game, commands_seen)
         loading = self._opening.get(game)
@@ -84,9 +85,9 @@ class TableService:
             loading = self._opening[game] = asyncio.ensure_future(self._open_table(game, None))
             loading.add_done_callback(lambda done: self._opening.pop(game, None)
                                       if self._opening.get(game) is done else None)
-        await asyncio.shield(loading)
+        return await asyncio.shield(loading)
 
-    async def _open_table(self, game: str, commands_seen: dict[str, str] | None) -> None:
+    async def _open_table(self, game: str, commands_seen: dict[str, str] | None) -> Applied | None:
         folded = Folded(await self.store.read(game_stream(game)))
         if folded.state.round == 0:
             raise Refused("NOT_A_TRUCKER_GAME", f"game {game} has no Trucker round to build")
@@ -102,18 +103,20 @@ class TableService:
         command_id = f"start-round-{folded.state.round}" if start else ""
         applied = await self.warehouse.open(game, doc, start, command_id)
         if applied is None:
-            return
+            return None
         if start is None:
             self.rebuilds += 1
             REBUILDS.inc()
             log.info("warehouse_rebuilt", game=game, seq=folded.seq)
-        if applied.events:
-            await self.relay.wait_durable(game, applied.last_seq, applied.events[-1].get("epoch"))
+            return None
+        await self.relay.wait_durable(game, applied.last_seq, applied.events[-1].get("epoch"))
+        return replace(applied, durable=True)
 
-    async def open_current_round(self, game: str, folded: Folded | None = None) -> bool:
+    async def open_current_round(self, game: str, folded: Folded | None = None) -> bool | Applied:
         """Make sure Redis holds the warehouse of the round the stream is building (the adjudicator may
         have started the next round since): drop an earlier round's warehouse and load this one.
-        True if a warehouse was loaded (then the stream may have grown: BuildingStarted)."""
+        Truthy if a warehouse was loaded (then the stream may have grown: BuildingStarted, returned
+        when this call started building)."""
         folded = folded or Folded(await self.store.read(game_stream(game)))
         if not folded.building:
             return False
@@ -122,8 +125,7 @@ class TableService:
             return False
         if loaded_round is not None:   # Redis still holds an earlier round's (closed) warehouse
             await self.warehouse.drop(game, only_round=int(loaded_round))
-        await self.open_table(game)
-        return True
+        return await self.open_table(game) or True
 
     async def rebuild(self, game: str) -> None:
         """The warehouse disagrees with the stream: forget it and load it again from the stream."""
@@ -162,58 +164,60 @@ class TableService:
     async def apply(self, game: str, player: str, command: Command, command_id: str | None) -> Applied:
         """Decide the move and apply it in Redis (its events in the outbox, not yet durable: `play`
         waits for that); raises Refused."""
-        view = None if isinstance(command, FRESH_ONLY) else self.seats.get(game, player)
-        next_round_tried = False
+        view: View | Applied | None = None if isinstance(command, FRESH_ONLY) else self.seats.get(game, player)
+        loaded: bool | Applied = False      # this move had the warehouse loaded (the start, if it started it)
         for _ in range(ATTEMPTS):
-            if view is None:
-                read = await self._read(game, player, command, command_id)
-                if isinstance(read, Applied):
-                    return read                     # that command id was applied already: a resend
-                view = read
             try:
-                decision = await self._decide(game, view, command, player)
+                if view is None:
+                    view = await self._read(game, player, command, command_id)
+                if isinstance(view, Applied):
+                    return view                         # that command id was applied already: a resend
+                return await self._decide_and_commit(game, player, command, command_id, view)
+            except WarehouseMissing:                    # never loaded, or Redis lost it: load it
+                if loaded:
+                    raise Refused("TABLE_UNAVAILABLE", f"game {game} could not be loaded") from None
+                view, loaded = None, await self.open_table(game) or True
             except RuleViolation as violation:
-                if not view.fresh:                  # refuse only on what the warehouse holds now
-                    view = None
+                if isinstance(view, View) and not view.fresh:
+                    view = None                         # refuse only on what the warehouse holds now
                     continue
-                if violation.code == "NOT_BUILDING" and not next_round_tried:
-                    next_round_tried = True         # maybe the adjudicator has started the next round
-                    if await self.open_current_round(game):
-                        view = None
-                        continue
-                raise Refused(violation.code, violation.message) from None
-            if decision.ends_building:
-                return await ending.decided(self, game, player, decision.command.model_dump(mode="json"),
-                                            command_id, status="building")
-            try:
-                applied = await self.warehouse.commit(
-                    game, player, command_id, decision.command.model_dump(mode="json"),
-                    projection.guards(view, decision.command, decision.events),
-                    [(e.type, engine_data(e)) for e in decision.events], decision.extras)
-            except (Stale, WarehouseMissing) as changed:
-                self.seats.forget(game, player)
-                if isinstance(changed, Stale) and changed.guard == "time_up":
+                if violation.code != "NOT_BUILDING" or loaded:
+                    raise Refused(violation.code, violation.message) from None
+                view, loaded = None, await self.open_current_round(game)   # the next round, maybe
+                if not loaded:
+                    raise Refused(violation.code, violation.message) from None
+            except Stale as stale:
+                if stale.guard == "time_up":
                     raise Refused("TIME_UP", "the hourglass has run out on START: building is over") from None
                 view = None
-                continue
-            if applied.events:
-                self.seats.remember(game, player, projection.follow(view, decision.events, applied.events))
-            else:
-                self.seats.forget(game, player)
-            return applied
+            if isinstance(command, m.StartBuilding) and isinstance(loaded, Applied):
+                return loaded                           # the service started building for this move
         raise Refused("TABLE_UNAVAILABLE", f"game {game} keeps changing under the move")
 
+    async def _decide_and_commit(self, game: str, player: str, command: Command, command_id: str | None,
+                                 view: View) -> Applied:
+        decision = await self._decide(game, view, command, player)
+        if decision.ends_building:
+            return await ending.decided(self, game, player, decision.command.model_dump(mode="json"),
+                                        command_id, status="building")
+        try:
+            applied = await self.warehouse.commit(
+                game, player, command_id, decision.command.model_dump(mode="json"),
+                projection.guards(view, decision.command, decision.events),
+                [(e.type, engine_data(e)) for e in decision.events], decision.extras)
+        except (Stale, WarehouseMissing):
+            self.seats.forget(game, player)
+            raise
+        if applied.events:
+            self.seats.remember(game, player, projection.follow(view, decision.events, applied.events))
+        else:
+            self.seats.forget(game, player)
+        return applied
+
     async def _read(self, game: str, player: str, command: Command, command_id: str | None) -> View | Applied:
-        """The player's view read now (loading the warehouse if Redis has none), or the earlier answer
-        to this command id."""
-        for attempt in range(2):
-            try:
-                facts = await self.warehouse.facts(game, player, command_id, isinstance(command, m.LookAtPile))
-                break
-            except WarehouseMissing:
-                if attempt:
-                    raise Refused("TABLE_UNAVAILABLE", f"game {game} could not be loaded") from None
-                await self.open_table(game)
+        """The player's view read now, or the earlier answer to this command id; raises
+        WarehouseMissing, and TIME_UP once the sand has run out on START."""
+        facts = await self.warehouse.facts(game, player, command_id, isinstance(command, m.LookAtPile))
         if isinstance(facts, Applied):
             return facts
         view = projection.read(facts, player)
@@ -222,18 +226,17 @@ class TableService:
         return view
 
     async def _decide(self, game: str, view: View, command: Command, player: str) -> Decision:
-        """The engine's decision on the view (raises RuleViolation). Only a pile's first look draws:
-        its cards, with the game's FairRng at the warehouse's counter."""
+        """The engine's decision on the view (raises RuleViolation). Only a pile's first look draws."""
         projection.optimistic(view, command)
         if isinstance(command, m.TurnTimer):       # the service's clock, never the client's
             command = m.TurnTimer(at=view.now)
-        if not isinstance(command, m.LookAtPile):
-            return Decision(command, decide_building(view.state, command, player, NoDraw()))
+        events = decide_building(view.state, command, player, NoDraw())
+        if not any(getattr(e, "cards", None) for e in events):
+            return Decision(command, events)
+        # A pile's first look: its cards are drawn now, with the game's FairRng at the warehouse's counter.
         seed = await self.seed(game)
         rng = FairRng(seed, start=view.draw_end)
         events = decide_building(view.state, command, player, rng)
-        if not any(e.cards for e in events):
-            return Decision(command, events)
         return Decision(command, events, _first_look(view, events, seed, rng.used))
 
     # ---- the end of building (see `ending.py`) ------------------------------------------------
