@@ -129,7 +129,7 @@ def follow(view: View, events: list, applied: tuple[dict, ...]) -> View:
     state = view.state
     for event, stored in zip(events, applied, strict=True):
         if isinstance(event, m.ComponentGrabbed) and event.source == "face_down":
-            event = event.model_copy(update={"component": stored["data"]["component"]})
+            event = m.ComponentGrabbed(player=event.player, component=stored["data"]["component"], source="face_down")
             state.face_down = [event.component]
         elif isinstance(event, m.ComponentGrabbed) and event.source == "face_up":
             state.face_up = [event.component]

@@ -59,8 +59,7 @@ def _source(name: str) -> str:
     return resources.files("trucker").joinpath("lua", f"{name}.lua").read_text()
 
 
-def _json(value) -> str:
-    return json.dumps(value, separators=(",", ":"))
+_json = json.JSONEncoder(separators=(",", ":")).encode     # one encoder: json.dumps builds one per call
 
 
 def _flat(events: list[tuple[str, dict]]) -> list[str]:
