@@ -190,3 +190,17 @@ def assert_reruns_through_the_rules(envelopes, seed: bytes) -> int:
             state = GAME.evolve(state, event)
         draw_end, position, commands = rng.used, position + len(expected), commands + 1
     return commands
+
+
+class FoldedStream:
+    """A game as its stream tells it, folded incrementally (what a client reading the stream knows)."""
+
+    def __init__(self, store, game: str):
+        self.store, self.game, self.folded = store, game, Folded([])
+        self.envelopes = []
+
+    async def catch_up(self) -> Folded:
+        for envelope in await self.store.read(game_stream(self.game), from_seq=self.folded.seq + 1):
+            self.folded.add(envelope)
+            self.envelopes.append(envelope)
+        return self.folded

@@ -22,7 +22,7 @@ from redis.asyncio import Redis
 
 from adjudicator.service import Adjudicator
 from starbase_core.audit import PASS, audit_game
-from starbase_core.gamestream import ends_game, game_stream
+from starbase_core.gamestream import ends_game
 from starbase_rules.registry import get_game
 from trucker_rules.game import GAME
 from trucker_rules.state import BUILDING
@@ -31,9 +31,8 @@ from trucker.relay import Relay
 from trucker.tables import TableService
 from trucker.warehouse import RedisWarehouse
 
-from tests.trucker_service.helpers import assert_reruns_through_the_rules, check_invariants
+from tests.trucker_service.helpers import FoldedStream, assert_reruns_through_the_rules, check_invariants
 from tests.trucker_service.live import Client
-from tests.trucker_service.test_whole_game import Game
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(300)]
 
@@ -66,7 +65,7 @@ async def _play(live, adjudicator, checker, vault, count: int, rnd: random.Rando
     store = checker.store
     await adjudicator.create_game(game, "trucker", players, {"hourglass_seconds": 2})
     sockets = {p: await Client.connect(live, game, p) for p in players}   # a player arriving opens round 1
-    stream, sent, acked = Game(store, game), 0, set()
+    stream, sent, acked = FoldedStream(store, game), 0, set()
     while time.monotonic() < deadline:
         state = (await stream.catch_up()).state
         if stream.envelopes and ends_game(stream.envelopes[-1]):

@@ -7,9 +7,8 @@ import pytest
 
 from trucker.relay import Relay
 from trucker.tables import TableService
-from trucker.warehouse import RedisWarehouse
+from trucker.warehouse import RedisWarehouse, Refused, Stale
 from trucker_rules.game import GAME
-from trucker.warehouse import Refused, Stale
 from starbase_rules.fair import FairRng
 from trucker_rules import messages as m
 
