@@ -1,5 +1,6 @@
 """The full commands legal after building: the repair owed after a failed inspection, the answer to the
-decision a player owes in launch or flight, and giving up.
+decision a player owes in launch or flight, and giving up. Candidates are kept only if the engine's
+own deciders accept them (`build_phase.decide_building` for repairs, `flow.decide_flight` otherwise).
 
 Where the choice is small the list is complete: aliens, engines powered, double cannons fired, planets,
 offers, defending, the part to keep, and which crew or goods to give up (up to `MOST` combinations, the
@@ -13,48 +14,52 @@ default first). Where it is combinatorial the list offers representative choices
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Callable
 
 from starbase_rules.contract import Command, RuleViolation
 
-from trucker_rules import building, track
+from trucker_rules import building
 from trucker_rules import flight_messages as f
 from trucker_rules import messages as m
 from trucker_rules import shipvalues as sv
-from trucker_rules.state import FLIGHT, Player, TruckerState
+from trucker_rules.build_phase import decide_building
+from trucker_rules.flow import decide_flight
+from trucker_rules.state import TruckerState
 
 MOST = 64          # combinations of crew or goods listed for one decision, at most
 
 
-def repairs(seat: Player) -> list[Command]:
-    remove, keep = building.auto_repair(seat.ship)
-    trial = seat.ship.copy()
-    for square in remove:
-        del trial.tiles[square]
-    keeps = [keep] + [min(piece) for piece in building.parts(trial) if keep not in piece] if keep else [keep]
-    found: list[Command] = []
-    for choice in keeps:
+def keep_accepted(candidates: list[Command], trial: Callable[[Command], object]) -> list[Command]:
+    """The candidates the engine accepts: `trial` decides one and raises RuleViolation if refused."""
+    found = []
+    for command in candidates:
         try:
-            building.check_repair(seat.ship, remove, choice)
+            trial(command)
         except RuleViolation:
             continue
-        found.append(m.RepairShip(remove=remove, keep=choice))
+        found.append(command)
     return found
 
 
+def repairs(state: TruckerState, player: str) -> list[Command]:
+    ship = state.seats[player].ship
+    remove, keep = building.auto_repair(ship)
+    trial = ship.copy()
+    for square in remove:
+        del trial.tiles[square]
+    others = [min(piece) for piece in building.parts(trial) if keep is not None and keep not in piece]
+    candidates: list[Command] = [m.RepairShip(remove=remove, keep=choice) for choice in [keep, *others]]
+    return keep_accepted(candidates, lambda c: decide_building(state, c, player))
+
+
 def flight_actions(state: TruckerState, player: str) -> list[Command]:
-    commands: list[Command] = []
-    ask = state.step.get("ask") if state.step else None
-    if ask and ask["player"] == player:
-        commands += answers(state, player, ask)
-    seat = state.seats[player]
-    if (state.phase == FLIGHT and player in track.flying(state) and not seat.giving_up
-            and state.options.get("voluntary_give_up", True)):
-        commands.append(f.GiveUp())
-    return commands
+    ask = state.step.get("ask")
+    candidates = answers(state, player, ask) if ask and ask["player"] == player else []
+    return keep_accepted(candidates + [f.GiveUp()], lambda c: decide_flight(state, c, player, None))
 
 
 def answers(state: TruckerState, player: str, ask: dict) -> list[Command]:
-    """Every answer to the decision `ask` (bounded where noted in the module's docstring)."""
+    """Every answer to the decision `ask` worth proposing (bounded as the module's docstring says)."""
     options, ship = ask["options"], state.seats[player].ship
     kind = ask["kind"]
     if kind == "aliens":
@@ -63,7 +68,7 @@ def answers(state: TruckerState, player: str, ask: dict) -> list[Command]:
         return [f.PowerEngines(count=n) for n in range(options["max"] + 1)]
     if kind == "cannons":
         doubles = [tuple(sq) for sq in options["double_cannons"]]
-        fired = [list(c) for n in range(options["max"] + 1) for c in combinations(doubles, n)]
+        fired = [list(c) for n in range(len(doubles) + 1) for c in combinations(doubles, n)]
         return [f.FireCannons(squares=squares) for squares in fired[:MOST]]
     if kind == "planet":
         return [f.ChoosePlanet(planet=None)] + [f.ChoosePlanet(planet=i) for i in options["free"]]
@@ -86,16 +91,10 @@ def answers(state: TruckerState, player: str, ask: dict) -> list[Command]:
 
 
 def _aliens(cabins: list) -> list[Command]:
-    allowed = {tuple(sq): colours for sq, colours in cabins}
-    purple = [None] + [sq for sq, colours in allowed.items() if "purple" in colours]
-    brown = [None] + [sq for sq, colours in allowed.items() if "brown" in colours]
-    found: list[Command] = []
-    for p in purple:
-        for b in brown:
-            if p is None or p != b:
-                chosen = ([(p, "purple")] if p else []) + ([(b, "brown")] if b else [])
-                found.append(f.ChooseAliens(aliens=chosen))
-    return found
+    """Each cabin's colours, at most one alien of each colour: every pair of choices (none included)."""
+    squares = [tuple(sq) for sq, _ in cabins]
+    return [f.ChooseAliens(aliens=([(p, "purple")] if p else []) + ([(b, "brown")] if b else []))
+            for p in [None, *squares] for b in [None, *squares]]
 
 
 def _picks(pool: list[tuple[tuple, int]], count: int) -> list[list[tuple]]:
@@ -103,7 +102,7 @@ def _picks(pool: list[tuple[tuple, int]], count: int) -> list[list[tuple]]:
     found: list[list[tuple]] = []
 
     def walk(index: int, left: int, taken: list[tuple]) -> None:
-        if len(found) >= MOST:
+        if len(found) == MOST:
             return
         if left == 0:
             found.append(list(taken))
@@ -131,30 +130,24 @@ def _goods_losses(colours: list[str], cargo: list) -> list[list[tuple]]:
 
 
 def _with_default(default: list, others: list[list]) -> list[list]:
-    """The default choice first, then the others, each once (compared as sorted lists)."""
-    def key(choice):
-        return sorted((tuple(sq), what) for sq, what in choice)
+    """The default choice first, then the others, each once (compared in any order), at most MOST."""
     found, seen = [], set()
     for choice in [default] + others:
-        if repr(key(choice)) not in seen:
-            seen.add(repr(key(choice)))
-            found.append([(tuple(sq), what) for sq, what in choice])
+        choice = [(tuple(sq), what) for sq, what in choice]
+        if repr(sorted(choice)) not in seen:
+            seen.add(repr(sorted(choice)))
+            found.append(choice)
     return found[:MOST]
 
 
 def _cargo(ship, options: dict) -> list[Command]:
-    best = sv.arrange_cargo(ship, options["goods"])
-    arrangements = [sorted(best.items())]
-    for square, goods in sorted(best.items()):
+    best = sorted(sv.arrange_cargo(ship, options["goods"]).items())
+    arrangements = [best]
+    for index, (square, goods) in enumerate(best):
         for good in sorted(set(goods)):
-            lighter = dict(best)
-            lighter[square] = list(goods)
-            lighter[square].remove(good)
-            arrangements.append(sorted((sq, g) for sq, g in lighter.items() if g))
+            lighter = list(goods)
+            lighter.remove(good)
+            arrangements.append(best[:index] + ([(square, lighter)] if lighter else []) + best[index + 1:])
     arrangements.append([])
-    found, seen = [], set()
-    for cargo in arrangements:
-        if repr(cargo) not in seen:
-            seen.add(repr(cargo))
-            found.append(f.ArrangeCargo(cargo=cargo))
-    return found
+    unique = {repr(cargo): cargo for cargo in arrangements}       # each once, in the order first met
+    return [f.ArrangeCargo(cargo=cargo) for cargo in unique.values()]

@@ -147,6 +147,22 @@ def test_a_player_with_a_free_hand_is_offered_every_grab_a_pile_and_each_free_or
     assert not [a for a in offered if a["type"] in ("LookAtPile", "TurnTimer", "ReturnComponent")]
 
 
+def test_grabs_are_offered_only_while_tiles_are_there(table):
+    table.state.face_down = []
+    offered = {a["type"] for a in GAME.legal_actions(table.state, "ann")}
+    assert "GrabFaceDown" not in offered and "GrabFaceUp" not in offered and "Finish" in offered
+    table.refused("ann", m.GrabFaceDown(), "WAREHOUSE_EMPTY")
+
+
+def test_after_a_placement_the_player_may_grab_again_move_the_newest_or_return_it(table):
+    while not table.seat("ann").ship.newest:
+        table.do("ann", m.GrabFaceDown())
+        spot = next((a for a in GAME.legal_actions(table.state, "ann") if a["type"] == "PlaceComponent"), None)
+        table.do("ann", GAME.parse_command(spot) if spot else m.ReturnComponent())
+    kinds = {a["type"] for a in GAME.legal_actions(table.state, "ann")}
+    assert {"GrabFaceDown", "MoveNewest", "ReturnComponent", "Finish", "LookAtPile"} <= kinds
+
+
 def test_a_reserved_tile_in_hand_may_go_back_to_the_reserve_but_never_to_the_warehouse(table):
     tile = table.do("ann", m.GrabFaceDown())[0].component
     table.do("ann", m.ReserveComponent())
@@ -198,7 +214,9 @@ def test_a_player_holding_a_pile_is_offered_to_put_it_back(table):
     table.do("ann", GAME.parse_command(spot))
     assert [a["pile"] for a in GAME.legal_actions(table.state, "ann") if a["type"] == "LookAtPile"] == [1, 2, 3]
     table.do("ann", m.LookAtPile(pile=2))
-    assert GAME.legal_actions(table.state, "ann") == [{"type": "PutBackPile"}]      # unfinished, on space 1
+    offered = GAME.legal_actions(table.state, "ann")
+    assert {"type": "PutBackPile"} in offered        # no grab, pile or finish while holding one
+    assert not {a["type"] for a in offered} & {"GrabFaceDown", "GrabFaceUp", "LookAtPile", "Finish", "TurnTimer"}
 
 
 def test_before_building_starts_the_only_move_is_starting_it_and_after_the_game_nothing():
@@ -221,6 +239,9 @@ def test_a_broken_ship_is_offered_the_default_repair_and_keeping_each_other_part
                        {"type": "RepairShip", "remove": [], "keep": [5, 9]}]
     assert all(accepted(table.state, "ann", action) for action in offered)
     assert GAME.legal_actions(table.state, "bob") == []
+    seat.ship = ship_of({(7, 8): ("eng-14", 2)})                 # one part, one flaw: one repair, no part to keep
+    seat.flaws = ["ENGINE_NOT_FACING_REAR"]
+    assert GAME.legal_actions(table.state, "ann") == [{"type": "RepairShip", "remove": [[7, 8]], "keep": None}]
 
 
 def test_the_holds_that_lose_goods_are_each_a_listed_choice():
@@ -234,10 +255,69 @@ def test_the_holds_that_lose_goods_are_each_a_listed_choice():
 
 def test_cargo_arrangements_offered_are_accepted_the_best_first():
     table = _on_a_planet(TWO_HOLDS)
-    offered = [a for a in GAME.legal_actions(table.state, "ann") if a["type"] == "ArrangeCargo"]
-    assert GAME.parse_command(offered[0]) == GAME.default_command(table.state, "ann")
-    assert {"type": "ArrangeCargo", "cargo": []} in offered and len(offered) >= 3
-    assert all(accepted(table.state, "ann", action) for action in offered)
+    offered = [a["cargo"] for a in GAME.legal_actions(table.state, "ann") if a["type"] == "ArrangeCargo"]
+    assert offered == [[[[6, 7], ["green", "green"]], [[8, 7], ["blue"]]],       # the best: the default
+                       [[[6, 7], ["green"]], [[8, 7], ["blue"]]],                # one good thrown away
+                       [[[6, 7], ["green", "green"]]],
+                       []]                                                       # nothing kept
+    assert GAME.parse_command({"type": "ArrangeCargo", "cargo": offered[0]}) == GAME.default_command(table.state, "ann")
+
+
+def answers_of(table, player="ann"):
+    return [a for a in GAME.legal_actions(table.state, player) if a["type"] != "GiveUp"]
+
+
+def test_every_number_of_double_engines_the_batteries_allow_is_offered():
+    from tests.trucker_rules.test_trucker_owner_choices import _engine_ship
+    table = FlightTable({"ann": _engine_ship({(8, 7): 2, (7, 6): 3}), "bob": cabin_only()},
+                        {"ann": 0, "bob": -2}, "I-01")
+    assert table.ask["kind"] == "engines" and table.ask["options"]["max"] == 1
+    assert answers_of(table) == [{"type": "PowerEngines", "count": 0, "batteries": None},
+                                 {"type": "PowerEngines", "count": 1, "batteries": None}]
+
+
+def test_every_set_of_double_cannons_the_batteries_pay_for_is_offered():
+    ann = crewed(ship_of({(7, 6): ("dcan-01", 0), (6, 7): ("dcan-01", 0), (8, 7): ("bat2-01", 0),
+                          (7, 8): ("bat3-04", 0)}), batteries={(8, 7): 1, (7, 8): 0})     # one token: one cannon
+    table = FlightTable({"ann": ann, "bob": cabin_only()}, {"ann": 0, "bob": -2}, "I-17")
+    assert table.ask["kind"] == "cannons"
+    assert [a["squares"] for a in answers_of(table)] == [[], [[6, 7]], [[7, 6]]]
+
+
+def test_a_shield_or_an_offer_is_a_yes_or_a_no():
+    from tests.trucker_rules.test_trucker_owner_choices import MISS, _shielded
+    dice = [4, 4] + list(MISS) * 3
+    shielded = FlightTable({"ann": _shielded({(7, 8): 2, (7, 6): 1}), "bob": _shielded({(7, 8): 1, (7, 6): 3})},
+                           {"ann": 0, "bob": -2}, "I-14", dice=dice)
+    assert answers_of(shielded) == [{"type": "Defend", "use": True, "batteries": None},
+                                    {"type": "Defend", "use": False, "batteries": None}]
+    offered = FlightTable({"ann": cabin_only("start-blue"),
+                           "bob": crewed(ship_of({(8, 7): ("cab-01", 0)}, cabin="start-green"))},
+                          {"ann": 0, "bob": -2}, "I-09")
+    assert answers_of(offered) == [{"type": "AnswerOffer", "accept": True}, {"type": "AnswerOffer", "accept": False}]
+
+
+def test_every_choice_of_crew_to_give_up_is_offered_the_default_first():
+    ann = crewed(ship_of({(8, 7): ("cab-01", 0), (6, 7): ("cab-16", 0)}),
+                 humans={(7, 7): 2, (6, 7): 2}, aliens={(8, 7): "purple"})           # 5 crew, slavers take 3
+    table = FlightTable({"ann": ann, "bob": crewed(ship_of({}, cabin="start-green"))}, {"ann": 0, "bob": -2}, "I-18")
+    assert table.ask["kind"] == "crew" and table.ask["options"]["count"] == 3
+    losses = [sorted((tuple(sq), what) for sq, what in a["losses"]) for a in answers_of(table)]
+    left, right, alien = ((6, 7), "human"), ((7, 7), "human"), ((8, 7), "purple")
+    assert losses[0] == [left, left, right]                                       # the default: fullest cabins first
+    assert sorted(losses) == sorted([[left, left, right], [left, left, alien], [left, right, right],
+                                     [left, right, alien], [right, right, alien]])
+
+
+def test_aliens_are_offered_in_every_allowed_combination():
+    from trucker_rules.state import LAUNCH
+    table = Table()
+    table.state.phase, table.state.step = LAUNCH, {"ask": {"player": "ann", "kind": "aliens", "key": "aliens/ann",
+                                                           "options": {"cabins": [[[8, 7], ["purple", "brown"]],
+                                                                                  [[6, 7], ["brown"]]]}}}
+    chosen = [a["aliens"] for a in GAME.legal_actions(table.state, "ann")]
+    assert chosen == [[], [[[8, 7], "brown"]], [[[6, 7], "brown"]], [[[8, 7], "purple"]],
+                      [[[8, 7], "purple"], [[6, 7], "brown"]]]
 
 
 def test_giving_up_is_offered_only_where_the_table_allows_it():
