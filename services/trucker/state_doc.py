@@ -32,6 +32,10 @@ def _known_event_types() -> frozenset[str]:
 
 GAME_EVENT_TYPES = _known_event_types()
 
+# The layout of a warehouse in Redis. A warehouse of another layout (loaded by an earlier version of the
+# service) is dropped and loaded again from the stream on its next move.
+WAREHOUSE_FORMAT = "2"
+
 
 def event_of(envelope: Envelope):
     """The rules engine's event inside an envelope, or None for the platform's own (GameCreated …)."""
@@ -117,7 +121,8 @@ def warehouse_doc(game: str, folded: Folded, epoch: str, future: list[tuple[str,
                                             "col": col, "row": row, "reserve": seat.from_reserve})
     return {
         "meta": {
-            "game": game, "epoch": epoch, "seq": folded.seq, "draw_end": folded.draw_end, "round": state.round,
+            "game": game, "format": WAREHOUSE_FORMAT, "epoch": epoch, "seq": folded.seq,
+            "draw_end": folded.draw_end, "round": state.round,
             "board": seats[0].ship.board if seats else "", "players": json.dumps(state.players),
             "options": json.dumps(options),
             # Times go as text with every digit: Lua and Python read back exactly these numbers.

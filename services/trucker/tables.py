@@ -34,7 +34,7 @@ from trucker.metrics import REBUILDS
 from trucker.projection import NoDraw, View, engine_data
 from trucker.relay import Diverged, Relay
 from trucker.seats import KnownSeats
-from trucker.state_doc import Folded, future_grabs, warehouse_doc
+from trucker.state_doc import WAREHOUSE_FORMAT, Folded, future_grabs, warehouse_doc
 from trucker.warehouse import Applied, RedisWarehouse, Refused, Stale, WarehouseMissing
 
 log = structlog.get_logger(__name__)
@@ -220,6 +220,9 @@ class TableService:
         facts = await self.warehouse.facts(game, player, command_id, isinstance(command, m.LookAtPile))
         if isinstance(facts, Applied):
             return facts
+        if facts["meta"].get("format") != WAREHOUSE_FORMAT:    # loaded by an earlier version: reload it
+            await self.warehouse.drop(game)
+            raise WarehouseMissing(game)
         view = projection.read(facts, player)
         if view.time_up:
             raise Refused("TIME_UP", "the hourglass has run out on START: building is over")

@@ -263,6 +263,13 @@ async def test_a_finish_decided_before_someone_took_its_order_tile_changes_nothi
     assert await table.service.warehouse.snapshot(table.game, secret=True) == before
 
 
+async def test_a_warehouse_loaded_by_an_earlier_version_is_reloaded_from_the_stream_on_its_next_move(table, redis):
+    await table.play("ann", "grab_face_down")
+    await redis.hdel(f"trucker:{{{table.game}}}:meta", "format")       # as an earlier layout had it
+    grabbed = await table.play("bob", "grab_face_down")                # checks Redis == the stream after it
+    assert grabbed.events[0]["data"]["component"] and table.service.rebuilds == 1
+
+
 async def test_no_refusal_code_of_the_rules_is_written_in_the_lua_scripts():
     """The rules live once, in the engine: the scripts only check guards and apply the engine's events."""
     import pathlib
