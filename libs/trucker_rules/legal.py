@@ -41,9 +41,6 @@ class NoChance:
     def randbelow(self, n: int) -> int:
         return 0
 
-    def shuffle(self, items: list) -> list:
-        return list(items)
-
 
 def legal_actions(state: TruckerState, player: str) -> list[dict]:
     seat = state.seats.get(player)

@@ -32,9 +32,6 @@ class NoDraw:
     def randbelow(self, n: int) -> int:
         return 0
 
-    def shuffle(self, items: list) -> list:
-        return list(items)
-
 
 @dataclass
 class View:

@@ -154,6 +154,11 @@ def test_grabs_are_offered_only_while_tiles_are_there(table):
     table.refused("ann", m.GrabFaceDown(), "WAREHOUSE_EMPTY")
 
 
+def test_the_last_face_down_tile_may_be_grabbed(table):
+    table.state.face_down = table.state.face_down[:1]
+    assert {"type": "GrabFaceDown"} in GAME.legal_actions(table.state, "ann")
+
+
 def test_after_a_placement_the_player_may_grab_again_move_the_newest_or_return_it(table):
     while not table.seat("ann").ship.newest:
         table.do("ann", m.GrabFaceDown())
@@ -318,6 +323,14 @@ def test_aliens_are_offered_in_every_allowed_combination():
     chosen = [a["aliens"] for a in GAME.legal_actions(table.state, "ann")]
     assert chosen == [[], [[[8, 7], "brown"]], [[[6, 7], "brown"]], [[[8, 7], "purple"]],
                       [[[8, 7], "purple"], [[6, 7], "brown"]]]
+
+
+def test_between_decisions_a_flying_ship_may_only_give_up():
+    ann = crewed(ship_of({(8, 7): ("crg2-01", 0)}))
+    table = FlightTable({"ann": ann, "bob": cabin_only()}, {"ann": 0, "bob": -2}, "I-06")
+    assert GAME.legal_actions(table.state, "bob") == [{"type": "GiveUp"}]     # ann owes the decision
+    table.state.step = {}
+    assert GAME.legal_actions(table.state, "ann") == [{"type": "GiveUp"}]
 
 
 def test_giving_up_is_offered_only_where_the_table_allows_it():
