@@ -24,15 +24,6 @@ from trucker_rules.state import BUILDING, REPAIR, Player, TruckerState
 FACE_DOWN = "(face-down)"     # a face-down tile not drawn yet: the script puts the pile's next tile here
 
 
-class NoDraw:
-    """The rng of a decision that draws nothing (every building move but a pile's first look): a
-    face-down grab "draws" among placeholders; the real tile is the script's."""
-    used = 0
-
-    def randbelow(self, n: int) -> int:
-        return 0
-
-
 @dataclass
 class View:
     state: TruckerState

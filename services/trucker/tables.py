@@ -28,10 +28,11 @@ from starbase_rules.fair import FairRng
 from trucker_rules import messages as m
 from trucker_rules.build_evolve import evolve_building
 from trucker_rules.build_phase import decide_building, face_down_sequence
+from trucker_rules.legal import NoChance
 
 from trucker import ending, projection
 from trucker.metrics import REBUILDS
-from trucker.projection import NoDraw, View, engine_data
+from trucker.projection import View, engine_data
 from trucker.relay import Diverged, Relay
 from trucker.seats import KnownSeats
 from trucker.state_doc import WAREHOUSE_FORMAT, Folded, future_grabs, warehouse_doc
@@ -95,7 +96,7 @@ class TableService:
         if folded.building and not folded.state.building_started:
             # The engine starts building, at Redis's clock (the one all replicas share).
             command = m.StartBuilding(at=await self.now())
-            events = decide_building(folded.state, command, None, NoDraw())
+            events = decide_building(folded.state, command, None, NoChance())
             start = (command.model_dump(mode="json"), [(e.type, engine_data(e)) for e in events])
         future = future_grabs(folded, await self.seed(game)) if folded.building else []
         doc = warehouse_doc(game, folded, epoch=uuid.uuid4().hex, future=future)
@@ -233,7 +234,7 @@ class TableService:
         projection.optimistic(view, command)
         if isinstance(command, m.TurnTimer):       # the service's clock, never the client's
             command = m.TurnTimer(at=view.now)
-        events = decide_building(view.state, command, player, NoDraw())
+        events = decide_building(view.state, command, player, NoChance())
         if not any(getattr(e, "cards", None) for e in events):
             return Decision(command, events)
         # A pile's first look: its cards are drawn now, with the game's FairRng at the warehouse's counter.
