@@ -8,6 +8,7 @@ follows at once, its warehouse is loaded right away.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -19,7 +20,7 @@ from starbase_rules.fair import FairRng
 from trucker_rules.game import GAME
 from trucker_rules.state import BUILDING
 
-from trucker.projection import engine_data
+from trucker.projection import event_json
 from trucker.state_doc import Folded
 from trucker.warehouse import Applied, Refused, Stale, WarehouseMissing
 
@@ -83,7 +84,8 @@ async def decided(service: "TableService", game: str, actor: str | None, command
         round_before = folded.state.round
         events, draw_end, after = await _decide(service, game, folded, actor, command)
         try:
-            applied = await warehouse.decided(game, actor, command_id, int(seq), status, draw_end, command, events)
+            applied = await warehouse.decided(game, actor, command_id, int(seq), status, draw_end,
+                                              json.dumps(command), events)
         except Stale:
             continue                   # something was applied since: decide again on the new stream
         if applied.events:
@@ -100,19 +102,19 @@ async def decided(service: "TableService", game: str, actor: str | None, command
 
 
 async def _decide(service: "TableService", game: str, folded: Folded, actor: str | None,
-                  command: dict) -> tuple[list[tuple[str, dict]], int, object]:
+                  command: dict) -> tuple[list[tuple[str, str]], int, object]:
     seed = await service.seed(game)
     rng = FairRng(seed, start=folded.draw_end)
     try:
         events = GAME.decide(folded.state, GAME.parse_command(command), actor, rng)
     except RuleViolation as violation:
         raise Refused(violation.code, violation.message) from None
-    new = [(e.type, engine_data(e)) for e in events]
+    new = [event_json(e) for e in events]
     state = folded.state
     for event in events:
         state = GAME.evolve(state, event)
     if (outcome := GAME.outcome(state)) is not None:
         ended = game_ended(outcome, seed, rng.used)
-        new.append((ended.type, ended.data))
+        new.append((ended.type, json.dumps(ended.data)))
     return new, rng.used, state
 

@@ -32,7 +32,7 @@ from trucker_rules.legal import NoChance
 
 from trucker import ending, projection
 from trucker.metrics import REBUILDS
-from trucker.projection import View, engine_data
+from trucker.projection import View, event_json
 from trucker.relay import Diverged, Relay
 from trucker.seats import KnownSeats
 from trucker.state_doc import WAREHOUSE_FORMAT, Folded, future_grabs, warehouse_doc
@@ -97,7 +97,7 @@ class TableService:
             # The engine starts building, at Redis's clock (the one all replicas share).
             command = m.StartBuilding(at=await self.now())
             events = decide_building(folded.state, command, None, NoChance())
-            start = (command.model_dump(mode="json"), [(e.type, engine_data(e)) for e in events])
+            start = (command.model_dump_json(), [event_json(e) for e in events])
         future = future_grabs(folded, await self.seed(game)) if folded.building else []
         doc = warehouse_doc(game, folded, epoch=uuid.uuid4().hex, future=future)
         doc["cmds"].update(commands_seen or {})
@@ -203,9 +203,9 @@ class TableService:
                                         command_id, status="building")
         try:
             applied = await self.warehouse.commit(
-                game, player, command_id, decision.command.model_dump(mode="json"),
+                game, player, command_id, decision.command.model_dump_json(),
                 projection.guards(view, decision.command, decision.events),
-                [(e.type, engine_data(e)) for e in decision.events], decision.extras)
+                [event_json(e) for e in decision.events], decision.extras)
         except (Stale, WarehouseMissing):
             self.seats.forget(game, player)
             raise

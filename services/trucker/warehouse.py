@@ -62,8 +62,8 @@ def _source(name: str) -> str:
 _json = json.JSONEncoder(separators=(",", ":")).encode     # one encoder: json.dumps builds one per call
 
 
-def _flat(events: list[tuple[str, dict]]) -> list[str]:
-    return [part for event_type, data in events for part in (event_type, _json(data))]
+def _flat(events: list[tuple[str, str]]) -> list[str]:
+    return [part for event in events for part in event]
 
 
 class RedisWarehouse:
@@ -90,11 +90,12 @@ class RedisWarehouse:
             return Applied(0, 0)
         return Applied(events[0]["seq"], events[-1]["seq"], events)
 
-    async def commit(self, game: str, actor: str, command_id: str | None, command: dict, guards: list,
-                     events: list[tuple[str, dict]], extras: dict | None = None) -> Applied:
-        """Apply a move the engine decided: `events` (type, data) if every guard still holds. Raises
-        `Stale` (nothing changed) or `WarehouseMissing`; a command id applied before answers `retried`."""
-        reply = await self._call("commit", game, command_id, actor, _json(command), _json(guards),
+    async def commit(self, game: str, actor: str, command_id: str | None, command: str, guards: list,
+                     events: list[tuple[str, str]], extras: dict | None = None) -> Applied:
+        """Apply a move the engine decided (`command` and `events`' data as JSON, `projection.event_json`)
+        if every guard still holds. Raises `Stale` (nothing changed) or `WarehouseMissing`; a command id
+        applied before answers `retried`."""
+        reply = await self._call("commit", game, command_id, actor, command, _json(guards),
                                  _json(extras) if extras else "", *_flat(events))
         return self._applied(reply)
 
@@ -118,10 +119,10 @@ class RedisWarehouse:
         return True
 
     async def decided(self, game: str, actor: str | None, command_id: str | None, seq: int, status: str,
-                      draw_end: int, command: dict, events: list[tuple[str, dict]]) -> Applied:
+                      draw_end: int, command: str, events: list[tuple[str, str]]) -> Applied:
         """Append the end of building the engine decided on the stream at `seq`, if Redis is still there
         (`status`, `seq`); raises `Stale` otherwise."""
-        reply = await self._call("decided", game, command_id, actor, seq, status, draw_end, _json(command),
+        reply = await self._call("decided", game, command_id, actor, seq, status, draw_end, command,
                                  *_flat(events))
         return self._applied(reply)
 
@@ -135,13 +136,13 @@ class RedisWarehouse:
         first, last = done.split(",")
         return Applied(int(first), int(last), retried=True)
 
-    async def open(self, game: str, doc: dict, start: tuple[dict, list[tuple[str, dict]]] | None = None,
+    async def open(self, game: str, doc: dict, start: tuple[str, list[tuple[str, str]]] | None = None,
                    command_id: str = "") -> Applied | None:
         """Load a whole warehouse (`state_doc.warehouse_doc`); `start` = (StartBuilding command, its
         events, decided by the engine) also starts building. None when another replica loaded it first."""
         args = [command_id, "", json.dumps(doc)]
         if start is not None:
-            args += [_json(start[0]), *_flat(start[1])]
+            args += [start[0], *_flat(start[1])]
         reply = await self._scripts["open"](keys=[meta_key(game)], args=args)
         if reply[0] == 0:
             return None

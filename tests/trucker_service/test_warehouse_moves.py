@@ -217,13 +217,12 @@ async def test_a_retried_command_id_is_applied_once(table):
 
 async def decided_on(table, player: str, command):
     """What the service would commit for `command`, decided by the engine on the view read now."""
-    from trucker.projection import engine_data, guards, read
+    from trucker.projection import event_json, guards, read
     from trucker_rules.legal import NoChance
     from trucker_rules.build_phase import decide_building
     view = read(await table.service.warehouse.facts(table.game, player, None), player)
     events = decide_building(view.state, command, player, NoChance())
-    return (command.model_dump(mode="json"), guards(view, command, events),
-            [(e.type, engine_data(e)) for e in events])
+    return command.model_dump_json(), guards(view, command, events), [event_json(e) for e in events]
 
 
 async def test_a_placement_decided_before_the_same_player_changed_hand_on_another_socket_changes_nothing(table):
