@@ -146,7 +146,7 @@ class Connection:
     async def _handle(self, raw: str | bytes) -> None:
         started = time.perf_counter()
         max_bytes = self.runtime.settings.trucker_max_message_bytes
-        client_id, op = schemas.peek_id(raw, max_bytes), "?"
+        client_id, op = None, "?"
         try:
             if self.runtime.stopping:
                 raise Refused("SHUTTING_DOWN", "this replica is stopping: reconnect and send the move again")
@@ -159,6 +159,8 @@ class Connection:
             applied = await self.runtime.service.play(self.game, self.viewer, command, f"{self.viewer}:{client_id}")
         except Refused as refusal:
             MOVES.labels(op, "refused").inc()
+            if client_id is None:   # refused before its id was read: name it if it has a usable one
+                client_id = schemas.peek_id(raw, max_bytes)
             self._send({"type": "refused", "id": client_id, "code": refusal.code, "message": refusal.message})
             return
         except NotDurable as lost:

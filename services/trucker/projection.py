@@ -113,18 +113,19 @@ def guards(view: View, command, events: list) -> list[list]:
 
 
 def follow(view: View, events: list, applied: tuple[dict, ...]) -> View:
-    """The view after its own move was applied (the engine's evolve on it), for the next move."""
+    """The view after its own move was applied (the engine's evolve on it, in place), for the next move.
+    (Another move deciding on this view meanwhile is harmless: its guards name the version it saw.)"""
     state = view.state
-    for event, stored in zip(events, applied, strict=True):
-        if isinstance(event, m.ComponentGrabbed) and event.source == "face_down":
-            event = m.ComponentGrabbed(player=event.player, component=stored["data"]["component"], source="face_down")
-            state.face_down = [event.component]
-        elif isinstance(event, m.ComponentGrabbed) and event.source == "face_up":
-            state.face_up = [event.component]
-        state = evolve_building(state, event)
+    for event, stored in zip(events, applied):
+        if isinstance(event, m.ComponentGrabbed) and event.source != "reserve":
+            if event.source == "face_down":   # the script drew the tile: the event as stored
+                event = m.ComponentGrabbed.model_construct(player=event.player, component=stored["data"]["component"],
+                                                           source="face_down")
+            state.face_down, state.face_up = [event.component], [event.component]
+        evolve_building(state, event)
     state.face_up, state.face_down = [], []
-    return View(state, view.player, view.version + 1, view.epoch, applied[-1]["seq"], view.draw_end,
-                view.status, fresh=False)
+    view.version, view.seq, view.fresh, view.facedown = view.version + 1, applied[-1]["seq"], False, None
+    return view
 
 
 def event_json(event) -> tuple[str, str]:

@@ -50,15 +50,15 @@ FRESH_ONLY = (m.StartBuilding, m.LookAtPile, m.TurnTimer, m.Finish)
 ATTEMPTS = 8
 
 
-@dataclass(frozen=True)
+@dataclass
 class Decision:
     command: Command            # as decided (a TurnTimer carries the service's clock)
     events: list
     extras: dict | None = None  # a pile's first look: what else changes (see `_first_look`)
 
     @property
-    def ends_building(self) -> bool:
-        return any(isinstance(e, m.BuildingEnded) for e in self.events)
+    def ends_building(self) -> bool:   # only the last ship's Finish ends building among the player's moves
+        return isinstance(self.command, m.Finish) and any(isinstance(e, m.BuildingEnded) for e in self.events)
 
 
 class TableService:
@@ -150,7 +150,7 @@ class TableService:
         except Diverged:
             await self.rebuild(game)
             raise Refused("RETRY", "the table was reloaded while your move was stored; send it again")
-        return await self.with_stored_events(game, applied)
+        return await self.with_stored_events(game, applied) if applied.retried else applied
 
     async def with_stored_events(self, game: str, applied: Applied) -> Applied:
         """A resent move is answered with the events its first sending stored (read back from the
@@ -197,7 +197,9 @@ class TableService:
 
     async def _decide_and_commit(self, game: str, player: str, command: Command, command_id: str | None,
                                  view: View) -> Applied:
-        decision = await self._decide(game, view, command, player)
+        decision = self._decide(view, command, player)
+        if isinstance(command, m.LookAtPile) and decision.events[0].cards:
+            decision = await self._first_look(game, view, decision)
         if decision.ends_building:
             return await ending.decided(self, game, player, decision.command.model_dump(mode="json"),
                                         command_id, status="building")
@@ -229,19 +231,21 @@ class TableService:
             raise Refused("TIME_UP", "the hourglass has run out on START: building is over")
         return view
 
-    async def _decide(self, game: str, view: View, command: Command, player: str) -> Decision:
-        """The engine's decision on the view (raises RuleViolation). Only a pile's first look draws."""
+    @staticmethod
+    def _decide(view: View, command: Command, player: str) -> Decision:
+        """The engine's decision on the view (raises RuleViolation); draws nothing (see `_first_look`)."""
         projection.optimistic(view, command)
         if isinstance(command, m.TurnTimer):       # the service's clock, never the client's
             command = m.TurnTimer(at=view.now)
-        events = decide_building(view.state, command, player, NoChance())
-        if not any(getattr(e, "cards", None) for e in events):
-            return Decision(command, events)
-        # A pile's first look: its cards are drawn now, with the game's FairRng at the warehouse's counter.
+        return Decision(command, decide_building(view.state, command, player, NoChance()))
+
+    async def _first_look(self, game: str, view: View, decision: Decision) -> Decision:
+        """A pile's first look draws its cards: the engine decides again with the game's FairRng at the
+        warehouse's counter, and the face-down grabs to come are computed again from the new counter."""
         seed = await self.seed(game)
         rng = FairRng(seed, start=view.draw_end)
-        events = decide_building(view.state, command, player, rng)
-        return Decision(command, events, _first_look(view, events, seed, rng.used))
+        events = decide_building(view.state, decision.command, view.player, rng)
+        return Decision(decision.command, events, _first_look(view, events, seed, rng.used))
 
     # ---- the end of building (see `ending.py`) ------------------------------------------------
 
