@@ -119,8 +119,8 @@ def follow(view: View, events: list, applied: tuple[dict, ...]) -> View:
     for event, stored in zip(events, applied):
         if isinstance(event, m.ComponentGrabbed) and event.source != "reserve":
             if event.source == "face_down":   # the script drew the tile: the event as stored
-                event = m.ComponentGrabbed.model_construct(player=event.player, component=stored["data"]["component"],
-                                                           source="face_down")
+                event = m.ComponentGrabbed(player=event.player, component=stored["data"]["component"],
+                                           source="face_down")
             state.face_down, state.face_up = [event.component], [event.component]
         evolve_building(state, event)
     state.face_up, state.face_down = [], []

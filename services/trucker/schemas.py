@@ -35,9 +35,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Annotated, Union
-
-from pydantic import Field, TypeAdapter, ValidationError
+from pydantic import ValidationError
 
 from starbase_rules.contract import Command
 from trucker_rules import messages as m
@@ -45,9 +43,8 @@ from trucker_rules.flight_messages import FLIGHT_COMMANDS
 
 from trucker.warehouse import Refused
 
-ENGINE_COMMANDS = m.BUILDING_COMMANDS + FLIGHT_COMMANDS
-_COMMANDS = TypeAdapter(Annotated[Union[ENGINE_COMMANDS], Field(discriminator="type")])
-_TYPES = frozenset(c.model_fields["type"].default for c in ENGINE_COMMANDS)
+# The engine's commands by type (the service itself takes only its building moves: `tables.py`).
+_COMMANDS = {c.model_fields["type"].default: c for c in m.BUILDING_COMMANDS + FLIGHT_COMMANDS}
 
 # The short form: op → the engine's command type (the other fields are the command's own).
 OPS = {"grab_face_down": "GrabFaceDown", "grab_face_up": "GrabFaceUp", "take_reserved": "TakeReserved",
@@ -82,7 +79,7 @@ def _command_data(data: dict) -> dict:
         command = data.pop("command")
         if data or not isinstance(command, dict):
             raise Refused("MALFORMED_MESSAGE", "a move is {\"id\": ..., \"command\": {\"type\": ...}}")
-        if command.get("type") not in _TYPES:
+        if command.get("type") not in _COMMANDS:
             raise Refused("UNKNOWN_OPERATION", f"no command {str(command.get('type'))[:40]!r}")
         return dict(command)
     op = data.pop("op", None)
@@ -95,15 +92,16 @@ def _command(data: dict) -> Command:
     if data["type"] in STAMPED:
         data.setdefault("at", 0.0)
     try:
-        command = _COMMANDS.validate_python(data)
+        command = _COMMANDS[data["type"]].model_validate(data)
     except ValidationError as error:
         first = error.errors()[0]
-        where = ".".join(str(part) for part in first["loc"][1:]) or "command"
+        where = ".".join(str(part) for part in first["loc"]) or "command"
         raise Refused("MALFORMED_MESSAGE", f"{where}: {first['msg']}") from None
-    component = getattr(command, "component", None)
+    fields = command.__dict__           # (getattr on a pydantic model without the field is slow)
+    component = fields.get("component")
     if component is not None and not COMPONENT_ID.match(component):
         raise Refused("MALFORMED_MESSAGE", "component: a component id (lowercase letters, digits, -)")
-    square = getattr(command, "square", None)
+    square = fields.get("square")
     if square is not None and not all(0 <= n <= MAX_COORDINATE for n in square):
         raise Refused("MALFORMED_MESSAGE", f"square: columns and rows run from 0 to {MAX_COORDINATE}")
     return command
