@@ -88,7 +88,7 @@ def _status(state: TruckerState) -> str:
 def future_grabs(folded: Folded, seed: bytes) -> list[tuple[str, int]]:
     """Every face-down grab still to come this round, with the FairRng counter after each: the rules
     engine's own `face_down_sequence`, resumed where the stream's last draw left it. While building
-    only these grabs and a pile's first look draw (after which `TableService._pile_draw` computes the
+    only these grabs and a pile's first look draw (after which `tables._first_look` computes the
     sequence again), so this is exactly what `GAME.decide` would grab, one by one (the audit
     re-derives it from the revealed seed). PRIVATE: it goes to Redis and nowhere else."""
     if not folded.building:
