@@ -21,6 +21,7 @@ from moon21.operating import bank_price, buy_transport, must_buy, open_bases
 from moon21.rules import rules
 from moon21.state import C, P, State
 from moon21.stock import decide_sr, tunnel_taker
+from moon21.trading import cert_limit, player_cert_count
 from starbase_rules.contract import RuleViolation
 
 
@@ -47,16 +48,23 @@ def _available(s: State, corp: str) -> list[tuple[str, int]]:
 
 
 def stock_turn_has_choice(s: State, player: str) -> bool:
+    return any(_accepted(decide_sr, s, cmd, player) for cmd in _stock_candidates(s, player))
+
+
+def _stock_candidates(s: State, player: str):
+    """Commands worth trying, likeliest first; those failing a necessary condition are left out."""
     cash = s.cash(P(player))
-    buys = [K.BuyShare(corp=x, source=src) for x in s.live_corps() for src, price in _available(s, x)
-            if price <= cash]
-    starts = [K.StartCorporation(corp=x, par=min(rules()["par_prices"]))
-              for x, c in s.corps.items() if not c.started and not c.closed]
-    sells = [K.SellShares(corp=x) for x in sorted({corp_of(c) for c in s.shares.certs_held(P(player))})]
-    tunnel = [K.TakeTunnelShare(corp=x) for x in s.live_corps() if s.shares.ordinary_certs(x, POOL)] \
-        if tunnel_taker(s, player) else []
-    return any(_accepted(decide_sr, s, cmd, player) for cmd in buys + starts + sells + tunnel) \
-        or any(_accepted(decide_sr, s, cmd, player) for cmd in _swaps(s, player))
+    room = player_cert_count(s, player) < cert_limit(s)
+    if room:
+        yield from (K.BuyShare(corp=x, source=src) for x in s.live_corps()
+                    for src, price in _available(s, x) if price <= cash)
+        if cash >= 2 * min(rules()["par_prices"]):
+            yield from (K.StartCorporation(corp=x, par=min(rules()["par_prices"]))
+                        for x, c in s.corps.items() if not c.started and not c.closed)
+    yield from (K.SellShares(corp=x) for x in sorted({corp_of(c) for c in s.shares.certs_held(P(player))}))
+    if tunnel_taker(s, player):
+        yield from (K.TakeTunnelShare(corp=x) for x in s.live_corps() if s.shares.ordinary_certs(x, POOL))
+    yield from _swaps(s, player)
 
 
 def _swaps(s: State, player: str) -> list:
