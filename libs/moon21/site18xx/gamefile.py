@@ -47,6 +47,7 @@ class GameFile:
     actions: list[dict]
     result: dict[str, int] = field(default_factory=dict)
     status: str = ""
+    starbase: dict | None = None           # a Starbase export's own setup and options (the site ignores it)
 
 
 def read_game(data) -> GameFile:
@@ -70,12 +71,25 @@ def read_game(data) -> GameFile:
     if not isinstance(settings, dict):
         raise BadGameFile("'settings' must be an object")
     result = data.get("result") or {}
-    return GameFile(game_id=str(data.get("id", "")), players=ids,
+    own = _starbase_setup(data.get("starbase"), ids)
+    return GameFile(starbase=own, game_id=str(data.get("id", "")), players=ids,
                     names={str(p["id"]): str(p.get("name", p["id"])) for p in players},
-                    seed=_seed(settings.get("seed"), data.get("id")),
+                    seed=_seed(settings.get("seed"), data.get("id")) if own is None else 0,
                     auto_routing=bool(settings.get("auto_routing", True)), actions=actions,
                     result={str(k): v for k, v in result.items()} if isinstance(result, dict) else {},
                     status=str(data.get("status", "")))
+
+
+def _starbase_setup(own, players: list[str]) -> dict | None:
+    if own is None:
+        return None
+    if not isinstance(own, dict) or not isinstance(own.get("minerals"), dict) \
+            or not isinstance(own.get("held_back"), str) or not isinstance(own.get("options", {}), dict):
+        raise BadGameFile("'starbase' must hold minerals (hex -> mineral), held_back and options")
+    if own.get("seats", players) != players:
+        raise BadGameFile("'starbase.seats' must be the players in seat order")
+    return {"minerals": {str(k): str(v) for k, v in own["minerals"].items()}, "held_back": own["held_back"],
+            "options": dict(own.get("options", {}))}
 
 
 def _seed(seed, game_id) -> int:

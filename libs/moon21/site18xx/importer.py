@@ -55,7 +55,7 @@ class ImportResult:
     setup: list
     steps: list[Step] = field(default_factory=list)
     divergences: list[Divergence] = field(default_factory=list)
-    checks: dict = field(default_factory=lambda: {"runs": 0, "purchases": 0, "turns": 0})   # compared with the site
+    checks: dict = field(default_factory=lambda: {"runs": 0, "purchases": 0})   # compared with the site
     state: State | None = None
     moves: int = 0
 
@@ -68,7 +68,7 @@ class ImportResult:
         return {s.player: int(s.score) for s in sorted(outcome.standings, key=lambda s: -s.score)}
 
     def origin(self) -> dict:
-        return {"site": ORIGIN, "game": self.game.game_id, "seed": self.game.seed}
+        return origin_of(self.game)
 
 
 class Diverged(Exception):
@@ -77,12 +77,26 @@ class Diverged(Exception):
         self.code, self.message = code, message
 
 
+def origin_of(game: GameFile) -> dict:
+    """Where an imported game's setup comes from: the site's seed, or a Starbase export's own setup."""
+    if game.starbase is not None:
+        return {"site": ORIGIN, "game": game.game_id,
+                "setup": {"minerals": game.starbase["minerals"], "held_back": game.starbase["held_back"]}}
+    return {"site": ORIGIN, "game": game.game_id, "seed": game.seed}
+
+
 def import_options(game: GameFile, overrides: dict | None = None) -> dict:
-    """The table options of an imported game: the site's ruleset, the site's automatic routing, then
-    the caller's overrides (e.g. {"ruleset": "rulebook"} to see where the rulebook parts ways)."""
-    given = {"ruleset": SITE}
-    if not game.auto_routing:
-        given["maximum_revenue"] = "not_enforced"
+    """The table options of an imported game: the site's ruleset and automatic routing (or a Starbase
+    export's own options), then the caller's overrides (e.g. {"ruleset": "rulebook"} to see where the
+    rulebook parts ways)."""
+    if game.starbase is not None:
+        given = dict(game.starbase["options"])
+    else:
+        given = {"ruleset": SITE}
+        if not game.auto_routing:
+            given["maximum_revenue"] = "not_enforced"
+    if overrides and "ruleset" in overrides:
+        given = {}
     given.update(overrides or {})
     return table_options(given)
 
@@ -91,7 +105,7 @@ def import_game(data, overrides: dict | None = None, keep_going: bool = False) -
     """Replay a saved game of the site; raises BadGameFile for a file that is not one."""
     game = read_game(data)
     options = import_options(game, overrides)
-    setup = setup_events(game.players, options, game.seed)
+    setup = setup_events(game.players, options, origin_of(game))
     replay = Replay(ImportResult(game, options, setup, state=fold(GAME, setup)))
     all_moves = moves(effective_actions(game.actions))
     replay.result.moves = len(all_moves)
@@ -128,7 +142,8 @@ class Replay:
                 used = 0
             position += 1 + used
         self.finish()
-        self.result.checks["turns"] = len([t for t in self.turns if t[-1] is not None])
+        for kind, name in (("OR", "operating_turns"), ("CR", "corporate_turns")):
+            self.result.checks[name] = len([t for t in self.turns if t[0] == kind and t[-1] is not None])
 
     def finish(self) -> None:
         """After the last action the site's game is over: play the passes that end it here too."""

@@ -41,10 +41,7 @@ def translate_or(replay, move, rest) -> int:
         from moon21.site18xx.translate import translate
         return translate(replay, move, rest)
     if move.type == "pass":
-        op = replay.state.op
-        if op is not None and op.pending_un and operating_corp(replay, move) == op.corp:
-            replay.submit(move.index, replay.president(op.corp), K.UseUnContract(action="none"))
-        return 0     # otherwise the site's next action says which step it passed
+        return _pass(replay, move, rest)
     corp = operating_corp(replay, move)
     replay.turn_of(corp)
     if replay.state.op is None or replay.state.op.corp != corp:
@@ -55,6 +52,30 @@ def translate_or(replay, move, rest) -> int:
     if handler is None:
         raise Diverged("UNMAPPED", f"{move.type} has no meaning in an operating round")
     return handler(replay, move, rest, corp, actor) or 0
+
+
+BUY_STEP_MOVES = ("buy_train", "buy_company", "sell_shares", "bankrupt")
+
+
+def _pass(replay, move, rest) -> int:
+    """The site's pass ends one of its steps. It is our Pass when our turn is at a step a Pass ends
+    (tiles, token; buy when the turn really ends there); a pass of a step we do not have (the site's
+    last "buy company" pass, a step we skipped) stands for nothing."""
+    op = replay.state.op
+    if op is None or operating_corp(replay, move) != op.corp:
+        return 0
+    actor = replay.president(op.corp)
+    if op.pending_un:
+        replay.submit(move.index, actor, K.UseUnContract(action="none"))
+        return 0
+    following = rest[0] if rest else None
+    turn_goes_on = following is not None and following.type in BUY_STEP_MOVES and \
+        (following.entity == move.entity or is_or_move(replay, following) and
+         following.action.get("entity_type") == "player")
+    if op.step == "run" or (op.step == "buy" and turn_goes_on):
+        return 0
+    replay.submit(move.index, actor, K.Pass())
+    return 0
 
 
 # -- tiles and tokens ----------------------------------------------------------------------------
@@ -163,13 +184,15 @@ def _buy_train(replay, move, rest, corp, actor) -> int:
         command = K.BuyTransport(base=base, from_corp=seller[0], from_base=seller[1],
                                  transport=train_type(a["train"]), price=a["price"])
     else:
-        command = K.BuyTransport(base=base, transport=train_type(a["train"]))
+        command = K.BuyTransport(base=base)       # the top of the stack: checked against the site's below
     replay.shadow.pending_train = a["train"]
     events = _with_consent(replay, move, actor, command)
     bought = [e for e in events if e.type == "TransportBought"]
-    if not bought or bought[0].price != a["price"]:
-        paid = bought[0].price if bought else None
-        raise Diverged("PRICE_DIFFERS", f"the transport costs ₡{paid} here, ₡{a['price']} on the site")
+    if not bought or bought[0].transport != train_type(a["train"]):
+        raise Diverged("TRANSPORT_DIFFERS", f"a type {bought[0].transport if bought else None} transport "
+                                            f"is bought here, a {a['train']} on the site")
+    if bought[0].price != a["price"]:
+        raise Diverged("PRICE_DIFFERS", f"the transport costs ₡{bought[0].price} here, ₡{a['price']} on the site")
     replay.result.checks["purchases"] += 1
     return 0
 

@@ -38,9 +38,14 @@ def site_setup(seed: int) -> tuple[dict[str, str], str]:
     return minerals, held_back
 
 
-def setup_events(players: list[str], resolved_options: dict, seed: int) -> list:
-    """The engine's setup events for an imported game (seats as given; no draws of our own)."""
-    minerals, held_back = site_setup(seed)
+def setup_events(players: list[str], resolved_options: dict, origin: dict) -> list:
+    """The engine's setup events for an imported game (seats as given; no draws of our own): from the
+    site's seed (`origin["seed"]`), or as a Starbase export recorded it (`origin["setup"]`)."""
+    if "setup" in origin:
+        given = origin["setup"]
+        minerals, held_back = dict(given["minerals"]), str(given["held_back"])
+    else:
+        minerals, held_back = site_setup(int(origin["seed"]))
     return [E.GameSetUp(players=list(players), held_back=held_back, minerals=dict(sorted(minerals.items())),
                         starting_cash=rules()["starting_cash"][len(players)], options=resolved_options),
             E.RoundStarted(kind="ISR")]

@@ -32,6 +32,8 @@ def translate(replay, move, rest) -> int:
         raise Diverged("GAME_OVER", "the game is already over here")
     if s.ols_pending:
         return _ols(replay, move, rest)
+    if move.type == "pass" and move.action.get("entity_type") != "player" and s.kind in ("ISR", "SR"):
+        return 0        # a corporation's last pass of a turn that has already ended here
     handler = {"ISR": _auction, "SR": _stock, "CR": _corporate, "OR": translate_or}[s.kind]
     return handler(replay, move, rest) or 0
 
@@ -144,6 +146,8 @@ def _player_buys(replay, move, rest) -> int:
     mine = [c for c in s.shares.ordinary_certs(give_corp, f"p:{player}") if c not in s.swapped]
     if not mine:
         raise Diverged("NO_SUCH_SHARE", f"{player} holds no {give_corp} certificate to give")
+    if choice.action.get("give") in mine:      # a Starbase export names the certificate given
+        mine = [choice.action["give"]]
     take = cert if s.shares.location.get(cert) == source else s.shares.ordinary_certs(cert_corp(cert), source)[0]
     replay.submit(move.index, player, K.SwapCertificate(corp=source[2:], take=take, give=mine[0]))
     replay.shadow.moved([cert], f"p:{player}")
