@@ -6,7 +6,8 @@ import importlib
 import sys
 
 # Each module offers `register(subparsers)`; a module that is not installed is simply left out.
-COMMAND_MODULES = ["starbase_cli.play", "starbase_cli.script", "starbase_cli.audit", "starbase_cli.load"]
+COMMAND_MODULES = ["starbase_cli.play", "starbase_cli.script", "starbase_cli.audit", "starbase_cli.load",
+                   "starbase_cli.site18xx"]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -12,6 +12,9 @@
    is answered, not applied again, even after its live state is lost) is the one meta key the rules
    cannot re-derive: it is not compared (the hash chain still covers it).
 
+A game imported from another site (commitment "import:<site>") has no seed of ours: steps 3 and 4 are
+`starbase_core.imported.audit_imported`'s, which says what it can and cannot verify.
+
 A game still in progress has no revealed seed: its chain and shape are checked and the verdict says
 the chance is not yet verifiable.
 """
@@ -24,6 +27,7 @@ from starbase_core.envelope import Envelope, chain_problems
 from starbase_core.gamestream import (
     GAME_CREATED, GAME_ENDED, ends_game, engine_options, game_ended, is_platform, wrap,
 )
+from starbase_core.imported import audit_imported, is_imported
 from starbase_rules.contract import Game, RuleViolation
 from starbase_rules.fair import FairRng, commitment
 
@@ -72,6 +76,9 @@ def audit_game(game_id: str, envelopes: list[Envelope], get_game: Callable[[str]
     if not ends_game(last):
         return report
     report.finished = True
+    if is_imported(created):                 # chance drawn on another site: no seed to check
+        audit_imported(envelopes, get_game, report)
+        return report
     try:
         seed = bytes.fromhex(last.data["seed"])
     except (KeyError, ValueError, TypeError):

@@ -122,16 +122,19 @@ class Exporter:
         return [_act("choose", entity, "corporation", choice=str(index))]
 
     def _RunTransports(self, s, actor, cmd, events, entity):
+        """The runs in the command's order (the order an import sends them back in), priced by the events."""
+        earned = {(e.base, r["transport"], tuple(r["stops"])): r["revenue"]
+                  for e in events if e.type == "TransportsRun" for r in e.runs}
         routes, used = [], set()
-        for run_event in (e for e in events if e.type == "TransportsRun"):
-            for run in run_event.runs:
-                site_id = next(t for t, base in self.trains.get(entity, [])
-                               if base == run_event.base and int(t.split("-")[0]) == run["transport"]
-                               and t not in used)
+        for base in ("LB", "SP"):
+            for run in cmd.runs.get(base, []):
+                site_id = next(t for t, held_at in self.trains.get(entity, [])
+                               if held_at == base and int(t.split("-")[0]) == run["transport"] and t not in used)
                 used.add(site_id)
                 nodes = [node_of(stop) for stop in run["stops"]]
                 routes.append({"train": site_id, "nodes": nodes, "hexes": [n.split("-")[0] for n in nodes],
-                               "revenue": run["revenue"], "revenue_str": "-".join(n.split("-")[0] for n in nodes)})
+                               "revenue": earned.get((base, run["transport"], tuple(run["stops"])), 0),
+                               "revenue_str": "-".join(n.split("-")[0] for n in nodes)})
         return [_act("run_routes", entity, "corporation", routes=routes, extra_revenue=0, subsidy=0)]
 
     def _BuyTransport(self, s, actor, cmd, events, entity):

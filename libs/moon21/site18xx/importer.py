@@ -20,13 +20,10 @@ from moon21.game import GAME
 from moon21.options import SITE, table_options
 from moon21.site18xx.gamefile import BadGameFile, GameFile, effective_actions, moves, read_game
 from moon21.site18xx.names import UnknownName
-from moon21.site18xx.setup import setup_events
+from moon21.site18xx.setup import ORIGIN, setup_events
 from moon21.site18xx.shadow import Shadow
 from moon21.state import State
 from starbase_rules.contract import RuleViolation, fold
-
-ORIGIN = "18xx.games"
-
 
 @dataclass
 class Step:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from moon21 import events as E
 from moon21.rules import rules
 
+ORIGIN = "18xx.games"
 A, C, M = 1_103_515_245, 12_345, 2**31
 SITE_MINERAL_HEXES = ("A7", "A9", "B4", "B12", "D10", "E15", "F2", "H10", "I7", "J2", "J10", "K5", "K13",
                       "L10", "H2", "E5", "G13")
