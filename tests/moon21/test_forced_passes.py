@@ -1,0 +1,81 @@
+"""Forced passes (`moon21.forced`): where a player or corporation could only pass, the engine passes for
+it, as 18xx.games does, so nobody is asked for (and no clock waits on) a pass with no alternative."""
+from moon21 import commands as K
+from moon21 import events as E
+from moon21.game import GAME
+
+
+def types(events) -> list[str]:
+    return [e.type for e in events]
+
+
+def test_a_stock_turn_with_nothing_to_do_is_passed_by_the_engine(table):
+    # given ann's last ₡20 buys nothing and her only certificate is VH's president's, which nobody
+    # else could take over
+    t = table(("ann", "bob"), cash=200).stock_round()
+    t.do("ann", K.StartCorporation(corp="VH", par=90))
+    # when bob spends his money too, then both are passed for and the corporate round begins
+    events = t.do("bob", K.StartCorporation(corp="SSF", par=90))
+    passes = [(e.player, e.passed) for e in events if e.type == "StockTurnEnded"]
+    assert passes == [("bob", False), ("ann", True), ("bob", True)]
+    assert t.state.kind == "CR"
+
+
+def test_a_stock_turn_with_a_choice_waits_for_the_player(table):
+    t = table(("ann", "bob"), cash=300).stock_round()
+    t.do("ann", K.StartCorporation(corp="VH", par=90))
+    t.do("bob", K.StartCorporation(corp="SSF", par=90))
+    assert GAME.to_act(t.state) == ["ann"]          # ann's ₡120 buys a VH share: she decides
+
+
+def test_a_corporate_turn_with_nothing_to_issue_sell_or_buy_ends_by_itself(table):
+    # given VH is sold out (nothing to issue), holds no stock and has no money for any share
+    t = table(("ann", "bob"), cash=1000).stock_round().start("ann", "VH", 60)
+    t.hand("p:ann", "VH", [1, 2, 3, 4]).hand("p:bob", "VH", [5, 6, 7, 8])
+    t.given(E.CorporationFloated(corp="VH"), E.TileLaid(corp="VH", base="LB", hex="G7", tile="57M",
+                                                            rotation=0, cost=t.cash("c:VH")))
+    t.do("ann", K.Pass())
+    events = t.do("bob", K.Pass())                  # the stock round ends: VH's corporate turn is empty
+    started = [e for e in events if e.type == "CorporateTurnStarted"]
+    assert [e.corp for e in started] == ["VH"]
+    assert types(events).index("CorporateTurnEnded") > types(events).index("CorporateTurnStarted")
+    assert t.state.kind == "OR"
+
+
+def test_a_corporate_turn_that_could_issue_waits_for_the_president(table):
+    t = table(("ann", "bob"), cash=1000).stock_round().start("ann", "VH", 60, extra_shares=3)
+    t.given(E.CorporationFloated(corp="VH"))
+    t.do("ann", K.Pass())
+    t.do("bob", K.Pass())
+    assert t.state.kind == "CR" and t.state.cr.current == "VH" and GAME.to_act(t.state) == ["ann"]
+
+
+def buy_step(table, treasury: int):
+    t = table(("ann", "bob")).stock_round().start("ann", "VH", 60, extra_shares=3)
+    t.given(E.CorporationFloated(corp="VH"), E.TransportBought(corp="VH", base="LB", transport=2, price=0),
+            E.TileLaid(corp="VH", base="LB", hex="G7", tile="57M", rotation=0, cost=t.cash("c:VH") - treasury),
+            E.RoundStarted(kind="OR", set_no=1, or_no=1), E.OperatingTurnStarted(corp="VH"),
+            E.StepFinished(corp="VH", step="tiles", next_step="run"))
+    return t
+
+
+def test_a_buy_step_with_no_money_and_nothing_to_take_ends_the_turn(table):
+    t = buy_step(table, treasury=0)
+    events = t.do("ann", K.RunTransports(runs={"LB": [], "SP": []}))
+    kinds = types(events)
+    assert kinds[kinds.index("StepFinished") + 1] == "OperatingTurnEnded"   # buy step: nothing to ask
+    assert t.state.or_no == 2                        # VH was alone: the next operating round began
+
+
+def test_a_buy_step_with_money_for_a_transport_waits(table):
+    t = buy_step(table, treasury=200)
+    t.do("ann", K.RunTransports(runs={"LB": [], "SP": []}))
+    assert t.state.op.corp == "VH" and t.state.op.step == "buy" and GAME.to_act(t.state) == ["ann"]
+
+
+def test_a_buy_step_that_could_take_another_corporations_transport_for_1_waits(table):
+    t = buy_step(table, treasury=1).start("bob", "SSF", 60)
+    t.given(E.TransportBought(corp="SSF", base="SP", transport=2, price=0))
+    t.do("ann", K.RunTransports(runs={"LB": [], "SP": []}))
+    assert t.state.op.step == "buy"
+    t.do("ann", K.BuyTransport(base="SP", from_corp="SSF", from_base="SP", transport=2, price=1))
