@@ -72,9 +72,7 @@ def declare_bankruptcy(em: Emitter, corp: str, actor: str) -> None:
 def _president_sales(s: State, corp: str, president: str) -> list[tuple[str, int]]:
     """The most of each corporation's shares the president could sell now, as (corporation, count)."""
     out = []
-    for x in sorted({corp_of(c) for c in s.shares.certs_held(P(president))}):
-        if s.corps[x].closed:
-            continue
+    for x in sorted({corp_of(c) for c in s.shares.certs_held(P(president))}):   # a closed one's are removed
         count = next((n for n in range(s.shares.held_percent(x, P(president)) // 10, 0, -1)
                       if _sale_accepted(s, P(president), x, n, corp)), 0)
         if count:

@@ -79,3 +79,35 @@ def test_a_buy_step_that_could_take_another_corporations_transport_for_1_waits(t
     t.do("ann", K.RunTransports(runs={"LB": [], "SP": []}))
     assert t.state.op.step == "buy"
     t.do("ann", K.BuyTransport(base="SP", from_corp="SSF", from_base="SP", transport=2, price=1))
+
+
+def swap_only(table):
+    """ann, penniless, presides VH whose treasury holds an SSF share; she holds an ordinary SWP share
+    that the full pool cannot take, and VH's president's certificate nobody else could take over."""
+    t = table(("ann", "bob"), cash=700).stock_round(set_no=2)
+    t.start("ann", "VH", 60).start("bob", "SSF", 60).start("bob", "SWP", 60).hand("p:ann", "SWP", [1])
+    t.hand("p:bob", "SWP", [2, 3, 4, 5, 6]).hand("c:VH", "SSF", [1])
+    t.given(E.SharesSold(seller="p:bob", certs=["SWP_2", "SWP_3", "SWP_4", "SWP_5", "SWP_6"], price=60))
+    t.state.ledger.move("p:ann", "bank", t.cash("p:ann"))            # scenery: ann has no money left
+    return t
+
+
+def test_a_swap_is_a_choice_so_the_turn_is_not_passed_for_the_player(table):
+    from moon21.forced import _swaps, stock_turn_has_choice
+    t = swap_only(table)
+    swaps = _swaps(t.state, "ann")
+    assert [(c.corp, c.take, c.give) for c in swaps] == [("VH", "SSF_1", "SWP_1")]
+    assert stock_turn_has_choice(t.state, "ann")
+    t.do("ann", swaps[0])
+    assert t.state.shares.location["SWP_1"] == "c:VH" and t.state.shares.location["SSF_1"] == "p:ann"
+
+
+def test_with_the_certificates_already_swapped_this_round_the_turn_is_passed(table):
+    from moon21.forced import _swaps, stock_turn_has_choice
+    t = swap_only(table)
+    t.state.swapped.append("SWP_1")                                   # scenery: SWP_1 took part in a swap
+    assert _swaps(t.state, "ann") == [] and not stock_turn_has_choice(t.state, "ann")
+    t.state.swapped[:] = ["SSF_1"]                                   # or the treasury's SSF_1 did
+    assert _swaps(t.state, "ann") == [] and not stock_turn_has_choice(t.state, "ann")
+    t.state.swapped[:] = []
+    assert stock_turn_has_choice(t.state, "ann")                      # the swap alone makes it a choice

@@ -243,3 +243,70 @@ def test_11_8_1_on_18xx_games_a_president_who_could_pay_by_selling_may_not(table
     t = short_of_money(table, {"ruleset": SITE})
     t.given(E.EmergencyBegan(corp="VH", need=120))    # ₡20 + 3 x ₡60 covers it
     assert t.refused("ann", K.DeclareBankruptcy()) == "NOT_BANKRUPT"
+
+
+def test_11_7_the_president_s_own_cash_counts_and_exactly_enough_is_enough(table):
+    # ₡20 in VH's treasury + ann's ₡0 + 3 x ₡60 of SSF = ₡200
+    for ruleset, need, allowed in ((SITE, 200, False), (SITE, 201, True)):
+        t = short_of_money(table, {"ruleset": ruleset})
+        t.given(E.EmergencyBegan(corp="VH", need=need))
+        if allowed:
+            t.do("ann", K.DeclareBankruptcy())
+        else:
+            assert t.refused("ann", K.DeclareBankruptcy()) == "NOT_BANKRUPT"
+    t = short_of_money(table, {"ruleset": SITE})
+    t.given(E.PrivateRevenuePaid(private="P2", holder="p:ann", amount=30), E.EmergencyBegan(corp="VH", need=220))
+    assert t.refused("ann", K.DeclareBankruptcy()) == "NOT_BANKRUPT"      # ₡20 + ₡30 + ₡180 >= ₡220
+
+
+def test_11_7_by_the_rulebook_a_president_without_shares_goes_bankrupt_when_cash_falls_short(table):
+    t = table(("ann", "bob"), cash=120).stock_round().start("ann", "VH", 60)
+    t.given(E.TileLaid(corp="VH", base="LB", hex="D10", tile="5M", rotation=3, cost=100),
+            E.CorporationFloated(corp="VH"), E.RoundStarted(kind="OR", set_no=1, or_no=1),
+            E.OperatingTurnStarted(corp="VH"), E.StepFinished(corp="VH", step="tiles", next_step="buy"),
+            E.EmergencyBegan(corp="VH", need=20))                     # exactly VH's ₡20: it can pay
+    assert t.refused("ann", K.DeclareBankruptcy()) == "NOT_BANKRUPT"
+    t.given(E.EmergencyBegan(corp="VH", need=21))
+    assert "PlayerBankrupt" in [e.type for e in t.do("ann", K.DeclareBankruptcy())]
+
+
+def test_11_8_1_on_18xx_games_the_bank_sells_everything_the_rules_allow_with_the_price_falling(table):
+    # ann holds 4 SSF shares (SSF has operated, the pool holds one): she may sell all 4 (pool 50 %)
+    t = table(("ann", "bob"), cash=120 + 60 + 5 * 60, options={"ruleset": SITE}).stock_round()
+    t.start("ann", "VH", 60).start("bob", "SSF", 60, extra_shares=1).hand("p:ann", "SSF", [2, 3, 4, 5])
+    t.hand("p:bob", "SSF", [6]).given(E.SharesSold(seller="p:bob", certs=["SSF_6"], price=60))
+    t.given(E.TileLaid(corp="VH", base="LB", hex="D10", tile="5M", rotation=3, cost=100),
+            E.CorporationFloated(corp="VH"), E.CorporationFloated(corp="SSF"),
+            E.RoundStarted(kind="OR", set_no=1, or_no=1), E.OperatingTurnStarted(corp="SSF"),
+            E.OperatingTurnEnded(corp="SSF"), E.OperatingTurnStarted(corp="VH"),
+            E.StepFinished(corp="VH", step="tiles", next_step="buy"), E.EmergencyBegan(corp="VH", need=10_000))
+    price = t.price("SSF")
+    events = t.do("ann", K.DeclareBankruptcy())
+    sold = [e for e in events if e.type == "SharesSold"]
+    assert [len(e.certs) for e in sold] == [4] and t.price("SSF") < price
+    closed = next(e for e in events if e.type == "CorporationClosed")
+    assert closed.corp == "VH" and closed.reason.startswith("bankrupt")
+
+
+def test_11_7_on_18xx_games_shares_that_would_pass_the_presidency_do_not_count(table):
+    # ann presides VH with 40 %, bob holds 30 %: she may sell one VH share (a tie keeps her), not two
+    t = table(("ann", "bob"), cash=2000, options={"ruleset": SITE}).stock_round()
+    t.start("ann", "VH", 60).hand("p:ann", "VH", [1, 2]).hand("p:bob", "VH", [3, 4, 5])
+    t.given(E.TileLaid(corp="VH", base="LB", hex="D10", tile="5M", rotation=3, cost=t.cash("c:VH")),
+            E.CorporationFloated(corp="VH"), E.RoundStarted(kind="OR", set_no=1, or_no=1),
+            E.OperatingTurnStarted(corp="VH"), E.StepFinished(corp="VH", step="tiles", next_step="buy"))
+    have = t.cash("p:ann")
+    t.given(E.EmergencyBegan(corp="VH", need=have + 61))             # one share (₡60) is not enough
+    events = t.do("ann", K.DeclareBankruptcy())
+    assert [len(e.certs) for e in events if e.type == "SharesSold"] == [1]
+
+
+def test_describe_gives_each_option_with_its_values_and_sources():
+    declared = {d["key"]: d for d in describe()}
+    assert declared["ruleset"] == {"key": "ruleset", "type": "str", "allowed": ["rulebook", "18xx.games"],
+                                   "default": "rulebook", "rule": "",
+                                   "summary": "rulebook readings, or those of 18xx.games (see each option)"}
+    limit = declared["certificate_limit_2p"]
+    assert {k: limit[k] for k in ("type", "allowed", "default", "18xx.games", "rule")} == \
+        {"type": "int", "allowed": [15, 18], "default": 15, "18xx.games": 18, "rule": "9.3"}
+    assert limit["summary"] == OPTIONS["certificate_limit_2p"].summary

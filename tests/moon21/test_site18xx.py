@@ -212,3 +212,20 @@ def test_the_recorded_game_exported_and_imported_again_gives_the_same_commands(i
     assert back["starbase"]["held_back"] == "LG" and back["settings"]["seed"] is None
     again = import_game(back)
     assert [(s.actor, s.command) for s in again.steps] == [(s.actor, s.command) for s in imported.steps]
+
+
+def test_an_undo_with_nothing_in_force_undoes_nothing_and_an_unknown_target_is_named():
+    assert [a["id"] for a in effective_actions([act(1, "undo"), act(2)])] == [2]
+    assert [a["id"] for a in effective_actions([act(1, "message"), act(2, "undo"), act(3)])] == [1, 3]
+    with pytest.raises(BadGameFile) as refused:
+        effective_actions([act(1), act(2, "undo", action_id=99)])
+    assert "99" in str(refused.value)
+
+
+@pytest.mark.parametrize("settings, game_id, seed", [
+    ({"seed": "2024757991"}, "x", 2024757991), ({}, "hotseat-42-7", 42), ({"seed": ""}, 1234, 1234),
+    ({"seed": 7}, "ignored-99", 7),
+])
+def test_the_seed_is_settings_seed_or_the_first_digits_of_the_game_id(settings, game_id, seed):
+    data = {"title": "21Moon", "players": [{"id": 1}, {"id": 2}], "actions": [], "settings": settings, "id": game_id}
+    assert read_game(data).seed == seed

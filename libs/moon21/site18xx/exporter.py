@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from moon21 import commands as K
 from moon21.game import GAME
-from moon21.rules import rules
 from moon21.site18xx.names import BASE_SLOT, PRIVATES, node_of
 from starbase_rules.contract import fold
 
@@ -232,5 +231,3 @@ def export_game(setup_events: list, commands: list[tuple[str, dict, list]], game
         exporter.add(actor, GAME.parse_command(command), events)
     return exporter.game_file(game_id, names)
 
-
-__all__ = ["export_game", "Exporter", "rules"]

@@ -18,7 +18,7 @@ from moon21 import commands as K
 from moon21.clone import clone_state
 from moon21.game import GAME
 from moon21.options import SITE, table_options
-from moon21.site18xx.gamefile import BadGameFile, GameFile, effective_actions, moves, read_game
+from moon21.site18xx.gamefile import GameFile, effective_actions, moves, read_game
 from moon21.site18xx.names import UnknownName
 from moon21.site18xx.setup import ORIGIN, setup_events
 from moon21.site18xx.shadow import Shadow
@@ -235,5 +235,3 @@ def _describe(problem: Exception) -> tuple[str, str]:
         return "UNKNOWN_NAME", str(problem)
     return "MALFORMED_ACTION", f"{type(problem).__name__}: {problem}"
 
-
-__all__ = ["import_game", "import_options", "ImportResult", "Step", "Divergence", "BadGameFile", "ORIGIN"]

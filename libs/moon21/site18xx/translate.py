@@ -20,9 +20,7 @@ from kit18xx.shares import IPO, POOL
 from moon21 import commands as K
 from moon21.board.geometry import TILES
 from moon21.site18xx.importer import Diverged
-from moon21.site18xx.names import (
-    SLOT_BASE, cert_corp, par_of, private_of, split_city, stop_of, tile_name, train_type,
-)
+from moon21.site18xx.names import cert_corp, par_of, private_of, split_city, tile_name
 from moon21.site18xx.or_moves import translate_or
 
 
@@ -177,5 +175,3 @@ def _corporate(replay, move, rest) -> int:
         raise Diverged("UNMAPPED", f"{move.type} has no meaning in a corporate round")
     return 0
 
-
-__all__ = ["translate", "company_actor", "player_of", "source_of", "SLOT_BASE", "stop_of", "train_type"]
