@@ -74,3 +74,31 @@ def test_11_2_2_a_plain_tile_is_upgraded_the_same_way():
     assert ("E11", 3) in entered
     options = [o for o in bd.lay_options(board, "VH", "SP", phase="3") if o["hex"] == "E11"]
     assert options and all(3 in bd.lays.road_edges(o["tile"], o["rotation"]) for o in options)
+
+
+def test_11_6_while_a_deal_waits_the_seller_may_only_answer_it(table):
+    t = vh_buying_from_ssf(table, ssf_president="bob")
+    t.do("ann", K.BuyTransport(base="SP", from_corp="SSF", from_base="LB", transport=2, price=9))
+    assert t.refused("bob", K.Pass()) == "DEAL_PENDING"
+    assert t.refused("ann", K.AnswerDeal(accept=True)) == "NOT_YOUR_TURN"
+    t.do("bob", K.AnswerDeal(accept=False))
+    assert t.state.corps["SSF"].transports == {"LB": [2], "SP": [2]} and t.state.op.deal is None
+
+
+def test_11_6_a_deal_recorded_before_bases_were_named_still_takes_the_local_base_copy(table):
+    # a DealProposed stored by an older engine has no from_base: evolve and decide keep its old meaning
+    t = vh_buying_from_ssf(table, ssf_president="bob")
+    t.given(E.DealProposed(corp="VH", seller="bob", kind="transport", from_corp="SSF", transport=2,
+                           base="SP", price=9))
+    events = t.do("bob", K.AnswerDeal(accept=True))
+    bought = next(e for e in events if e.type == "TransportBought")
+    assert bought.from_base == "LB" and t.state.corps["SSF"].transports == {"LB": [], "SP": [2]}
+
+
+def test_6_1_a_private_bought_from_another_player_pays_that_player_once_accepted(table):
+    t = vh_buying_from_ssf(table, ssf_president="bob")
+    t.given(E.PrivateBought(player="bob", private="P3", price=40))
+    cash = t.cash("p:bob")
+    t.do("ann", K.AcquirePrivate(private="P3", price=50))
+    t.do("bob", K.AnswerDeal(accept=True))
+    assert t.state.private_owner["P3"] == "c:VH" and t.cash("p:bob") == cash + 50

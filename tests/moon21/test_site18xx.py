@@ -229,3 +229,44 @@ def test_an_undo_with_nothing_in_force_undoes_nothing_and_an_unknown_target_is_n
 def test_the_seed_is_settings_seed_or_the_first_digits_of_the_game_id(settings, game_id, seed):
     data = {"title": "21Moon", "players": [{"id": 1}, {"id": 2}], "actions": [], "settings": settings, "id": game_id}
     assert read_game(data).seed == seed
+
+
+def test_five_players_are_read_and_six_are_not_and_the_action_count_is_bounded():
+    from moon21.site18xx.gamefile import MAX_ACTIONS
+    base = {"title": "21Moon", "settings": {"seed": 1}}
+    assert len(read_game({**base, "players": [{"id": n} for n in range(5)], "actions": []}).players) == 5
+    with pytest.raises(BadGameFile):
+        read_game({**base, "players": [{"id": n} for n in range(6)], "actions": []})
+    two = [{"id": 1}, {"id": 2}]
+    assert len(read_game({**base, "players": two, "actions": [{"type": "pass"}] * MAX_ACTIONS}).actions) == MAX_ACTIONS
+    with pytest.raises(BadGameFile) as refused:
+        read_game({**base, "players": two, "actions": [{"type": "pass"}] * (MAX_ACTIONS + 1)})
+    assert str(MAX_ACTIONS) in str(refused.value)
+
+
+@pytest.mark.parametrize("own", [
+    [], {"held_back": "KR", "options": {}}, {"minerals": {}, "held_back": 3}, {"minerals": {}, "held_back": "KR", "options": []},
+    {"minerals": {}, "held_back": "KR", "seats": ["2", "1"]},
+])
+def test_a_starbase_setup_in_the_file_must_be_whole(own):
+    data = {"title": "21Moon", "players": [{"id": 1}, {"id": 2}], "actions": [], "starbase": own}
+    with pytest.raises(BadGameFile) as refused:
+        read_game(data)
+    assert "starbase" in str(refused.value)
+    ok = {**data, "starbase": {"minerals": {"A7": "Lithium"}, "held_back": "KR", "seats": ["1", "2"]}}
+    assert read_game(ok).starbase == {"minerals": {"A7": "Lithium"}, "held_back": "KR", "options": {}}
+
+
+def test_the_sites_names():
+    from moon21.site18xx import names as N
+    assert (N.tile_name("57M-1"), N.split_city("X29-0-2"), N.train_type("10-999"), N.par_of("70,4,2")) == \
+        ("57M", ("X29-0", 2), 10, 70)
+    assert (N.stop_of("A5-0"), N.stop_of("G13-1"), N.node_of("tourism_colony"), N.node_of("E9-0")) == \
+        ("power_plant", "G13-1", "L14-0", "E9-0")
+    assert (N.cert_corp("SSF_3"), N.private_of("TC")) == ("SSF", "P6")
+    for parse, bad in ((N.tile_name, "57M"), (N.tile_name, "-1"), (N.split_city, "X29"), (N.train_type, "x-1"),
+                       (N.train_type, "4"), (N.par_of, "p,4,2"), (N.stop_of, "A5"), (N.cert_corp, "SSF"),
+                       (N.cert_corp, "_3"), (N.private_of, "P1")):
+        with pytest.raises(N.UnknownName) as refused:
+            parse(bad)
+        assert repr(bad) in str(refused.value) or bad in str(refused.value)
