@@ -111,3 +111,82 @@ def test_with_the_certificates_already_swapped_this_round_the_turn_is_passed(tab
     assert _swaps(t.state, "ann") == [] and not stock_turn_has_choice(t.state, "ann")
     t.state.swapped[:] = []
     assert stock_turn_has_choice(t.state, "ann")                      # the swap alone makes it a choice
+
+
+# -- boundaries: exactly enough is a choice ---------------------------------------------------------
+
+def test_exactly_the_price_of_a_share_is_a_choice(table):
+    from moon21.forced import stock_turn_has_choice
+    t = table(("ann", "bob"), cash=1000).stock_round().start("bob", "VH", 60)
+    t.state.ledger.move("p:ann", "bank", t.cash("p:ann") - 60)       # scenery: ann keeps ₡60
+    assert stock_turn_has_choice(t.state, "ann")
+    t.state.ledger.move("p:ann", "bank", 1)
+    assert not stock_turn_has_choice(t.state, "ann")
+
+
+def test_a_share_only_in_the_pool_is_a_choice(table):
+    from moon21.forced import stock_turn_has_choice
+    t = table(("ann", "bob"), cash=1000).stock_round().start("bob", "VH", 60).hand("p:bob", "VH", range(1, 9))
+    t.given(E.SharesSold(seller="p:bob", certs=["VH_8"], price=60))
+    t.state.ledger.move("p:ann", "bank", t.cash("p:ann") - 60)
+    assert stock_turn_has_choice(t.state, "ann")
+    t.do("ann", K.BuyShare(corp="VH", source="pool"))
+
+
+def test_exactly_twice_the_lowest_par_is_a_choice(table):
+    from moon21.forced import stock_turn_has_choice
+    t = table(("ann", "bob"), cash=120).stock_round()
+    assert stock_turn_has_choice(t.state, "ann")
+    t.state.ledger.move("p:ann", "bank", 1)
+    assert not stock_turn_has_choice(t.state, "ann")
+
+
+def test_the_tunnel_share_alone_is_a_choice(table):
+    from moon21.forced import stock_turn_has_choice
+    t = table(("ann", "bob"), cash=1000).stock_round(set_no=2).start("bob", "VH", 60).hand("p:bob", "VH", [1])
+    t.given(E.SharesSold(seller="p:bob", certs=["VH_1"], price=60), E.PrivateBought(player="ann", private="P6", price=0))
+    t.state.ledger.move("p:ann", "bank", t.cash("p:ann"))
+    assert stock_turn_has_choice(t.state, "ann")
+    t.do("ann", K.TakeTunnelShare(corp="VH"))
+
+
+def test_a_corporation_that_may_issue_exactly_one_share_has_a_choice(table):
+    from moon21.corporate import issue_limit
+    from moon21.forced import corporate_turn_has_choice
+    t = table(("ann", "bob"), cash=1000).stock_round().start("ann", "VH", 60)
+    t.given(E.RoundStarted(kind="CR", set_no=1, order=["VH"]), E.CorporateTurnStarted(corp="VH"))
+    t.hand("p:ann", "VH", [1, 2, 3, 4, 5, 6, 7])
+    t.given(E.SharesSold(seller="p:ann", certs=["VH_1", "VH_2", "VH_3", "VH_4"], price=60))   # players 50, pool 40
+    t.state.ledger.move("c:VH", "bank", t.cash("c:VH"))              # no money to buy anything
+    assert issue_limit(t.state, "VH") == 1 and corporate_turn_has_choice(t.state, "VH")
+
+
+def test_a_corporation_with_exactly_a_shares_price_may_buy_it(table):
+    from moon21.forced import corporate_turn_has_choice
+    t = table(("ann", "bob"), cash=1000).stock_round().start("ann", "VH", 60).hand("p:ann", "VH", range(1, 9))
+    t.start("bob", "SSF", 70)
+    t.given(E.RoundStarted(kind="CR", set_no=1, order=["VH"]), E.CorporateTurnStarted(corp="VH"))
+    t.state.ledger.move("c:VH", "bank", t.cash("c:VH") - 70)
+    assert corporate_turn_has_choice(t.state, "VH")
+    t.state.ledger.move("c:VH", "bank", 1)
+    assert not corporate_turn_has_choice(t.state, "VH")
+    t.state.ledger.move("bank", "c:VH", 1)
+    t.hand("c:VH", "SSF", [1])                    # it spends its ₡70 on an SSF share it could now sell
+    assert t.cash("c:VH") == 0 and corporate_turn_has_choice(t.state, "VH")
+
+
+def test_exactly_the_price_of_the_top_transport_is_a_choice(table):
+    t = buy_step(table, treasury=120)
+    t.do("ann", K.RunTransports(runs={"LB": [], "SP": []}))
+    assert t.state.op.step == "buy"
+    t2 = buy_step(table, treasury=119)
+    t2.do("ann", K.RunTransports(runs={"LB": [], "SP": []}))
+    assert t2.state.op is None or t2.state.op.step != "buy"
+
+
+def test_a_private_a_player_would_sell_for_1_is_a_choice_in_the_buy_step(table):
+    t = buy_step(table, treasury=1)
+    t.given(E.PrivateBought(player="bob", private="P3", price=0))
+    t.do("ann", K.RunTransports(runs={"LB": [], "SP": []}))
+    assert t.state.op.step == "buy"
+    t.do("ann", K.AcquirePrivate(private="P3", price=1))

@@ -16,6 +16,8 @@ from tests.moon21.board.conftest import MINERALS, WEST_EAST
 def refusal(options) -> str:
     with pytest.raises(RuleViolation) as refused:
         table_options(options)
+    key = next(iter(k for k in options if k != "ruleset"), "ruleset")
+    assert key in refused.value.message                             # the message names what is wrong
     return refused.value.code
 
 

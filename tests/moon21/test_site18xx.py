@@ -270,3 +270,18 @@ def test_the_sites_names():
         with pytest.raises(N.UnknownName) as refused:
             parse(bad)
         assert repr(bad) in str(refused.value) or bad in str(refused.value)
+
+
+def test_details_of_reading_a_file():
+    base = {"title": "21Moon", "players": [{"id": 1}, {"id": 2}], "settings": {"seed": 5}}
+    game = read_game({**base, "actions": [], "id": 77, "result": {1: 10}})
+    assert (game.game_id, game.result, game.auto_routing) == ("77", {"1": 10}, True)   # routing on unless said
+    assert read_game({**base, "actions": []}).game_id == ""
+    odd = [act(1, "buy_shares", auto_actions=[{"entity": 2}, "x", act(0, "pass")])]   # no type, not an action
+    assert [(m.type, m.auto) for m in moves(odd)] == [("buy_shares", False), ("pass", True)]
+    assert [a["id"] for a in effective_actions([act(1), act(2, "undo"), act(3, "message"), act(4, "redo")])] == [1, 3]
+    own = {"minerals": {"A7": "Lithium"}, "held_back": "KR"}                      # seats may be left out
+    assert read_game({**base, "actions": [], "starbase": own}).starbase["held_back"] == "KR"
+    from moon21.site18xx.names import UnknownName, split_city
+    with pytest.raises(UnknownName):
+        split_city("abc-x")

@@ -41,12 +41,10 @@ class Move:
 class GameFile:
     game_id: str
     players: list[str]                     # site user ids, as text, in seat order
-    names: dict[str, str]                  # user id -> display name
     seed: int
     auto_routing: bool
     actions: list[dict]
     result: dict[str, int] = field(default_factory=dict)
-    status: str = ""
     starbase: dict | None = None           # a Starbase export's own setup and options (the site ignores it)
 
 
@@ -73,11 +71,9 @@ def read_game(data) -> GameFile:
     result = data.get("result") or {}
     own = _starbase_setup(data.get("starbase"), ids)
     return GameFile(starbase=own, game_id=str(data.get("id", "")), players=ids,
-                    names={str(p["id"]): str(p.get("name", p["id"])) for p in players},
                     seed=_seed(settings.get("seed"), data.get("id")) if own is None else 0,
                     auto_routing=bool(settings.get("auto_routing", True)), actions=actions,
-                    result={str(k): v for k, v in result.items()} if isinstance(result, dict) else {},
-                    status=str(data.get("status", "")))
+                    result={str(k): v for k, v in result.items()} if isinstance(result, dict) else {})
 
 
 def _starbase_setup(own, players: list[str]) -> dict | None:
