@@ -12,7 +12,7 @@ export function Corporations({ data, view, names }: { data: StellarData; view: S
     <section class="panel" aria-labelledby="stellar-corps-title">
       <h3 id="stellar-corps-title">{t("stellar.corporations")}</h3>
       <div class="scroll-x">
-        <table>
+        <table class="wide">
           <thead><tr>
             <th scope="col">{t("stellar.corporation")}</th><th scope="col">{t("stellar.president")}</th>
             <th scope="col">{t("stellar.shares")}</th><th scope="col">{t("stellar.treasury")}</th>

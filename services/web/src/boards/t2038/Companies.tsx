@@ -44,7 +44,7 @@ export function Corporations({ data, view, names }: { data: T2038Data; view: T20
     <section class="panel" aria-labelledby="t2038-corps-title">
       <h3 id="t2038-corps-title">{t("t2038.corporations")}</h3>
       <div class="scroll-x">
-        <table>
+        <table class="wide">
           <thead><tr>
             <th scope="col">{t("t2038.corporation")}</th><th scope="col">{t("t2038.president")}</th>
             <th scope="col">{t("t2038.price")}</th><th scope="col">{t("t2038.treasury")}</th>
