@@ -1,5 +1,9 @@
 """Wiring: build the lobby's adapters and services once, start their background work, stop it in order.
 
+The background work (the table projection's follows, the rebuild watch, the reconcile, and the live
+feed's follows) runs under supervisors (`starbase_core.supervise`): a follow that fails is logged and
+restarted with back-off from where it was, and `/readyz` answers 503 while one is down.
+
 Tests pass their own store and adjudicator client (real ones on real servers, or the in-memory store);
 `python -m lobby` lets `start` connect to NATS, Redis and the adjudicator from the settings.
 """
@@ -14,6 +18,7 @@ from adjudicator.client import AdjudicatorClient
 from starbase_core.envelope import Envelope
 from starbase_core.gamestream import ends_game
 from starbase_core.store_jetstream import JetStreamEventStore
+from starbase_core.supervise import Supervisor
 
 from lobby.config import LobbySettings
 from lobby.feed import Feed
@@ -31,7 +36,8 @@ class LobbyRuntime:
         self.settings = settings
         self.store, self.adjudicator, self.redis = store, adjudicator, redis
         self._owned: list = []                  # what we opened ourselves, closed on stop
-        self._tasks: list[asyncio.Task] = []
+        self.supervisor = Supervisor("lobby")
+        self._positions: dict[str, int] = {}    # how far each projection follow got (a restart resumes there)
         self.signer = TokenSigner(settings.lobby_secret, settings.lobby_token_max_age)
         self._rebuilt: dict[str, asyncio.Event] = {}
         self._rebuild_end = 0
@@ -65,27 +71,23 @@ class LobbyRuntime:
             for rebuilt in self._rebuilt.values():
                 rebuilt.set()
         for subject_filter in self._rebuilt:
-            self._tasks.append(asyncio.create_task(self._project(subject_filter)))
-            self._tasks.append(asyncio.create_task(self._mark_rebuilt_when_quiet(subject_filter)))
-        self._tasks.append(asyncio.create_task(self._reconcile()))
+            self.supervisor.start(f"project {subject_filter}", lambda f=subject_filter: self._project(f))
+            self.supervisor.start(f"rebuilt {subject_filter}", lambda f=subject_filter: self._mark_rebuilt_when_quiet(f),
+                                  once=True)
+        self.supervisor.start("reconcile", self._reconcile, once=True)
         log.info("lobby_started", store=type(self.store).__name__)
         return self
 
     async def _project(self, subject_filter: str) -> None:
-        """Rebuild the projection from the whole store, then keep it current."""
-        position = 0
-        while True:
-            try:
-                async for position, envelope in self.store.follow(position, subject_filter):
-                    await self.projection.apply(envelope)
-                    self._last_applied = asyncio.get_running_loop().time()
-                    if position >= self._rebuild_end:
-                        self._rebuilt[subject_filter].set()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("projection_follow_failed", filter=subject_filter, position=position)
-                await asyncio.sleep(1.0)
+        """Rebuild the projection from the whole store, then keep it current (supervised: a restart
+        resumes after the last envelope applied)."""
+        async for position, envelope in self.store.follow(self._positions.get(subject_filter, 0), subject_filter):
+            await self.projection.apply(envelope)
+            self._positions[subject_filter] = position
+            self._last_applied = asyncio.get_running_loop().time()
+            if position >= self._rebuild_end:
+                self._rebuilt[subject_filter].set()
+        raise ConnectionError(f"the follow of {subject_filter} ended")
 
     async def _mark_rebuilt_when_quiet(self, subject_filter: str, quiet: float = 1.0) -> None:
         """The follower yields only matching envelopes, so when the last stored one is of another kind
@@ -116,16 +118,15 @@ class LobbyRuntime:
 
     async def ready(self) -> bool:
         """Ready once the store and Redis answer and the table list is rebuilt (so a new replica does
-        not serve a half-empty list while it catches up)."""
+        not serve a half-empty list while it catches up), and no background task is down."""
         await self.redis.ping()
         await self.store.last_seq("table.readyz")
-        return self.feed.started.is_set() and all(event.is_set() for event in self._rebuilt.values())
+        return (self.feed.started.is_set() and all(event.is_set() for event in self._rebuilt.values())
+                and self.supervisor.healthy() and self.feed.supervisor.healthy())
 
     async def stop(self) -> None:
         await self.feed.stop()
-        for task in self._tasks:
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self.supervisor.stop()
         for resource in reversed(self._owned):
             try:
                 await (resource.aclose() if hasattr(resource, "aclose") else resource.close())
