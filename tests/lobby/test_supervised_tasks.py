@@ -11,29 +11,10 @@ from lobby.bootstrap import LobbyRuntime
 from lobby.config import LobbySettings
 from starbase_core.servers import free_port
 from starbase_core.store_memory import MemoryEventStore
+from tests.support.faults import CuttableStore
 from tests.support.stack import ApiPlayer
 
 pytestmark = pytest.mark.integration
-
-
-class CuttableStore:
-    """The in-memory store, whose follows can be cut (each running one fails at its next envelope)
-    and refused (a new one fails at once) while `down`, as when NATS goes away."""
-
-    def __init__(self, inner: MemoryEventStore):
-        self.inner, self.down, self.generation = inner, False, 0
-
-    def __getattr__(self, name):
-        return getattr(self.inner, name)
-
-    async def follow(self, from_position: int = 0, subject_filter: str = "game.>"):
-        if self.down:
-            raise ConnectionError("the store does not answer")
-        generation = self.generation
-        async for item in self.inner.follow(from_position, subject_filter):
-            if self.generation != generation:
-                raise ConnectionError("the connection to the store was lost")
-            yield item
 
 
 async def until(condition, timeout: float = 10.0) -> None:
@@ -69,14 +50,14 @@ async def test_a_cut_follow_makes_the_lobby_not_ready_and_resumes_where_it_was(r
         first = await ann.ok(ann.post("/tables", {"game": "moon21", "seats": 3}))
         await until(lambda: _listed(here_http, first["table_id"]))
 
-        here_store.down, here_store.generation = True, here_store.generation + 1
+        here_store.cut()
         await ApiPlayer.register(there_http, "bob")                   # wakes the player follows: they fail
         during = await ann.ok(ann.post("/tables", {"game": "moon21", "seats": 2}))   # and the table follows
         await until(not_ready)
         assert not here.supervisor.healthy() and not here.feed.supervisor.healthy()
         assert not await _listed(here_http, during["table_id"])
 
-        here_store.down = False
+        here_store.restore()
         await until(ready)
         await until(lambda: _listed(here_http, during["table_id"]))
         listed = (await here_http.get("/tables", params={"limit": 100})).json()["items"]
