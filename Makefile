@@ -14,8 +14,9 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# CLUSTER=3: NATS as a 3-node JetStream cluster, streams replicated on all three (starbase_core.cluster).
 run: $(STAMP)
-	$(PY) -m starbase_cli.run
+	CLUSTER=$(CLUSTER) $(PY) -m starbase_cli.run
 
 # Package boundaries (.importlinter) and types (pyproject's [tool.mypy]) before the tests.
 check: $(STAMP)
