@@ -1,0 +1,151 @@
+"""Bounded load through the public APIs while a trial injects its faults; every answer is journaled.
+
+- `BoardLoad`: `starbase load`'s own tables (`starbase_cli.loadgen`: bots over HTTP + WebSocket),
+  one table per lane, a new table whenever one stops (a fault may end it), until `stop` is set;
+- `IdleTables`: tables whose players never act, with a decision time, so the clock owes defaults;
+- `TwinLoad`: every command sent at the same moment through two lobbies (each with its own
+  adjudicator) under one command id: two replicas racing on the same command.
+"""
+from __future__ import annotations
+
+import asyncio
+import itertools
+import random
+
+import httpx
+
+from starbase_cli.loadclients import ActionsChooser
+from starbase_cli.loadgen import Budget, LoadPlan, run_load
+
+from starbase_chaos.journal import ACKNOWLEDGED, BOARD, REFUSED, UNANSWERED, Journal
+
+HTTP_TIMEOUT = 10.0
+
+
+async def until_stopped(stop: asyncio.Event, work) -> None:
+    """Run `work()` (a coroutine) until it ends or `stop` is set, whichever comes first."""
+    task, stopper = asyncio.ensure_future(work()), asyncio.ensure_future(stop.wait())
+    try:
+        await asyncio.wait({task, stopper}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for pending in (task, stopper):
+            pending.cancel()
+        await asyncio.gather(task, stopper, return_exceptions=True)
+
+
+class BoardLoad:
+    def __init__(self, lobby: str, journal: Journal, *, game: str = "moon21", lanes: int = 2, seats: int = 2,
+                 seed: int = 1):
+        self.lobby, self.journal, self.game, self.lanes, self.seats, self.seed = lobby, journal, game, lanes, seats, seed
+        self.tables = 0
+
+    async def run(self, stop: asyncio.Event) -> None:
+        await asyncio.gather(*(self._lane(lane, stop) for lane in range(self.lanes)))
+
+    async def _lane(self, lane: int, stop: asyncio.Event) -> None:
+        for round_ in itertools.count():
+            if stop.is_set():
+                return
+            plan = LoadPlan(lobby=self.lobby, game=self.game, tables=1, seats=self.seats, spectators=0,
+                            duration=3600, max_commands=10**6, seed=self.seed * 1000 + lane * 100 + round_,
+                            drain=2.0, push_timeout=20.0)
+            budget = Budget(plan)
+            self.tables += 1
+            run = asyncio.ensure_future(run_load(plan, budget=budget, journal=self.journal))
+            stopper = asyncio.ensure_future(stop.wait())
+            await asyncio.wait({run, stopper}, return_when=asyncio.FIRST_COMPLETED)
+            budget.stop("trial over")              # the table finishes the command in hand, then stops
+            stopper.cancel()
+            await asyncio.gather(run, stopper, return_exceptions=True)
+            if not stop.is_set():
+                await asyncio.sleep(0.5)           # a fault ended that table: the next one in a moment
+
+
+async def register(http: httpx.AsyncClient, name: str) -> tuple[str, dict]:
+    reply = await http.post("/players", json={"name": name})
+    reply.raise_for_status()
+    body = reply.json()
+    return body["player_id"], {"Authorization": f"Bearer {body['token']}", "token": body["token"]}
+
+
+async def open_table(http: httpx.AsyncClient, players: list[tuple[str, dict]], game: str, options: dict) -> dict:
+    """Register-ready players sit at a new table, which starts; the table as the lobby lists it."""
+    (_, host), *others = players
+    headers = {p: {"Authorization": auth["Authorization"]} for p, auth in players}
+    table = (await _ok(http.post("/tables", headers=headers[players[0][0]],
+                                 json={"game": game, "seats": len(players), "options": options})))
+    for player, _ in others:
+        await _ok(http.post(f"/tables/{table['table_id']}/join", headers=headers[player], json={}))
+    for player, _ in players:
+        await _ok(http.post(f"/tables/{table['table_id']}/ready", headers=headers[player], json={}))
+    await _ok(http.post(f"/tables/{table['table_id']}/start", headers=headers[players[0][0]]))
+    return await _ok(http.get(f"/tables/{table['table_id']}"))
+
+
+async def _ok(call) -> dict:
+    reply = await call
+    reply.raise_for_status()
+    return reply.json()
+
+
+class IdleTables:
+    """Tables nobody plays: after `decision_seconds` the clock owes each player a default, over and over."""
+
+    def __init__(self, lobby: str, *, tables: int = 2, decision_seconds: float = 1.0, game: str = "moon21"):
+        self.lobby, self.count, self.decision_seconds, self.game = lobby, tables, decision_seconds, game
+        self.game_ids: list[str] = []
+
+    async def open(self) -> list[str]:
+        async with httpx.AsyncClient(base_url=self.lobby, timeout=HTTP_TIMEOUT) as http:
+            for index in range(self.count):
+                players = [await register(http, f"idle-{index}-{seat}") for seat in range(2)]
+                table = await open_table(http, players, self.game, {"decision_seconds": self.decision_seconds})
+                self.game_ids.append(table["game_id"])
+        return self.game_ids
+
+
+class TwinLoad:
+    """Commands sent through two lobbies at once with one command id; both answers are journaled."""
+
+    def __init__(self, lobbies: tuple[str, str], journal: Journal, *, tables: int = 2, game: str = "moon21",
+                 seed: int = 7):
+        self.lobbies, self.journal, self.tables, self.game = lobbies, journal, tables, game
+        self.rnd = random.Random(seed)
+        self.sent = 0
+
+    async def run(self, stop: asyncio.Event) -> None:
+        async with httpx.AsyncClient(base_url=self.lobbies[0], timeout=HTTP_TIMEOUT) as first, \
+                httpx.AsyncClient(base_url=self.lobbies[1], timeout=HTTP_TIMEOUT) as second:
+            await asyncio.gather(*(self._table(index, first, second, stop) for index in range(self.tables)))
+
+    async def _table(self, index: int, first: httpx.AsyncClient, second: httpx.AsyncClient,
+                     stop: asyncio.Event) -> None:
+        for round_ in itertools.count():
+            if stop.is_set():
+                return
+            try:
+                players = [await register(first, f"twin-{index}-{seat}") for seat in range(2)]
+                game_id = (await open_table(first, players, self.game, {}))["game_id"]
+                auth = {p: {"Authorization": a["Authorization"]} for p, a in players}
+                chooser = ActionsChooser(first, game_id, auth, self.rnd, lambda status: None)
+                while not stop.is_set():
+                    choice = await chooser.choose(list(auth))
+                    if choice is None:
+                        break                                  # the game is over
+                    await self._twice(game_id, auth, *choice, first, second, f"twin{index}r{round_}c{self.sent}")
+            except httpx.HTTPError:
+                await asyncio.sleep(0.5)
+
+    async def _twice(self, game_id: str, auth: dict, player: str, command: dict, first, second, command_id: str):
+        self.sent += 1
+        body = {"command": command, "command_id": command_id}
+        replies = await asyncio.gather(*(lobby.post(f"/games/{game_id}/commands", json=body, headers=auth[player])
+                                         for lobby in (first, second)), return_exceptions=True)
+        for reply in replies:
+            if isinstance(reply, BaseException) or reply.status_code >= 500:
+                outcome, seqs, code = UNANSWERED, (), ""
+            elif reply.status_code >= 400:
+                outcome, seqs, code = REFUSED, (), reply.json().get("error", {}).get("code", "?")
+            else:
+                outcome, seqs, code = ACKNOWLEDGED, tuple(e["seq"] for e in reply.json()["events"]), ""
+            self.journal.record(BOARD, game_id, f"{player}:{command_id}", outcome, seqs, code)
