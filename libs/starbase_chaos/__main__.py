@@ -25,7 +25,7 @@ QUICK = Scale(warmup=5.0, gap=3.0, repeats=2)
 
 
 def render(results: list[TrialResult], seconds: float) -> str:
-    header = (f"{'trial':<18} {'fault':<48} {'n':>2} {'acked':>6} {'lost':>4} {'dup':>3} {'ref+app':>7} "
+    header = (f"{'trial':<18} {'fault':<48} {'n':>2} {'acked':>6} {'unans':>5} {'lost':>4} {'dup':>3} {'ref+app':>7} "
               f"{'audit ok/bad':>12} {'chain':>5} {'scored/ended':>12} {'recovery s':>10} {'secs':>5}  verdict")
     lines = [header, "-" * len(header)]
     for result in results:
@@ -36,6 +36,7 @@ def render(results: list[TrialResult], seconds: float) -> str:
             recovery = "never"
         lines.append(
             f"{result.trial.name:<18} {result.trial.fault[:48]:<48} {len(result.recoveries):>2} {v.acknowledged:>6} "
+            f"{v.unanswered:>5} "
             f"{v.lost:>4} {v.duplicated:>3} {v.refused_but_applied:>7} "
             f"{f'{v.audit_passed}/{v.audit_failed}':>12} {v.chain_breaks:>5} "
             f"{f'{v.scored_once}/{v.finished}':>12} {recovery:>10} {result.seconds:>5.0f}  {result.status}")

@@ -3,8 +3,8 @@
 The services are `starbase_cli.run`'s own children (`services(env)`: the same modules, environment
 and readiness probes), on free loopback ports, over a NATS server or a `starbase_core.cluster`
 cluster and a Redis with an append-only file, all under one work directory (logs in `logs/`).
-`twin=True` adds a second adjudicator and a second lobby that talks only to it, so one command can
-reach two adjudicator replicas at once.
+`twin=True` adds a second adjudicator (caching one game: like a replica that never saw the game) and
+a second lobby that talks only to it, so one command can reach two adjudicator replicas at once.
 
 Faults: `kill` (SIGKILL a service) then `restart` it, as an orchestrator would; `kill_nats` /
 `restart_nats` (a node of a cluster by name); `pause_nats` (SIGSTOP … SIGCONT); `wipe_redis`
@@ -108,7 +108,10 @@ class ChaosStack:
         adjudicator = dataclasses.replace(
             by_name["adjudicator"], name="adjudicator-2", ready_url=f"http://127.0.0.1:{health}/readyz",
             env={**by_name["adjudicator"].env, "ADJUDICATOR_PORT": str(grpc_port),
-                 "ADJUDICATOR_HEALTH_PORT": str(health)}, process=None)
+                 "ADJUDICATOR_HEALTH_PORT": str(health),
+                 # One game cached: the twin tables take turns evicting each other, so it mostly
+                 # reads a game afresh, as a replica that never saw it would.
+                 "CACHE_GAMES": "1"}, process=None)
         lobby = dataclasses.replace(
             by_name["lobby"], name="lobby-2", ready_url=f"http://127.0.0.1:{lobby_port}/readyz",
             env={**by_name["lobby"].env, "LOBBY_PORT": str(lobby_port),

@@ -60,7 +60,8 @@ class Trial:
 class Scale:
     lanes: int = 2              # board tables playing at once
     trucker_tables: int = 1
-    warmup: float = 6.0         # seconds of load before the first fault
+    warmup: float = 6.0         # seconds of load before the first fault, at least
+    ended_before_faults: int = 1    # games ended (and scored) before the first fault (waited ≤ 120 s)
     gap: float = 4.0            # seconds of load between faults
     repeats: int | None = None  # overrides each trial's own count (the quick subset uses fewer)
 
@@ -125,6 +126,7 @@ async def _exercise(trial: Trial, stack: ChaosStack, scale: Scale, result: Trial
     try:
         await asyncio.sleep(scale.warmup)
         probe = Whole(stack, store, scoring, journal, idle.game_ids)
+        await probe.until_games_ended(scale.ended_before_faults)     # so scoring has something to lose
         for _ in range(scale.repeats or trial.repeats):
             await trial.inject(stack)
             result.recoveries.append(await probe.recovery(since=time.time()))
@@ -171,11 +173,23 @@ class Whole:
             return False
         return await self._all_ended_games_scored()
 
-    async def _all_ended_games_scored(self) -> bool:
+    async def until_games_ended(self, count: int, bound: float = 120.0) -> None:
+        deadline = time.monotonic() + bound
+        while time.monotonic() < deadline:
+            await self._find_ended()
+            if len(self._finished) >= count:
+                return
+            await asyncio.sleep(0.5)
+        raise RuntimeError(f"fewer than {count} game(s) ended within {bound:.0f} s of load")
+
+    async def _find_ended(self) -> None:
         for game_id in {r.game_id for r in self.journal.records if r.kind == BOARD} - self._finished:
             last = await self._last(game_id)
             if last is not None and ends_game(last):
                 self._finished.add(game_id)
+
+    async def _all_ended_games_scored(self) -> bool:
+        await self._find_ended()
         for game_id in self._finished:
             if await self.scoring.result(game_id) is None:
                 return False

@@ -3,8 +3,8 @@
 - `BoardLoad`: `starbase load`'s own tables (`starbase_cli.loadgen`: bots over HTTP + WebSocket),
   one table per lane, a new table whenever one stops (a fault may end it), until `stop` is set;
 - `IdleTables`: tables whose players never act, with a decision time, so the clock owes defaults;
-- `TwinLoad`: every command sent at the same moment through two lobbies (each with its own
-  adjudicator) under one command id: two replicas racing on the same command.
+- `TwinLoad`: every command sent through two lobbies (each with its own adjudicator) under one
+  command id, a few milliseconds apart: two replicas racing on the same command.
 """
 from __future__ import annotations
 
@@ -20,17 +20,7 @@ from starbase_cli.loadgen import Budget, LoadPlan, run_load
 from starbase_chaos.journal import ACKNOWLEDGED, BOARD, REFUSED, UNANSWERED, Journal
 
 HTTP_TIMEOUT = 10.0
-
-
-async def until_stopped(stop: asyncio.Event, work) -> None:
-    """Run `work()` (a coroutine) until it ends or `stop` is set, whichever comes first."""
-    task, stopper = asyncio.ensure_future(work()), asyncio.ensure_future(stop.wait())
-    try:
-        await asyncio.wait({task, stopper}, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        for pending in (task, stopper):
-            pending.cancel()
-        await asyncio.gather(task, stopper, return_exceptions=True)
+STAGGER = 0.02          # seconds: how far apart a twin command's two sendings may be
 
 
 class BoardLoad:
@@ -139,8 +129,14 @@ class TwinLoad:
     async def _twice(self, game_id: str, auth: dict, player: str, command: dict, first, second, command_id: str):
         self.sent += 1
         body = {"command": command, "command_id": command_id}
-        replies = await asyncio.gather(*(lobby.post(f"/games/{game_id}/commands", json=body, headers=auth[player])
-                                         for lobby in (first, second)), return_exceptions=True)
+        async def through(lobby, delay: float):
+            await asyncio.sleep(delay)
+            return await lobby.post(f"/games/{game_id}/commands", json=body, headers=auth[player])
+
+        # The second a few milliseconds after the first: sometimes it checks the command id before the
+        # first lands, and reads the game after it did (the race a retry in flight runs too).
+        replies = await asyncio.gather(through(first, 0.0), through(second, self.rnd.uniform(0, STAGGER)),
+                                       return_exceptions=True)
         for reply in replies:
             if isinstance(reply, BaseException) or reply.status_code >= 500:
                 outcome, seqs, code = UNANSWERED, (), ""
