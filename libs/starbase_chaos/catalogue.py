@@ -55,6 +55,16 @@ def cluster_node(role: str) -> Inject:
     return inject
 
 
+async def two_nodes_down(stack: ChaosStack) -> None:
+    """Only one node of three left (no quorum: writes stop) for NODE_DOWN seconds, then both back."""
+    leader, followers = await stack.stream_leader()
+    for victim in (leader, followers[0]):
+        stack.kill_nats(victim)
+    await asyncio.sleep(NODE_DOWN)
+    for victim in (leader, followers[0]):
+        await asyncio.to_thread(stack.restart_nats, victim)
+
+
 RACING_COMMANDS = KnownIssue(
     "refused_but_applied",
     "two attempts of one command id in flight at once: one is applied, the other refused on the newer "
@@ -76,6 +86,8 @@ TRIALS = [
           repeats=2, nats_nodes=3),
     Trial("cluster-follower", f"3-node cluster: SIGKILL a follower {NODE_DOWN:.0f} s", cluster_node("follower"),
           repeats=2, nats_nodes=3),
+    Trial("cluster-one-left", f"3-node cluster: SIGKILL leader + follower {NODE_DOWN:.0f} s", two_nodes_down,
+          repeats=1, nats_nodes=3),
 ]
 
 
