@@ -71,6 +71,7 @@ class TrialResult:
     trial: Trial
     verdict: Verdict = field(default_factory=Verdict)
     recoveries: list[float | None] = field(default_factory=list)
+    still_missing: str = ""         # what was not back when a recovery ran out of time
     seconds: float = 0.0
     error: str = ""
 
@@ -78,7 +79,7 @@ class TrialResult:
     def problems(self) -> list[str]:
         found = self.verdict.failures()
         if any(r is None for r in self.recoveries):
-            found.append(f"not whole again within {RECOVERY_BOUND:.0f} s")
+            found.append(f"not whole again within {RECOVERY_BOUND:.0f} s: {self.still_missing}")
         if self.error:
             found.append(self.error)
         return found
@@ -130,6 +131,7 @@ async def _exercise(trial: Trial, stack: ChaosStack, scale: Scale, result: Trial
         for _ in range(scale.repeats or trial.repeats):
             await trial.inject(stack)
             result.recoveries.append(await probe.recovery(since=time.time()))
+            result.still_missing = result.still_missing or (probe.missing if result.recoveries[-1] is None else "")
             await asyncio.sleep(scale.gap)
         stop.set()
         await asyncio.wait_for(asyncio.gather(*running, return_exceptions=True), 60)
@@ -151,6 +153,7 @@ class Whole:
     def __init__(self, stack: ChaosStack, store, scoring: ScoringReader, journal: Journal, idle_games: list[str]):
         self.stack, self.store, self.scoring, self.journal, self.idle_games = stack, store, scoring, journal, idle_games
         self._finished: set[str] = set()
+        self.missing = ""
 
     async def recovery(self, since: float) -> float | None:
         """Seconds from `since` (a wall-clock time) until whole; None past RECOVERY_BOUND."""
@@ -158,19 +161,23 @@ class Whole:
             try:
                 if await self._whole(since):
                     return time.time() - since
-            except Exception:       # the store or Redis is still coming back
-                pass
+            except Exception as problem:       # the store or Redis is still coming back
+                self.missing = f"the probe failed: {type(problem).__name__}"
             await asyncio.sleep(0.2)
         return None
 
     async def _whole(self, since: float) -> bool:
         fresh = {r.kind for r in self.journal.records[-2000:] if r.outcome == ACKNOWLEDGED and r.at >= since}
-        if not {BOARD, TRUCKER} <= fresh:
+        if missing := {BOARD, TRUCKER} - fresh:
+            self.missing = f"no {' or '.join(sorted(missing))} acknowledgement since"
             return False
         if not await asyncio.to_thread(self.stack.all_ready):
+            self.missing = "a /readyz not 200"
             return False
         if self.idle_games and not await self._clock_played_since(since):
+            self.missing = "no clock default since"
             return False
+        self.missing = "an ended game not scored"
         return await self._all_ended_games_scored()
 
     async def until_games_ended(self, count: int, bound: float = 120.0) -> None:

@@ -113,17 +113,20 @@ class TruckerPlayer:
                 welcome = json.loads(await asyncio.wait_for(self.socket.recv(), ANSWER_TIMEOUT))
                 if welcome.get("type") != "welcome":
                     raise ConnectionError(f"no welcome: {welcome}")
-            socket = self.socket
-            await socket.send(json.dumps({"id": client_id, "op": op, **fields}))
-            while True:
-                message = json.loads(await asyncio.wait_for(socket.recv(), ANSWER_TIMEOUT))
-                if message.get("id") == client_id and message["type"] in ("ack", "refused"):
-                    return message
+            return await asyncio.wait_for(self._answer(self.socket, op, fields, client_id), ANSWER_TIMEOUT)
         except (OSError, asyncio.TimeoutError, websockets.WebSocketException, ConnectionError):
-            if self.socket is not None:
-                await self.socket.close()
-            self.socket = None
+            socket, self.socket = self.socket, None
+            if socket is not None:
+                socket.transport.abort()      # no close handshake with a server that stopped answering
             return None
+
+    @staticmethod
+    async def _answer(socket, op: str, fields: dict, client_id: str) -> dict:
+        await socket.send(json.dumps({"id": client_id, "op": op, **fields}))
+        while True:                            # the table's events come on the same socket: skip them
+            message = json.loads(await socket.recv())
+            if message.get("id") == client_id and message["type"] in ("ack", "refused"):
+                return message
 
 
 class TruckerLoad:
