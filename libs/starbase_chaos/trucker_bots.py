@@ -4,7 +4,7 @@ Grabs are face down while the pile lasts, then face up among the components the 
 back (two players race for them: one is refused NOT_FACE_UP, as the rules say).
 
 A table is opened through the lobby (like any game); each player connects to the `realtime_url` the
-table gives, with their lobby token. A move gets one final journal record: `acknowledged` (with the
+table gives, with what the lobby hands out for sockets (a single-use ticket, or its token). A move gets one final journal record: `acknowledged` (with the
 seqs of its events), `refused` (a rule's refusal: nothing may be stored), or `unanswered` after
 `RESENDS` tries. A move with no answer (the socket died) or a "send it again" answer (`RETRY`,
 `SHUTTING_DOWN`, …) is sent again with the same id after a reconnect, as a client should: the service
@@ -19,9 +19,10 @@ import random
 
 import httpx
 import websockets
+from websockets.typing import Subprotocol
 
 from starbase_chaos.journal import ACKNOWLEDGED, REFUSED, TRUCKER, UNANSWERED, Journal
-from starbase_chaos.workload import HTTP_TIMEOUT, open_table, register
+from starbase_chaos.workload import HTTP_TIMEOUT, Player, open_table, sign_in
 
 AGAIN = frozenset({"RETRY", "SHUTTING_DOWN", "TABLE_UNAVAILABLE"})     # not applied, or not known: resend
 RESENDS = 20
@@ -39,8 +40,9 @@ class Table:
 
 
 class TruckerPlayer:
-    def __init__(self, url: str, player_id: str, token: str, journal: Journal, game_id: str, table: Table):
-        self.url, self.player_id, self.token, self.journal, self.game_id = url, player_id, token, journal, game_id
+    def __init__(self, url: str, player: Player, lobby: str, journal: Journal, game_id: str, table: Table):
+        self.url, self.player, self.lobby, self.journal, self.game_id = url, player, lobby, journal, game_id
+        self.player_id = player.player_id
         self.table = table
         self.holding: str | None = None      # the component in hand ("?" when only a refusal said so)
         self.over = False
@@ -108,13 +110,16 @@ class TruckerPlayer:
         """The answer to one sending of a move, or None (no connection, or no answer in time)."""
         try:
             if self.socket is None:
-                self.socket = await websockets.connect(f"{self.url}?token={self.token}", max_size=2**22,
-                                                       open_timeout=5)
+                async with httpx.AsyncClient(base_url=self.lobby, timeout=HTTP_TIMEOUT) as http:
+                    query, offered = await self.player.socket_options(http)
+                protocols = [Subprotocol(p) for p in offered] if offered is not None else None
+                self.socket = await websockets.connect(f"{self.url}{query}", subprotocols=protocols,
+                                                       max_size=2**22, open_timeout=5)
                 welcome = json.loads(await asyncio.wait_for(self.socket.recv(), ANSWER_TIMEOUT))
                 if welcome.get("type") != "welcome":
                     raise ConnectionError(f"no welcome: {welcome}")
             return await asyncio.wait_for(self._answer(self.socket, op, fields, client_id), ANSWER_TIMEOUT)
-        except (OSError, asyncio.TimeoutError, websockets.WebSocketException, ConnectionError):
+        except (OSError, asyncio.TimeoutError, websockets.WebSocketException, ConnectionError, httpx.HTTPError):
             socket, self.socket = self.socket, None
             if socket is not None:
                 socket.transport.abort()      # no close handshake with a server that stopped answering
@@ -143,13 +148,13 @@ class TruckerLoad:
         while not stop.is_set():
             try:
                 async with httpx.AsyncClient(base_url=self.lobby, timeout=HTTP_TIMEOUT) as http:
-                    players = [await register(http, f"truck-{index}-{seat}") for seat in range(self.seats)]
+                    players = [await sign_in(http, f"truck-{index}-{seat}") for seat in range(self.seats)]
                     table = await open_table(http, players, "trucker", {})
             except httpx.HTTPError:
                 await asyncio.sleep(0.5)           # the lobby is down: open the table when it is back
                 continue
             self.game_ids.append(table["game_id"])
             shared = Table(seed=index)
-            bots = [TruckerPlayer(table["realtime_url"], player, auth["token"], self.journal, table["game_id"], shared)
-                    for player, auth in players]
+            bots = [TruckerPlayer(table["realtime_url"], player, self.lobby, self.journal, table["game_id"], shared)
+                    for player in players]
             await asyncio.gather(*(bot.play(stop) for bot in bots))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import random
+from dataclasses import dataclass
 
 import httpx
 
@@ -51,24 +52,48 @@ class BoardLoad:
                 await asyncio.sleep(0.5)           # a fault ended that table: the next one in a moment
 
 
-async def register(http: httpx.AsyncClient, name: str) -> tuple[str, dict]:
-    reply = await http.post("/players", json={"name": name})
+@dataclass(frozen=True)
+class Player:
+    """A player signed in to the lobby, as `sign_in` made them."""
+
+    player_id: str
+    access: str                 # the bearer token of the lobby's API
+    tickets: bool               # sockets are opened with single-use tickets, never a token in the URL
+
+    @property
+    def headers(self) -> dict:
+        return {"Authorization": f"Bearer {self.access}"}
+
+    async def socket_options(self, http: httpx.AsyncClient) -> tuple[str, list[str] | None]:
+        """(what to add to a socket's URL, the subprotocols to offer) for this player's next socket."""
+        if not self.tickets:
+            return f"?token={self.access}", None
+        reply = await http.post("/tickets", json={}, headers=self.headers)
+        reply.raise_for_status()
+        return "", reply.json()["protocols"]
+
+
+async def sign_in(http: httpx.AsyncClient, name: str) -> Player:
+    """A guest of a lobby with accounts (guests are unrated but scored), else a player by name."""
+    reply = await http.post("/players/guest")
+    if reply.status_code in (404, 405):         # a lobby without accounts: a name is all it asks
+        reply = await http.post("/players", json={"name": name})
+        reply.raise_for_status()
+        return Player(reply.json()["player_id"], reply.json()["token"], tickets=False)
     reply.raise_for_status()
-    body = reply.json()
-    return body["player_id"], {"Authorization": f"Bearer {body['token']}", "token": body["token"]}
+    return Player(reply.json()["player_id"], reply.json()["access_token"], tickets=True)
 
 
-async def open_table(http: httpx.AsyncClient, players: list[tuple[str, dict]], game: str, options: dict) -> dict:
-    """Register-ready players sit at a new table, which starts; the table as the lobby lists it."""
-    (_, host), *others = players
-    headers = {p: {"Authorization": auth["Authorization"]} for p, auth in players}
-    table = (await _ok(http.post("/tables", headers=headers[players[0][0]],
-                                 json={"game": game, "seats": len(players), "options": options})))
-    for player, _ in others:
-        await _ok(http.post(f"/tables/{table['table_id']}/join", headers=headers[player], json={}))
-    for player, _ in players:
-        await _ok(http.post(f"/tables/{table['table_id']}/ready", headers=headers[player], json={}))
-    await _ok(http.post(f"/tables/{table['table_id']}/start", headers=headers[players[0][0]]))
+async def open_table(http: httpx.AsyncClient, players: list[Player], game: str, options: dict) -> dict:
+    """The players sit at a new table, which starts; the table as the lobby then lists it."""
+    host, *others = players
+    table = await _ok(http.post("/tables", headers=host.headers,
+                                json={"game": game, "seats": len(players), "options": options}))
+    for player in others:
+        await _ok(http.post(f"/tables/{table['table_id']}/join", headers=player.headers, json={}))
+    for player in players:
+        await _ok(http.post(f"/tables/{table['table_id']}/ready", headers=player.headers, json={}))
+    await _ok(http.post(f"/tables/{table['table_id']}/start", headers=host.headers))
     return await _ok(http.get(f"/tables/{table['table_id']}"))
 
 
@@ -88,7 +113,7 @@ class IdleTables:
     async def open(self) -> list[str]:
         async with httpx.AsyncClient(base_url=self.lobby, timeout=HTTP_TIMEOUT) as http:
             for index in range(self.count):
-                players = [await register(http, f"idle-{index}-{seat}") for seat in range(2)]
+                players = [await sign_in(http, f"idle-{index}-{seat}") for seat in range(2)]
                 table = await open_table(http, players, self.game, {"decision_seconds": self.decision_seconds})
                 self.game_ids.append(table["game_id"])
         return self.game_ids
@@ -114,9 +139,9 @@ class TwinLoad:
             if stop.is_set():
                 return
             try:
-                players = [await register(first, f"twin-{index}-{seat}") for seat in range(2)]
+                players = [await sign_in(first, f"twin-{index}-{seat}") for seat in range(2)]
                 game_id = (await open_table(first, players, self.game, {}))["game_id"]
-                auth = {p: {"Authorization": a["Authorization"]} for p, a in players}
+                auth = {p.player_id: p.headers for p in players}
                 chooser = ActionsChooser(first, game_id, auth, self.rnd, lambda status: None)
                 while not stop.is_set():
                     choice = await chooser.choose(list(auth))

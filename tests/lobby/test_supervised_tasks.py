@@ -1,5 +1,9 @@
 """The lobby's background follows are supervised: when the store cuts them, /readyz says so, and once
-the store answers again they resume where they were, so another replica's tables appear here."""
+the store answers again they resume where they were, so another replica's tables appear here.
+
+The stack's lobby is the other replica; this one runs beside it on the same store (real NATS), through
+a shim that can cut its follows (`tests.support.faults.CuttableStore`).
+"""
 import asyncio
 
 import httpx
@@ -8,36 +12,29 @@ from redis.asyncio import Redis
 
 from lobby.app import create_app
 from lobby.bootstrap import LobbyRuntime
-from lobby.config import LobbySettings
-from starbase_core.servers import free_port
-from starbase_core.store_memory import MemoryEventStore
+from starbase_core.store_jetstream import JetStreamEventStore
 from tests.support.faults import CuttableStore
 from tests.support.stack import ApiPlayer
 
 pytestmark = pytest.mark.integration
 
 
-async def until(condition, timeout: float = 10.0) -> None:
+async def until(condition, timeout: float = 15.0) -> None:
     async def poll():
         while not await condition():
-            await asyncio.sleep(0.02)
+            await asyncio.sleep(0.05)
     await asyncio.wait_for(poll(), timeout)
 
 
-async def lobby(settings: LobbySettings, store, redis_url: str):
-    runtime = LobbyRuntime(settings, store=store, redis=Redis.from_url(redis_url, decode_responses=True),
-                           adjudicator=object())      # no game is started here
-    app = create_app(settings, runtime)
-    await runtime.start()
-    return runtime, httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://lobby")
-
-
-async def test_a_cut_follow_makes_the_lobby_not_ready_and_resumes_where_it_was(redis_url):
-    memory = MemoryEventStore()
-    here_store = CuttableStore(memory)
-    settings = LobbySettings(redis_url=redis_url, lobby_secret="s", adjudicator_target=f"127.0.0.1:{free_port()}")
-    here, here_http = await lobby(settings, here_store, redis_url)
-    there, there_http = await lobby(settings, memory, redis_url)      # another replica, on the same store
+async def test_a_cut_follow_makes_the_lobby_not_ready_and_resumes_where_it_was(stack, http):
+    settings = stack.settings
+    store = CuttableStore(await JetStreamEventStore.connect(settings.nats_url, name=settings.event_stream,
+                                                            subject_prefix=settings.event_subject_prefix))
+    here = LobbyRuntime(settings, store=store, adjudicator=stack.runtime.adjudicator,
+                        redis=Redis.from_url(settings.redis_url, decode_responses=True))
+    app = create_app(settings, here)
+    await here.start()
+    here_http = httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://lobby")
     try:
         async def ready() -> bool:
             return (await here_http.get("/readyz")).status_code == 200
@@ -46,28 +43,27 @@ async def test_a_cut_follow_makes_the_lobby_not_ready_and_resumes_where_it_was(r
             return not await ready()
 
         await until(ready)
-        ann = await ApiPlayer.register(there_http, "ann")
+        ann = await ApiPlayer.register(http, "ann")                 # on the other replica
         first = await ann.ok(ann.post("/tables", {"game": "moon21", "seats": 3}))
         await until(lambda: _listed(here_http, first["table_id"]))
 
-        here_store.cut()
-        await ApiPlayer.register(there_http, "bob")                   # wakes the player follows: they fail
-        during = await ann.ok(ann.post("/tables", {"game": "moon21", "seats": 2}))   # and the table follows
+        store.cut()
+        during = await ann.ok(ann.post("/tables", {"game": "moon21", "seats": 2}))   # the follows meet the cut
         await until(not_ready)
         assert not here.supervisor.healthy() and not here.feed.supervisor.healthy()
         assert not await _listed(here_http, during["table_id"])
 
-        here_store.restore()
+        store.restore()
         await until(ready)
         await until(lambda: _listed(here_http, during["table_id"]))
         listed = (await here_http.get("/tables", params={"limit": 100})).json()["items"]
         assert [t["table_id"] for t in listed].count(first["table_id"]) == 1   # resumed, not replayed twice
         assert here.supervisor.tasks["project table.>"].restarts >= 1
     finally:
-        for runtime, http in ((here, here_http), (there, there_http)):
-            await http.aclose()
-            await runtime.stop()
-            await runtime.redis.aclose()
+        await here_http.aclose()
+        await here.stop()
+        await here.redis.aclose()
+        await store.inner.close()
 
 
 async def _listed(http: httpx.AsyncClient, table_id: str) -> bool:
