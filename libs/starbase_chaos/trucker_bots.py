@@ -95,9 +95,10 @@ class TruckerPlayer:
             self.table.face_up.discard(component)
 
     def _learn(self, code: str, fields: dict) -> None:
+        """What a refusal says about the table (after an unanswered move the bot may be wrong)."""
         if code == "HAND_FULL":
             self.holding = "?"
-        elif code in ("NOTHING_IN_HAND", "NO_NEWEST_COMPONENT"):
+        elif code in ("NOTHING_TO_RETURN", "NOTHING_IN_HAND", "NO_NEWEST_COMPONENT"):
             self.holding = None
         elif code == "WAREHOUSE_EMPTY":
             self.table.pile_empty = True
