@@ -12,7 +12,7 @@ from starbase_chaos.stack import ChaosStack
 from starbase_chaos.trials import Inject, KnownIssue, Trial
 
 PAUSE_SECONDS = 5.0     # NATS frozen this long (SIGSTOP … SIGCONT)
-CLOCK_DOWN = 3.0        # the clock stays dead this long: decisions of 1 s fall due meanwhile
+CLOCK_DOWN = 6.0        # the clock stays dead this long: the idle tables' 5 s decisions fall due meanwhile
 NODE_DOWN = 6.0         # a cluster node stays dead this long, under load
 
 

@@ -51,7 +51,7 @@ class Trial:
     repeats: int = 3
     nats_nodes: int = 1
     twin: bool = False          # a second adjudicator and lobby, and commands raced through both
-    idle_tables: int = 0        # tables nobody plays (decision time 1 s): the clock owes them defaults
+    idle_tables: int = 0        # tables nobody plays (decision time 5 s): the clock owes them defaults
     quick: bool = False         # part of the bounded subset `make test` runs
     known_issue: KnownIssue | None = None
 

@@ -104,9 +104,10 @@ async def _ok(call) -> dict:
 
 
 class IdleTables:
-    """Tables nobody plays: after `decision_seconds` the clock owes each player a default, over and over."""
+    """Tables nobody plays: after `decision_seconds` (5: the least a lobby with option bounds takes) the
+    clock owes each player a default, over and over."""
 
-    def __init__(self, lobby: str, *, tables: int = 2, decision_seconds: float = 1.0, game: str = "moon21"):
+    def __init__(self, lobby: str, *, tables: int = 2, decision_seconds: float = 5.0, game: str = "moon21"):
         self.lobby, self.count, self.decision_seconds, self.game = lobby, tables, decision_seconds, game
         self.game_ids: list[str] = []
 
