@@ -38,6 +38,7 @@ class Rules:
         self.deciders: dict[str, DecideHandler] = {}
         self.evolvers: dict[str, EvolveHandler] = {}
         self.upcasters: dict[tuple[str, int], Upcaster] = {}
+        self.versions: dict[str, int] = {}         # event type -> its current version
         self._adapters: dict[str, TypeAdapter] = {}
 
     # -- registering ---------------------------------------------------------------------------------
@@ -60,6 +61,7 @@ class Rules:
             if kind in self.evolvers:
                 raise ValueError(f"{kind} already has an evolve handler")
             self.events[kind], self.evolvers[kind] = event_type, function
+            self.versions[kind] = event_type.model_fields["v"].default
             self._adapters.pop("events", None)
             return function
         return register
@@ -84,9 +86,9 @@ class Rules:
 
     def upcast(self, data: dict) -> dict:
         kind, version = data.get("type"), data.get("v", 1)
-        if not isinstance(kind, str) or kind not in self.events:
-            return data                       # validation says what is wrong with it
-        current = self.events[kind].model_fields["v"].default
+        current = self.versions.get(kind) if isinstance(kind, str) else None
+        if current is None or version == current:
+            return data                       # the current shape (or unknown: validation says why)
         while version < current:
             step = self.upcasters.get((kind, version))
             if step is None:

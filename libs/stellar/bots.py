@@ -202,19 +202,3 @@ def _bot_bid(s: State, player: str, rnd: random.Random, options: list[cmd.Comman
     if low <= limit:
         return cmd.Bid(amount=low if rnd.random() < 0.7 else min(limit, low + rnd.randint(1, 3)))
     return cmd.PassBid() if any(o.type == "PassBid" for o in options) else cmd.Bid(amount=low)
-
-
-def default_command(s: State, player: str) -> cmd.Command | None:
-    """What happens when a clock runs out: the most passive legal choice."""
-    options = candidates(s, player)
-    order = ["PassBid", "DeclineAgreement", "UseSpareParts", "ChooseTaxAction", "FinishBuilding", "DeclineIssue", "SkipBuilding", "PayDividend",
-             "FinishOrdering", "PassVoting", "PassInvestorAction", "PassAlienAction", "UseFinePrint",
-             "BackroomDeal", "OrderShip"]
-    for kind in order:
-        for option in options:
-            if option.type == kind:
-                return option
-    if s.auction is not None and options:
-        return options[0]
-    decisions = [o for o in options if o.type in ("DraftPower", "ChooseHome", "ChooseBattleCorp", "ChooseAgentsBonus")]
-    return decisions[0] if decisions else None

@@ -3,7 +3,8 @@ from stellar_given import Table, of_type, started_table, types
 
 from stellar import commands as c
 from stellar import queries as q
-from stellar.flow import Ctx, finish_liquidation
+from stellar.flow import finish_liquidation
+from stellar.game import GAME
 
 GG, CE, PK, FR, SC, AM = ("gamboge_guild", "cerulean_council", "pink_inc", "frost_federated",
                           "scarlet_syndicate", "amethyst_agency")
@@ -15,7 +16,7 @@ def test_accounting_gimmick_avoids_takeover_without_raising_share_value():
     t.corp(FR).signed, t.corp(FR).agreement_planets = True, 2
     t.state.alien_mc = q.mining_capacity(t.state, FR) + 4
     t.state.round = "liquidation"
-    ctx = Ctx(t.state)
+    ctx = GAME.tx(t.state)
     finish_liquidation(ctx)
     assert "HostileTakeover" not in types(ctx.events)
     assert of_type(ctx.events, "LiquidationCompleted")[0].share_values[FR] == q.share_value(t.state, FR)
