@@ -101,9 +101,17 @@ def _require_builder(s: State, actor: str):
     return s.build
 
 
+def require_unbuilt_outpost(corp) -> None:
+    """Every build places at least one outpost, so a corporation with none left may not begin one (it
+    would lose the action); Dismantling Outposts can return one to the supply first."""
+    if corp.supply <= 0:
+        refuse("NO_OUTPOSTS_LEFT", f"{corp.id} has no unbuilt outposts to build with")
+
+
 @RULES.decides(cmd.BeginExpansion)
 def begin_expansion(tx: Tx, command: cmd.BeginExpansion, actor: str) -> None:
     corp = require_corp_step(tx.state, actor, "build")
+    require_unbuilt_outpost(corp)
     tx.emit(ev.BuildBegan(corp=corp.id, mode="expand", builder=actor, payer=treasury(corp.id)))
 
 

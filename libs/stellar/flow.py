@@ -161,10 +161,15 @@ def finish_liquidation(tx: Tx) -> None:
     s = tx.state
     for corp_id in s.turn_order:
         corp = s.corps[corp_id]
-        gimmick = tables().power("accounting_gimmick", "takeover_check_bonus") if "accounting_gimmick" in corp.powers else 0
-        apparent = q.mining_capacity(s, corp_id) + gimmick
-        if corp.signed and apparent <= s.alien_mc:
+        if not corp.signed:                  # only a signed corporation faces the takeover check
+            continue
+        gimmick = "accounting_gimmick" in corp.powers
+        apparent = q.mining_capacity(s, corp_id) + (tables().power("accounting_gimmick", "takeover_check_bonus")
+                                                     if gimmick else 0)
+        if apparent <= s.alien_mc:
             tx.emit(ev.HostileTakeover(corp=corp_id))
+        if gimmick:                          # One-Time: used by this check, then discarded (glossary)
+            tx.emit(ev.PowerDiscarded(corp=corp_id, power="accounting_gimmick"))
     values = {}
     for corp_id, corp in s.corps.items():
         if not corp.formed:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from stellar import commands as cmd
 from stellar import events as ev
 from stellar.board import alpha
+from stellar.building import require_unbuilt_outpost
 from stellar.corporate import require_power, take_pending
 from stellar.facts import tables
 from stellar.flow import Tx, administration, open_auction, refuse, request
@@ -146,7 +147,7 @@ def _to_next_player(tx: Tx) -> None:
 def hire_contractor(tx: Tx, command: cmd.HireContractor, actor: str) -> None:
     s = tx.state
     _require_shenanigan(s, actor, "investor", "private_contractor")
-    _require_shareholder(s, actor, command.corp)
+    require_unbuilt_outpost(_require_shareholder(s, actor, command.corp))
     tx.emit(ev.DiscMoved(player=actor, disc="investor", action="private_contractor"))
     tx.emit(ev.BuildBegan(corp=command.corp, mode="contractor", builder=actor, payer=liquid(actor)))
 
@@ -155,7 +156,7 @@ def hire_contractor(tx: Tx, command: cmd.HireContractor, actor: str) -> None:
 def jerry_rig(tx: Tx, command: cmd.JerryRig, actor: str) -> None:
     s = tx.state
     _require_shenanigan(s, actor, "investor", "jerry_rig")
-    _require_shareholder(s, actor, command.corp)
+    require_unbuilt_outpost(_require_shareholder(s, actor, command.corp))
     tx.emit(ev.DiscMoved(player=actor, disc="investor", action="jerry_rig"))
     tx.emit(ev.BuildBegan(corp=command.corp, mode="jerry_rig", builder=actor, payer=liquid(actor)))
 

@@ -12,9 +12,11 @@ from stellar.rules import RULES
 from stellar.state import BANK, State, treasury
 
 def _require_own_turn(s: State, actor: str, corp_id: str):
+    """G-PWR-5: once per round, any time in the corporation's own turn, its own build included (a
+    dismantled outpost "may immediately be placed as part of any action" that builds)."""
     corp = require_president(s, actor, corp_id)
     require_quiet(s)
-    if s.round != "corporation" or s.corp_turn is None or s.corp_turn.corp != corp_id or s.build is not None:
+    if s.round != "corporation" or s.corp_turn is None or s.corp_turn.corp != corp_id:
         refuse("WRONG_STEP", f"{corp_id} may use this power only during its own corporation turn")
     return corp
 
