@@ -20,6 +20,7 @@ and `options_of(Options)` turns them into `OptionSpec`s (the type comes from the
 from __future__ import annotations
 
 import dataclasses
+import math
 import types
 import typing
 from typing import Any, Literal
@@ -54,6 +55,8 @@ class OptionSpec(BaseModel):
             return f"option {self.key!r} must be a {self.type}, not {value!r}"
         if self.choices is not None and value not in self.choices:
             return f"option {self.key!r} must be one of {list(self.choices)}, not {value!r}"
+        if isinstance(value, float) and not math.isfinite(value):
+            return f"option {self.key!r} must be a finite number, not {value!r}"
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             if self.minimum is not None and value < self.minimum:
                 return f"option {self.key!r} must be at least {_number(self.minimum)}, not {value!r}"
