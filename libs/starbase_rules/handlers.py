@@ -86,8 +86,7 @@ class Rules:
 
     def upcast(self, data: dict) -> dict:
         kind, version = data.get("type"), data.get("v", 1)
-        current = self.versions.get(kind) if isinstance(kind, str) else None
-        if current is None or version == current:
+        if not isinstance(kind, str) or (current := self.versions.get(kind)) is None or version == current:
             return data                       # the current shape (or unknown: validation says why)
         while version < current:
             step = self.upcasters.get((kind, version))

@@ -290,3 +290,14 @@ def test_an_unknown_secrecy_is_an_error_not_a_leak():
 
     with pytest.raises(ValueError, match="unknown secrecy"):
         redact_event(Odd(card=3), "ann")
+
+
+def test_the_registry_gives_a_games_declaration_and_none_for_an_engine_not_on_the_base(monkeypatch):
+    from starbase_rules import registry
+    from tests.engines.tiny_game import ENGINE_PATH
+
+    monkeypatch.setitem(registry.ENGINES, "tiny", ENGINE_PATH)
+    monkeypatch.setitem(registry.ENGINES, "plain", "tests.support.testjack:GAME")
+    assert registry.game_info("tiny") is INFO and registry.game_info("stellar").title == "Stellar Ventures"
+    assert registry.game_info("plain") is None
+    assert code_of(registry.game_info, "chess") == "UNKNOWN_GAME"
