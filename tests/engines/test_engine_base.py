@@ -301,3 +301,14 @@ def test_the_registry_gives_a_games_declaration_and_none_for_an_engine_not_on_th
     assert registry.game_info("tiny") is INFO and registry.game_info("stellar").title == "Stellar Ventures"
     assert registry.game_info("plain") is None
     assert code_of(registry.game_info, "chess") == "UNKNOWN_GAME"
+
+
+def test_an_engine_on_the_base_is_the_platforms_game_and_has_every_part():
+    from starbase_rules import parts
+    from starbase_rules.contract import Game
+    from stellar.game import GAME as STELLAR
+
+    for engine in (GAME, STELLAR):
+        assert isinstance(engine, Game) and isinstance(engine, parts.Core)
+        for part in (parts.LegalActions, parts.Turns, parts.Bots, parts.Redaction, parts.Realtime, parts.Invariants):
+            assert isinstance(engine, part), part.__name__
