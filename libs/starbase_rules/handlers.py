@@ -77,6 +77,8 @@ class Rules:
     # -- using ---------------------------------------------------------------------------------------
 
     def parse_command(self, data: Any) -> Command:
+        if isinstance(data, dict) and "type" not in data:    # a lone command type would default it
+            raise RuleViolation("MALFORMED_COMMAND", "a command needs a 'type'")
         return parse_command(self._adapter("commands", self.commands), data)
 
     def parse_event(self, data: dict) -> Event:

@@ -57,10 +57,11 @@ class OptionSpec(BaseModel):
             return f"option {self.key!r} must be one of {list(self.choices)}, not {value!r}"
         if isinstance(value, float) and not math.isfinite(value):
             return f"option {self.key!r} must be a finite number, not {value!r}"
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            if self.minimum is not None and value < self.minimum:
+        if self.type in ("int", "float"):
+            number = typing.cast(float, value)        # the type check above made sure
+            if self.minimum is not None and number < self.minimum:
                 return f"option {self.key!r} must be at least {_number(self.minimum)}, not {value!r}"
-            if self.maximum is not None and value > self.maximum:
+            if self.maximum is not None and number > self.maximum:
                 return f"option {self.key!r} must be at most {_number(self.maximum)}, not {value!r}"
         return None
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
@@ -131,3 +131,64 @@ def test_clone_copies_plain_containers(value):
     assert copied == value
     if isinstance(value, (list, dict, set)):
         assert copied is not value
+
+
+# -- the copy follows the annotations ------------------------------------------------------------------
+
+class Opaque:
+    """Stands for a value the annotation says is immutable: the copy must share it, never deep-copy it."""
+
+    def __deepcopy__(self, memo):
+        raise AssertionError("a field annotated as immutable was deep-copied")
+
+
+@dataclass
+class Tagged:
+    label: str
+    note: str
+    kind: Literal["a", "b"] = "a"
+    colour: Colour = Colour.RED
+    flags: tuple[int, ...] = ()
+    maybe: str | None = None
+    names: list[str] = field(default_factory=list)
+    table: dict[str, int] = field(default_factory=dict)
+    optional_names: list[str] | None = None
+    pair: tuple[int, list[int]] = (0, [])
+    rows: list[list[Piece]] = field(default_factory=list)
+    groups: dict[str, list[Piece]] = field(default_factory=dict)
+
+
+def test_fields_annotated_as_immutable_are_shared_by_the_generated_copier():
+    sentinel = Opaque()
+    original = Tagged(label="t", note=sentinel, kind=sentinel, colour=sentinel, flags=sentinel, maybe=sentinel,
+                      names=[sentinel], table={"a": sentinel}, optional_names=[sentinel], pair=(1, [2]),
+                      rows=[[Piece("r", [1])]], groups={"g": [Piece("g", [2])]})
+    copied = copy_state(original)
+    assert copied.note is sentinel and copied.kind is sentinel and copied.flags is sentinel
+    assert copied.names[0] is sentinel and copied.table["a"] is sentinel and copied.optional_names[0] is sentinel
+    assert copied.names is not original.names and copied.optional_names is not original.optional_names
+    assert copied.pair == (1, [2]) and copied.pair[1] is not original.pair[1]
+    assert copied.rows == original.rows and copied.rows[0][0] is not original.rows[0][0]
+    assert copied.groups == original.groups and copied.groups["g"][0].spots is not original.groups["g"][0].spots
+
+
+def test_a_registered_copier_is_the_one_used():
+    calls = []
+
+    class Marked:
+        pass
+
+    register_copier(Marked, lambda value: calls.append(value) or Marked())
+    original = Marked()
+    assert type(clone(original)) is Marked and calls == [original]
+
+
+@dataclass
+class Unresolvable:
+    items: "list[NoSuchType]"  # noqa: F821  (an annotation that cannot be resolved)
+
+
+def test_a_dataclass_whose_annotations_cannot_be_resolved_is_still_copied_whole():
+    original = Unresolvable(items=[[1], [2]])
+    copied = copy_state(original)
+    assert copied == original and copied.items[0] is not original.items[0]
