@@ -25,9 +25,9 @@ def test_the_check_fails_on_an_engine_broken_that_way(monkeypatch, broken, check
     name = f"broken-{broken.lower()}"
     monkeypatch.setitem(conformance.SUITE, name, f"tests.engines.broken_games:{broken}")
     with pytest.raises(AssertionError):
-        check(name, 3)
+        check(name)
 
 
 def test_the_same_checks_pass_on_the_example_game():
     for _, check in CASES:
-        check("tiny", 3)
+        check("tiny")
