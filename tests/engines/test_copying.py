@@ -156,13 +156,14 @@ class Tagged:
     pair: tuple[int, list[int]] = (0, [])
     rows: list[list[Piece]] = field(default_factory=list)
     groups: dict[str, list[Piece]] = field(default_factory=dict)
+    either: int | list[int] = 0
 
 
 def test_fields_annotated_as_immutable_are_shared_by_the_generated_copier():
     sentinel = Opaque()
     original = Tagged(label="t", note=sentinel, kind=sentinel, colour=sentinel, flags=sentinel, maybe=sentinel,
                       names=[sentinel], table={"a": sentinel}, optional_names=[sentinel], pair=(1, [2]),
-                      rows=[[Piece("r", [1])]], groups={"g": [Piece("g", [2])]})
+                      rows=[[Piece("r", [1])]], groups={"g": [Piece("g", [2])]}, either=[3])
     copied = copy_state(original)
     assert copied.note is sentinel and copied.kind is sentinel and copied.flags is sentinel
     assert copied.names[0] is sentinel and copied.table["a"] is sentinel and copied.optional_names[0] is sentinel
@@ -170,6 +171,7 @@ def test_fields_annotated_as_immutable_are_shared_by_the_generated_copier():
     assert copied.pair == (1, [2]) and copied.pair[1] is not original.pair[1]
     assert copied.rows == original.rows and copied.rows[0][0] is not original.rows[0][0]
     assert copied.groups == original.groups and copied.groups["g"][0].spots is not original.groups["g"][0].spots
+    assert copied.either == [3] and copied.either is not original.either      # a union of a list is copied
 
 
 def test_a_registered_copier_is_the_one_used():

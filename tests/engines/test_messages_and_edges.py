@@ -35,13 +35,34 @@ def message(call, *args) -> str:
 ])
 def test_a_malformed_command_is_named_in_the_commands_terms(data, expected):
     assert message(GAME.parse_command, data) == expected
+    with pytest.raises(RuleViolation, match="^MALFORMED_COMMAND: "):
+        GAME.parse_command(data)
 
 
-def test_several_wrong_fields_are_named_together():
+def test_several_wrong_fields_are_named_together_up_to_three():
     from stellar.game import GAME as STELLAR
     assert message(STELLAR.parse_command, {"type": "PlaceVotes", "corp": 1, "count": "x"}) == (
         "PlaceVotes: corp: Input should be a valid string; "
         "count: Input should be a valid integer, unable to parse string as an integer")
+    assert message(STELLAR.parse_command, {"type": "ReclaimCubes", "corp": 1, "boost_cubes": "x", "wormhole": "x",
+                                           "extra": 1}).count("; ") == 2
+
+
+def test_an_unknown_type_among_several_and_a_nested_field_are_named():
+    from stellar.game import GAME as STELLAR
+    assert message(STELLAR.parse_command, {"type": "Fly"}) == "there is no command 'Fly' in this game"
+    assert message(STELLAR.parse_command, {"type": "OrderShip", "loan_outposts": [1]}) == \
+        "OrderShip: loan_outposts.0: Input should be a valid string"
+
+
+def test_the_contracts_parser_for_an_engine_not_on_the_base_says_the_type_is_missing():
+    from typing import Annotated, Union
+
+    from pydantic import Field, TypeAdapter
+
+    from starbase_rules import parse_command
+    union = TypeAdapter(Annotated[Union[Ping, Pong], Field(discriminator="type")])
+    assert message(parse_command, union, {"count": 1}) == "a command needs a 'type'"
 
 
 SPEC = OptionSpec(key="rounds", type="int", default=3, description="rounds", minimum=1, maximum=9)
@@ -122,6 +143,17 @@ def test_registering_twice_says_which_type():
         rules.evolves(Rang)(lambda state, event: None)
 
 
+def test_an_event_type_registered_after_events_were_read_is_read_too():
+    class Rung(Event):
+        type: Literal["Rung"] = "Rung"
+
+    rules = Rules()
+    rules.evolves(Rang)(lambda state, event: None)
+    assert rules.parse_event({"type": "Rang"}) == Rang()
+    rules.evolves(Rung)(lambda state, event: None)
+    assert rules.parse_event({"type": "Rung"}) == Rung()
+
+
 def test_a_type_registered_after_parsing_began_parses_too():
     rules = Rules()
     rules.decides(Ping)(lambda tx, command, actor: None)
@@ -200,6 +232,11 @@ def test_the_default_bot_prefers_an_owed_action_to_a_free_one_and_takes_a_free_o
 
 # -- the models ---------------------------------------------------------------------------------------
 
+def test_a_fair_rng_is_the_contracts_source_of_chance():
+    from starbase_rules.contract import Rng
+    assert isinstance(FairRng(b"s"), Rng) and not isinstance(object(), Rng)
+
+
 def test_declarations_commands_and_events_are_immutable():
     with pytest.raises(ValidationError):
         INFO.title = "Other"
@@ -223,7 +260,7 @@ def test_unset_parts_of_a_declaration_default_to_nothing():
 
 
 def test_only_plain_and_optional_plain_types_are_options():
-    for hint in ("tuple[int, None]", "int | str | None", "list[int]"):
+    for hint in ("tuple[int, None]", "int | str | None", "list[int]", tuple[int, type(None)]):
         with pytest.raises(TypeError, match=r"^a table option is a bool, int, float or str"):
             options_of(dataclass(type("Odd", (), {"__annotations__": {"x": hint}, "x": option(1, "x")})))
 

@@ -62,7 +62,7 @@ def test_upcasters_chain_one_version_at_a_time():
 def test_a_version_without_an_upcaster_or_from_the_future_is_an_error():
     rules = _rules()
     del rules.upcasters[("Moved", 1)]
-    with pytest.raises(ValueError, match="nothing upcasts it to v2"):
+    with pytest.raises(ValueError, match="^a stored Moved is v1 and nothing upcasts it to v2$"):
         rules.parse_event({"type": "Moved", "v": 1, "where": "h1"})
-    with pytest.raises(ValueError, match="newer"):
+    with pytest.raises(ValueError, match="^a stored Moved is v4, newer than this engine's v3$"):
         rules.parse_event({"type": "Moved", "v": 4, "to": "h1", "steps": 2})
