@@ -171,6 +171,10 @@ def test_nebular_explorers_turn_a_nebula_into_an_alien_planet_with_a_boxed_tile(
     assert "9,2" in t.state.alien_tiles and of_type(events, "TechnologyGained")
     assert "nebular_explorers" not in t.corp(SC).powers
     assert q.is_alien_planet(t.state, "9,2")
+    converted = of_type(events, "NebulaConverted")[0]        # the drawn tile stays face down for everyone
+    for viewer in (None, "ann", "cy"):
+        shown = GAME.redact(converted, viewer)
+        assert shown["chevrons"] is None and shown["tile_index"] is None and shown["hex"] == "9,2"
 
 
 def test_ore_refinement_adds_3_mining_capacity():
@@ -374,8 +378,30 @@ def test_private_contractor_and_jerry_rig_need_an_unbuilt_outpost():
     t.shares(GG, president=player, **{player: 1})
     offered = {(a["type"], a.get("corp")) for a in GAME.legal_actions(t.state, player)}
     assert ("HireContractor", GG) not in offered and ("JerryRig", GG) not in offered
-    t.refused(player, c.HireContractor(corp=GG), "NO_OUTPOSTS_LEFT")
+    refusal = t.refused(player, c.HireContractor(corp=GG), "NO_OUTPOSTS_LEFT")
+    assert refusal.message == f"{GG} has no unbuilt outposts to build with"
     t.refused(player, c.JerryRig(corp=GG), "NO_OUTPOSTS_LEFT")
+    t.corp(GG).boxed, t.corp(GG).supply = t.corp(GG).boxed - 1, 1      # one outpost left is enough
+    offered = {(a["type"], a.get("corp")) for a in GAME.legal_actions(t.state, player)}
+    assert {("HireContractor", GG), ("JerryRig", GG), ("PassInvestorAction", None)} <= offered
+
+
+def test_expand_network_is_offered_with_a_single_unbuilt_outpost_left():
+    t = started_table()
+    _no_unbuilt_outposts(t, GG)
+    t.corp(GG).boxed, t.corp(GG).supply = t.corp(GG).boxed - 1, 1
+    t.corporation_turn(GG, step="build")
+    assert {"type": "BeginExpansion"} in GAME.legal_actions(t.state, "bob")
+
+
+def test_a_pending_decision_is_named_when_another_command_is_refused():
+    t = started_table()
+    t.state.pending = []
+    t.corporation_turn(PK, "build")
+    from stellar.state import Pending
+    t.state.pending = [Pending("draft_power", "ann", PK, None, list(t.state.powers_row))]
+    refusal = t.refused("ann", c.SkipBuilding(), "DECISION_PENDING")
+    assert refusal.message == "waiting for ann (draft_power)"
 
 
 def test_g_liq_4_accounting_gimmick_is_one_time_and_discarded_once_the_takeover_check_used_it():

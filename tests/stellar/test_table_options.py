@@ -237,3 +237,30 @@ def test_new_investor_setup_takes_only_the_printed_funds_and_at_most_13_powers_a
             GAME.setup(["a", "b", "c"], options, FairRng(b"x"))
         assert caught.value.code == "BAD_OPTION"
     assert GAME.setup(["a", "b", "c"], {"powers_face_up": 7, "powers_face_down": 6}, FairRng(b"x"))
+
+
+def test_the_option_bounds_are_the_rules_bounds():
+    """0 cubes, funds, powers or planets is a table's right; 5 cubes each would not fit the 24-cube supply
+    with Amethyst's; a pile or row of 14 powers cannot be dealt."""
+    for options in ({"starting_cubes": 0}, {"starting_cubes": 4}, {"starting_funds": 0}, {"signing_min_alien_planets": 0},
+                    {"powers_face_up": 0}, {"powers_face_down": 0}, {"powers_face_up": 13, "powers_face_down": 0},
+                    {"powers_face_up": 0, "powers_face_down": 13}):
+        assert GAME.setup(["a", "b", "c"], options, FairRng(b"x")), options
+    for options in ({"starting_cubes": 5}, {"powers_face_up": 14, "powers_face_down": 0},
+                    {"powers_face_up": 0, "powers_face_down": 14}, {"starting_funds": -1}):
+        with pytest.raises(RuleViolation) as caught:
+            GAME.setup(["a", "b", "c"], options, FairRng(b"x"))
+        assert caught.value.code == "BAD_OPTION", options
+
+
+def test_option_combination_refusals_say_why():
+    from stellar.facts import tables
+    cases = [({"powers_face_up": 7, "powers_face_down": 7},
+              "at most 13 powers may be dealt (New Investor Setup gives 5 more)"),
+             ({"new_investor_setup": True, "starting_funds": tables().starting_funds[3] + 1},
+              "New Investor Setup uses the printed starting funds")]
+    for options, message in cases:
+        with pytest.raises(RuleViolation) as caught:
+            GAME.setup(["a", "b", "c"], options, FairRng(b"x"))
+        assert caught.value.message == message
+    assert GAME.info.title == "Stellar Ventures"
