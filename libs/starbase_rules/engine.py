@@ -128,8 +128,9 @@ class Engine(abc.ABC, Generic[S]):
         return tx.events
 
     def evolve(self, state: S, event: Event) -> S:
-        result: S = self.rules.evolve(state, event)
-        return result
+        # `Rules.evolve` inlined: replays call this once per event, so one call less is measurable.
+        result = self.rules.evolvers[event.type](state, event)
+        return state if result is None else result
 
     def parse_command(self, data: Any) -> Command:
         return self.rules.parse_command(data)
