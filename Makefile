@@ -8,7 +8,7 @@ WEB       := services/web
 WEB_DEPS  := $(WEB)/node_modules/.installed
 WEB_BUILD := $(WEB)/dist/index.html
 
-.PHONY: install run check test test-unit test-integration bench clean
+.PHONY: install run check test test-unit test-integration bench chaos clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,8 +25,9 @@ $(WEB_BUILD): $(WEB_DEPS) $(shell find $(WEB)/src $(WEB)/scripts -type f 2>/dev/
 
 install: $(STAMP) $(WEB_BUILD)
 
+# CLUSTER=3: NATS as a 3-node JetStream cluster, streams replicated on all three (starbase_core.cluster).
 run: install
-	$(PY) -m starbase_cli.run
+	CLUSTER=$(CLUSTER) $(PY) -m starbase_cli.run
 
 # Package boundaries (.importlinter) and types (pyproject's [tool.mypy]) before the tests.
 check: $(STAMP)
@@ -45,5 +46,9 @@ test-integration: $(STAMP)
 bench: $(STAMP) $(WEB_BUILD)
 	$(PY) -m starbase_cli.bench
 
+# Every fault trial against the stack as separate processes, then the table (docs/chaos.md); ~10 min.
+chaos: $(STAMP)
+	$(PY) -m starbase_chaos
+
 clean:
-	rm -rf $(VENV) .run .pytest_cache $(WEB)/node_modules $(WEB)/dist
+	rm -rf $(VENV) .run .chaos .pytest_cache $(WEB)/node_modules $(WEB)/dist
