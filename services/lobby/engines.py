@@ -5,8 +5,8 @@
 
 Clients build their "new table" forms from `/engines` and draw boards from the data (the 21Moon map,
 tiles and market), so a board is drawn from the same facts the rules use. Option declarations come from
-the engine's `meta` when it has one (the engine base is growing them); until then an engine lists only
-its player range and the platform's own `decision_seconds`.
+the engine base's declaration (`registry.game_info`), else the engine's `meta` when it has one; an
+engine with neither lists only its player range and the platform's own `decision_seconds`.
 """
 from __future__ import annotations
 
@@ -45,6 +45,7 @@ class OptionOut(BaseModel):
 
 class EngineOut(BaseModel):
     name: str
+    title: str | None = Field(None, description="the game's name for people, when the engine declares one")
     min_players: int
     max_players: int
     options: list[OptionOut]
@@ -82,13 +83,14 @@ def _describe(name: str) -> EngineOut | None:
         engine = _engine(name)
     except NotFound:
         return None
-    meta = getattr(engine, "meta", None)
+    info = registry.game_info(name)         # the engine base's declaration, when the engine is on it
+    meta = info if info is not None else getattr(engine, "meta", None)
     low = _field(meta, "min_players", getattr(engine, "min_players", 1))
     high = _field(meta, "max_players", getattr(engine, "max_players", low))
     declared = [_option(spec, key) for key, spec in _specs(_field(meta, "options", None))]
     declared = [option for option in declared if option.name != DECISION_SECONDS]
-    return EngineOut(name=name, min_players=low, max_players=high, options=[*declared, CLOCK_OPTION],
-                     data=sorted(_data_files(engine)))
+    return EngineOut(name=name, title=_field(meta, "title", None), min_players=low, max_players=high,
+                     options=[*declared, CLOCK_OPTION], data=sorted(_data_files(engine)))
 
 
 def _field(meta, key: str, default):
@@ -127,7 +129,7 @@ def _option(spec: dict, key: str | None) -> OptionOut:
         kind = "choice" if choices else type(default).__name__ if default is not None else "string"
     kind = {"bool": "boolean", "int": "integer", "float": "number", "str": "string", "enum": "choice",
             "literal": "choice"}.get(str(kind).lower(), str(kind).lower())
-    return OptionOut(name=str(spec.get("name") or key), type=kind, default=default,
+    return OptionOut(name=str(spec.get("name") or spec.get("key") or key), type=kind, default=default,
                      minimum=spec.get("minimum", spec.get("min")), maximum=spec.get("maximum", spec.get("max")),
                      choices=list(choices) if choices else None,
                      description=spec.get("description") or spec.get("help"))

@@ -16,7 +16,7 @@ from lobby import engines as engines_module
 from lobby.engines import engines_router
 from lobby.webapp import WebSettings, install_web_client
 from starbase_rules import registry
-from starbase_rules.registry import get_game
+from starbase_rules.registry import game_info, get_game
 
 
 def bare_app(**settings) -> FastAPI:
@@ -151,3 +151,17 @@ async def test_the_real_lobby_serves_the_client_beside_its_api(stack, http, clie
     missing = await http.get("/nothing-here")
     assert missing.status_code == 404 and missing.json()["error"]["code"] == "NOT_FOUND"
     assert (await http.get("/assets/nothing.js")).status_code == 404
+
+
+async def test_an_engine_on_the_engine_base_lists_its_declaration():
+    """Stellar Ventures declares its options on the engine base (`registry.game_info`): the form gets them."""
+    listed = {engine["name"]: engine for engine in (await get(bare_app(), "/engines")).json()}
+    stellar = listed["stellar"]
+    info = game_info("stellar")
+    assert info is not None and stellar["title"] == info.title
+    options = {o["name"]: o for o in stellar["options"]}
+    assert set(options) == {spec.key for spec in info.options} | {"decision_seconds"}
+    difficulty = info.option("difficulty")
+    assert options["difficulty"]["choices"] == list(difficulty.choices)
+    assert options["difficulty"]["default"] == difficulty.default
+    assert options["first_play"]["type"] == "boolean"

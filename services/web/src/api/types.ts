@@ -56,7 +56,7 @@ export interface EngineOption {
   platform: boolean;
 }
 
-export interface Engine { name: string; min_players: number; max_players: number; options: EngineOption[]; data: string[] }
+export interface Engine { name: string; title?: string | null; min_players: number; max_players: number; options: EngineOption[]; data: string[] }
 
 export interface Rating { mu: number; sigma: number; ordinal?: number; [key: string]: unknown }
 
