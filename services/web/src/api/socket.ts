@@ -72,6 +72,13 @@ export class LiveFeed {
     };
   }
 
+  /** Send one message on the open socket; false when it is not open (the caller says so, nothing is queued). */
+  send(message: unknown): boolean {
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return false;
+    this.socket.send(JSON.stringify(message));
+    return true;
+  }
+
   stop(): void {
     this.stopped = true;
     window.clearTimeout(this.timer);

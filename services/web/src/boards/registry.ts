@@ -6,6 +6,7 @@ const boards: Record<string, () => Promise<BoardModule>> = {
   moon21: () => import("./moon21").then((m) => m.board),
   t2038: () => import("./t2038").then((m) => m.board),
   stellar: () => import("./stellar").then((m) => m.board),
+  trucker: () => import("./trucker").then((m) => m.board),
 };
 
 export function loadBoard(game: string): Promise<BoardModule | null> {

@@ -2,6 +2,7 @@
 // table (the view shown readably, the legal actions as buttons, the log) plays any game.
 import type { ComponentType } from "preact";
 import type { Command, GameEvent, GameView } from "../api/types";
+import type { Realtime } from "../game/useRealtime";
 
 export interface BoardProps {
   game: string;
@@ -18,6 +19,8 @@ export interface BoardProps {
   reviewing: boolean;
   /** The game's events so far (the log), for what a view does not keep (e.g. the last dividends). */
   events: GameEvent[];
+  /** The game's real-time service socket (Trucker's building), when the table has one and is playing. */
+  realtime?: Realtime | null;
 }
 
 export interface BoardModule {

@@ -13,7 +13,9 @@ import { Clock, Turn } from "./Clock";
 import { GameLog } from "./GameLog";
 import { markBoardDrawn, markDrawn, markSent } from "./metrics";
 import { Review } from "./Review";
+import { RealtimePanel } from "../screens/RealtimePanel";
 import { useGame } from "./useGame";
+import { useRealtime } from "./useRealtime";
 import { ViewTree } from "./ViewTree";
 
 interface Props { gameId: string; game: string; names: Record<string, string>; me: string | null; invite?: string; table: Table }
@@ -27,6 +29,8 @@ function commandId(): string {
 export function GameTable({ gameId, game, names, me, invite, table }: Props) {
   const seated = Boolean(me && table.seats.some((s) => s.player_id === me));
   const state = useGame(gameId, seated, invite);
+  // A game with a real-time phase (Trucker) is also followed, and played, on its own service's socket.
+  const realtime = useRealtime(table.status === "playing" ? table.realtime_url ?? null : null, gameId, invite);
   const [board, setBoard] = useState<BoardModule | null | undefined>(undefined);
   const [sending, setSending] = useState(false);
   const [refusal, setRefusal] = useState<unknown>(null);
@@ -86,9 +90,11 @@ export function GameTable({ gameId, game, names, me, invite, table }: Props) {
         )}
         <ErrorNote error={state.error} />
       </div>
+      {realtime && <RealtimePanel realtime={realtime} names={names} />}
       {standings.length > 0 && <Standings standings={standings} names={names} />}
       {view && board && <board.Board game={game} gameId={gameId} view={view} actions={actions} submit={submit}
-                                     names={names} me={me} reviewing={reviewing} events={state.events} />}
+                                     names={names} me={me} reviewing={reviewing} events={state.events}
+                                     realtime={realtime} />}
       {seated && !ended && !reviewing && (
         <div class="panel">
           <h3>{t("game.actions")}</h3>

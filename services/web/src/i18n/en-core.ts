@@ -77,7 +77,7 @@ export const core = {
   "realtime.you": "you build as {name}",
   "realtime.watching": "you watch",
   "realtime.address": "Served by",
-  "realtime.view": "The building view",
+  "realtime.latest": "Its latest events",
 
   "chat.title": "Chat",
   "chat.empty": "No messages yet.",
@@ -138,6 +138,7 @@ export const core = {
   "error.refused": "{message} ({code})",
   "error.unexpected": "Something went wrong: {message}",
   "error.NOT_YOUR_TURN": "It is not your turn.",
+  "error.CONNECTION_LOST": "The connection dropped before the answer came: the move may not have been made. Try again.",
   "error.INVALID_TOKEN": "Your session is not valid any more: please sign in again.",
   "error.SESSION_ENDED": "Your session ended: please sign in again.",
   "error.TOKEN_REVOKED": "Your session ended: please sign in again.",

@@ -6,5 +6,6 @@ import { core } from "./en-core";
 import { moon21 } from "./en-moon21";
 import { stellar } from "./en-stellar";
 import { t2038 } from "./en-t2038";
+import { trucker } from "./en-trucker";
 
-export const en = { ...core, ...accounts, ...moon21, ...t2038, ...stellar } as const;
+export const en = { ...core, ...accounts, ...moon21, ...t2038, ...stellar, ...trucker } as const;

@@ -13,7 +13,6 @@ import { ErrorNote } from "../ui/ErrorNote";
 import { gameName } from "../ui/engines";
 import { useAction, useLoad, useSession } from "../ui/hooks";
 import { Chat, type ChatSink } from "./Chat";
-import { RealtimePanel } from "./RealtimePanel";
 
 export function TableRoom({ id, invite }: { id: string; invite?: string }) {
   const me = useSession();
@@ -46,8 +45,6 @@ export function TableRoom({ id, invite }: { id: string; invite?: string }) {
         <Seats table={data} me={me?.playerId ?? null} invite={data.invite ?? invite} onChange={table.reload} />
         {data.invite && <InviteNote table={data} />}
       </section>
-      {data.realtime_url && data.game_id && data.status === "playing" &&
-        <RealtimePanel url={data.realtime_url} gameId={data.game_id} invite={invite} names={names} />}
       {data.game_id && <GameTable key={data.game_id} gameId={data.game_id} game={data.game} names={names}
                                   me={me?.playerId ?? null} invite={invite} table={data} />}
       <Chat tableId={id} invite={invite} pushes={chat} live={live} me={me} names={names} />
