@@ -55,7 +55,7 @@ async def grab_and_place(person: Person) -> str:
             await page.get_by_role("button", name="Give it back face up").click()
             await expect(hand).to_have_attribute("data-hand", "", timeout=30_000)
             continue
-        await targets.first.click()
+        await targets.first.press("Enter")            # the keyboard places as a click does
         await expect(page.locator(".my-ship svg.ship-svg")).to_have_attribute(
             "data-ship-tiles", str(before + 1), timeout=30_000)
         await expect(page.locator(f".my-ship [data-component='{component}']")).to_have_count(1)

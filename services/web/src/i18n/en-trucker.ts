@@ -59,6 +59,7 @@ export const trucker = {
   "trucker.state": "State",
   "trucker.gaveUp": "gave up",
   "trucker.flaws": "{count} flaws to repair",
+  "trucker.legend": "★ starting cabin · C cabin · E engine (E2 double) · G cannon (G2 double) · B battery · S shield · H cargo hold (H! special) · LP/LB purple/brown life support · # structural. The stubs on a side are its connectors (one single, two double, three universal); a triangle is a nozzle or a barrel; the newest component is outlined in orange.",
   "trucker.tileWords": "{kind}; {sides}",
   "trucker.side.0": "front",
   "trucker.side.1": "right",

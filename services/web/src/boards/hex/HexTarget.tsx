@@ -20,8 +20,9 @@ export function HexTarget({ id, at, size, orientation, label, selected, onPick }
       onPick(id);
     }
   };
+  // `tabindex` in lower case: SVG attributes are case-sensitive, and `tabIndex` left hexes out of the tab order.
   return (
-    <g class={selected ? "target selected" : "target"} role="button" tabIndex={0} data-target={id}
+    <g class={selected ? "target selected" : "target"} role="button" tabindex={0} data-target={id}
        aria-label={label} aria-pressed={selected} onClick={() => onPick(id)} onKeyDown={key}>
       <polygon points={hexPoints(at, size * 0.93, orientation)} />
     </g>

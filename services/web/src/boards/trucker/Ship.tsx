@@ -54,7 +54,7 @@ function SquareTarget({ square, x, y, onPick }: { square: [number, number]; x: n
     }
   };
   return (
-    <g class="target" role="button" tabIndex={0} data-target={square.join(",")} onClick={() => onPick(square)} onKeyDown={key}
+    <g class="target" role="button" tabindex={0} data-target={square.join(",")} onClick={() => onPick(square)} onKeyDown={key}
        aria-label={t("trucker.placeAt", { column: square[0], row: square[1] })}>
       <rect x={x + 3} y={y + 3} width={CELL - 6} height={CELL - 6} rx={4} />
     </g>

@@ -89,6 +89,7 @@ function TruckerBoard({ view: raw, actions, submit, names, me, reviewing, realti
         </div>
       </section>
       <Players data={data} view={view} names={names} />
+      <p class="legend">{t("trucker.legend")}</p>
     </div>
   );
 }
