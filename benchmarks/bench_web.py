@@ -5,8 +5,8 @@ Prints, from the pages' own timings (`window.starbaseMetrics`, see services/web/
 - opening a table → its board drawn (every page's first open, then REOPENS reloads of the table each);
 - a click → the push it caused drawn, on the clicking page and on the other pages (player, spectator);
 - bytes transferred for a first load of the lobby page and of a 21Moon table, in a fresh browser;
-- for a 2038 and a Stellar Ventures game (started over the API), opening the table → its board drawn
-  for a visitor, and the first load's bytes.
+- for a 2038, a Stellar Ventures and a Trucker game (started over the API), opening the table → its
+  board drawn for a visitor, and the first load's bytes.
 Figures only: nothing here passes or fails on a time.
 """
 from __future__ import annotations
@@ -59,12 +59,13 @@ async def reopen_times(page, base: str, table_id: str, board: str = "svg.moon21-
 
 
 async def other_boards(browser, base: str) -> list[str]:
-    """A 2038 and a Stellar Ventures game started over the API; a visitor opens each table."""
+    """A 2038, a Stellar Ventures and a Trucker game started over the API; a visitor opens each table."""
     lines = []
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         players = [await ApiPlayer.register(http, name) for name in ("dee", "eve", "fay")]
         games = [("2038", await seat_and_start(players[:2], "t2038", {"two_player": True}), "svg.t2038-map"),
-                 ("Stellar Ventures", await seat_and_start(players, "stellar"), "svg.stellar-map")]
+                 ("Stellar Ventures", await seat_and_start(players, "stellar"), "svg.stellar-map"),
+                 ("Trucker", await seat_and_start(players[:2], "trucker"), "[data-board=trucker] svg.ship-svg")]
     for title, game_id, board in games:
         context = await browser.new_context()
         opened = await reopen_times(await context.new_page(), base, game_id, board)
