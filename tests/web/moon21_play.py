@@ -183,7 +183,8 @@ async def play(browser: Browser, base: str, *, min_moves: int = 20, max_moves: i
             turns = [person for person in players if await person.my_turn()]
             assert len(turns) == 1, f"pages saying it is their turn: {[p.name for p in turns]}"
             actor = turns[0]
-            if screenshots and move > 0 and await actor.page.locator(".runs li").count() and real_runs == 0:
+            # The desktop pictures from ann's page (bob's is at phone width: his have their own file).
+            if screenshots and actor is players[0] and await actor.page.locator(".runs li").count() and real_runs == 0:
                 await actor.screenshot(screenshots / "moon21-table-runs.png")
             what, seq = await planner.move(actor)
             played.moves.append(what)
@@ -191,18 +192,21 @@ async def play(browser: Browser, base: str, *, min_moves: int = 20, max_moves: i
             played.seqs_after_move.append(seq)
             for person in (*players, cy):
                 await person.wait_drawn(seq)
-            if screenshots and what == "lay":
+            if screenshots and what == "lay" and actor is players[0]:
                 await actor.screenshot(screenshots / "moon21-table.png")
                 await actor.page.locator(".panel.map-panel").screenshot(path=str(screenshots / "moon21-map.png"))
         if screenshots:
             await players[1].screenshot(screenshots / "moon21-table-phone.png")
             await cy.screenshot(screenshots / "moon21-spectator.png")
             waiting = [p for p in players if await p.my_turn()][0]
+            size = waiting.page.viewport_size
+            await waiting.page.set_viewport_size(DESKTOP)        # the lobby's picture at desktop width
             await waiting.goto("/")
             await expect(waiting.page.locator(".badge", has_text="waiting for you")).to_be_visible()
             await waiting.page.locator("#filter-status").select_option("")
             await expect(waiting.page.locator(f"section[aria-labelledby=tables-title] li[data-table='{table_id}']")).to_be_visible()
             await waiting.screenshot(screenshots / "lobby.png")
+            await waiting.page.set_viewport_size(size)
             await waiting.open_table(table_id)
             await expect(waiting.page.locator("svg.moon21-map")).to_be_visible()
     return played

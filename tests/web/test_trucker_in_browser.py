@@ -1,6 +1,7 @@
 """Trucker's real-time building played in browsers: two players (one at phone width) grab components
 from the shared warehouse at the same time, turn them and place them on their ships by clicking, over
-the Trucker service's socket with a lobby ticket, then finish; a visitor watches both ships grow. Every
+the Trucker service's socket with a lobby ticket, then finish; a visitor watches both ships grow. Then a few of the flight's decisions are answered from
+the action list. Every
 wait is for a state the page shows (the lobby's view caught up with the service's last seq), never a
 sleep."""
 from __future__ import annotations
@@ -10,12 +11,13 @@ import asyncio
 import pytest
 from playwright.async_api import expect
 
-from tests.web.boards_play import seat_and_start
+from tests.web.boards_play import act_and_wait, generic_choice, seat_and_start
 from tests.web.test_trucker_socket_in_browser import trucker  # noqa: F401  (the fixture)
 from tests.web.ui import PHONE, Person
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(300)]
 PLACED_EACH = 3
+FLIGHT_ANSWERS = 3
 
 
 async def caught_up(person: Person) -> None:
@@ -111,5 +113,24 @@ async def test_two_players_build_their_ships_at_once_while_a_visitor_watches(sta
     await expect(cy.page.locator(f".trucker tr[data-player='{ann.player_id}'] td").nth(2)).to_have_text("1")
     await expect(cy.page.locator(f".trucker tr[data-player='{bob.player_id}'] td").nth(2)).to_have_text("2")
     await cy.screenshot(screenshots / "trucker-after-building.png")
+
+    # After building the game goes on through the lobby: repairs and the flight's decisions are answered
+    # from the generic action list, and every page draws each answer.
+    answered = 0
+    while answered < FLIGHT_ANSWERS:
+        seq = max([await person.seq() for person in people])
+        for person in people:
+            await person.wait_drawn(seq)
+        acting = [p for p in (ann, bob) if await p.action_commands()]
+        if not acting:
+            break
+        choice = await generic_choice(acting[0], [])
+        await act_and_wait(acting[0], lambda: acting[0].send_command(choice), people)
+        answered += 1
+    # The cards may ask nothing of ships this small: then the round's flight has run to its end.
+    board = cy.page.locator("[data-board=trucker]")
+    assert answered > 0 or await board.get_attribute("data-round") != "1" or await board.get_attribute("data-phase") == "over"
+    if await board.get_attribute("data-phase") != "building":
+        await expect(cy.page.locator(".trucker section.flight")).to_be_visible()
     for person in people:
         person.no_page_errors()
