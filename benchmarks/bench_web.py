@@ -52,7 +52,7 @@ async def reopen_times(page, base: str, table_id: str, board: str = "svg.moon21-
     for _ in range(REOPENS):
         await page.goto("about:blank")
         await page.goto(f"{base}/#/tables/{table_id}")
-        await page.locator(board).wait_for()
+        await page.locator(board).first.wait_for()
         m = await metrics(page)
         found.append(m["boardDrawnAt"] - m["tableOpenedAt"])
     return found

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from playwright.async_api import expect
+from playwright.async_api import WebSocketRoute, expect
 
 from tests.web.boards_play import act_and_wait, generic_choice, seat_and_start
 from tests.web.test_trucker_socket_in_browser import trucker  # noqa: F401  (the fixture)
@@ -65,8 +65,22 @@ async def grab_and_place(person: Person) -> str:
     raise AssertionError(f"{person.name} found nothing that fits in six grabs")
 
 
-async def build(person: Person) -> list[str]:
-    return [await grab_and_place(person) for _ in range(PLACED_EACH)]
+async def build(person: Person, count: int) -> list[str]:
+    return [await grab_and_place(person) for _ in range(count)]
+
+
+async def cut_trucker_socket(person: Person, trucker_base: str) -> list[WebSocketRoute]:
+    """Route the page's Trucker socket through the test (reloading the page), so the test can cut it."""
+    routes: list[WebSocketRoute] = []
+
+    def route(socket: WebSocketRoute) -> None:
+        routes.append(socket)
+        socket.connect_to_server()
+
+    await person.page.route_web_socket(lambda url: url.startswith(trucker_base), route)
+    await person.page.reload()
+    await expect(person.page.locator("section.realtime[data-realtime=live]")).to_be_visible()
+    return routes
 
 
 async def test_two_players_build_their_ships_at_once_while_a_visitor_watches(stack, trucker, browser, screenshots):
@@ -92,7 +106,14 @@ async def test_two_players_build_their_ships_at_once_while_a_visitor_watches(sta
     await expect(cy.page.locator(".my-ship")).to_have_count(0)        # a visitor has no ship and no controls
     await expect(cy.page.get_by_role("button", name="Grab a face-down component")).to_be_disabled()
 
-    built = dict(zip(("ann", "bob"), await asyncio.gather(build(ann), build(bob))))   # both at the same time
+    routes = await cut_trucker_socket(bob, trucker)
+    first = await asyncio.gather(build(ann, 1), build(bob, 1))       # both at the same time
+    # Bob's connection to the Trucker service drops: his page reconnects with a fresh ticket and goes on.
+    async with bob.page.expect_websocket(lambda ws: ws.url.startswith(trucker), timeout=30_000):
+        await routes[-1].close(code=1011, reason="test cuts the Trucker socket")
+    await expect(bob.page.locator("section.realtime[data-realtime=live]")).to_be_visible()
+    rest = await asyncio.gather(build(ann, PLACED_EACH - 1), build(bob, PLACED_EACH - 1))
+    built = {"ann": first[0] + rest[0], "bob": first[1] + rest[1]}
     assert all(len(set(components)) == PLACED_EACH for components in built.values()), built
     for watcher, builder in ((cy, ann), (cy, bob), (ann, bob), (bob, ann)):
         ship = watcher.page.locator(f".other-ship[data-player='{builder.player_id}']")
