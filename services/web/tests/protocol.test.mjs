@@ -2,7 +2,7 @@
 // the lobby's from before version 1.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { closeStatus, isFinalClose, normalize } from "../build-unit/api/protocol.js";
+import { closeStatus, isFinalClose, moveMessage, normalize } from "../build-unit/api/protocol.js";
 
 const event = { stream: "game.g1", seq: 7, type: "TileLaid", data: { hex: "E7" }, actor: "ann", time: "2026-01-01T00:00:00Z" };
 
@@ -63,4 +63,11 @@ test("close codes: 4000 + the HTTP status; bans and missing games are final, slo
   assert.equal(isFinalClose(4008), false);
   assert.equal(isFinalClose(4408), false);
   assert.equal(isFinalClose(1011), false);
+});
+
+test("a Trucker move is the engine's command under an id; `at` left out where the service stamps its clock", () => {
+  assert.deepEqual(moveMessage("m1", { type: "PlaceComponent", square: [7, 6], rotation: 1 }),
+    { id: "m1", command: { type: "PlaceComponent", square: [7, 6], rotation: 1 } });
+  assert.deepEqual(moveMessage("m2", { type: "TurnTimer", at: 1712.5 }), { id: "m2", command: { type: "TurnTimer" } });
+  assert.deepEqual(moveMessage("m3", { type: "Finish", order_tile: 2 }), { id: "m3", command: { type: "Finish", order_tile: 2 } });
 });

@@ -74,6 +74,18 @@ export function normalize(input: unknown): ServerMessage {
   }
 }
 
+// Commands a real-time service stamps with its own clock: an `at` from the client is not its to say.
+const STAMPED = new Set(["TurnTimer", "StartBuilding", "CallTimeUp"]);
+
+/** A move for the Trucker service, as it reads one today: `{id, command}` with the engine's command
+ *  (as `legal_actions` lists it), `at` left out where the service stamps its own clock. Version 1's
+ *  `{"v": 1, "kind": "move", …}` once the service reads it (docs/web-client.md, "Sockets"). */
+export function moveMessage(id: string, command: { type: string; [field: string]: unknown }): { id: string; command: Record<string, unknown> } {
+  if (!STAMPED.has(command.type)) return { id, command };
+  const { at: _at, ...rest } = command;
+  return { id, command: rest };
+}
+
 /** Close codes: 4000 + the HTTP status of the refusal (4401 bad credentials, 4404 no such game, …). */
 export function closeStatus(code: number): number | null {
   return code >= 4000 && code < 5000 ? code - 4000 : null;

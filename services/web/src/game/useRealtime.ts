@@ -5,12 +5,11 @@
 // follows the same stream; `seq` tells how far the service is, so a test can wait for the lobby to catch up.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { ApiError } from "../api/http";
+import { moveMessage } from "../api/protocol";
 import { LiveFeed, type FeedStatus } from "../api/socket";
 import type { Command, GameEvent } from "../api/types";
 
 const SHOWN = 12;
-// Commands the service stamps with its own clock: whatever `at` a listed action carries is not ours to say.
-const STAMPED = new Set(["TurnTimer", "StartBuilding", "CallTimeUp"]);
 
 export interface Realtime {
   url: string;
@@ -80,20 +79,13 @@ export function useRealtime(url: string | null, gameId: string, invite?: string)
   if (!url) return null;
   const send = (command: Command) => new Promise<void>((resolve, reject) => {
     const id = moveId();
-    const sent = STAMPED.has(command.type) ? withoutTime(command) : command;
     pending.current.set(id, { resolve, reject });
-    // The service takes `{id, command}` today; protocol version 1's `{"v": 1, "kind": "move", …}` once it reads it.
-    if (!feed.current?.send({ id, command: sent })) {
+    if (!feed.current?.send(moveMessage(id, command))) {
       pending.current.delete(id);
       reject(new ApiError(0, "CONNECTION_LOST", ""));
     }
   });
   return { url, status, you, seq, events, send };
-}
-
-function withoutTime(command: Command): Command {
-  const { at: _at, ...rest } = command as Command & { at?: unknown };
-  return rest as Command;
 }
 
 function failPending(moves: Map<string, Pending>, code: string): void {
