@@ -51,6 +51,10 @@ def register(subparsers) -> None:
     parser.add_argument("--out", default="", help="where reports, CSVs and journals go (default .load/<time>)")
     parser.add_argument("--nats", default=os.environ.get("NATS_URL", "nats://127.0.0.1:4222"),
                         help="the event store the check reads (default NATS_URL or make run's)")
+    parser.add_argument("--stream", default=os.environ.get("EVENT_STREAM", "STARBASE"),
+                        help="the event stream's name (default EVENT_STREAM or STARBASE)")
+    parser.add_argument("--prefix", default=os.environ.get("EVENT_SUBJECT_PREFIX", "sb"),
+                        help="the event subjects' prefix (default EVENT_SUBJECT_PREFIX or sb)")
     parser.add_argument("--redis", default="", help="also check every finished game was scored once, in this Redis")
     parser.add_argument("--no-check", action="store_true", help="do not check the store afterwards")
     parser.add_argument("--allow-remote", action="store_true", help="allow a lobby that is not on this machine")
@@ -72,7 +76,7 @@ def run(args) -> int:
                     max_games=args.games, max_commands=args.max_commands, seats=args.seats,
                     options=parse_options(args.option), bots=args.bots, think=0.0 if args.flat_out else args.think,
                     accounts=args.accounts, workers=args.workers, out=out, check=not args.no_check,
-                    nats=args.nats, redis=args.redis, allow_remote=args.allow_remote)
+                    nats=args.nats, stream=args.stream, prefix=args.prefix, redis=args.redis, allow_remote=args.allow_remote)
         plan.arguments()
     except ValueError as refused:
         print(f"starbase load: {refused}")

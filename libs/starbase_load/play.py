@@ -83,6 +83,10 @@ class Seat:
                 return self.engine_bot.choose(self.socket.events)
             except CannotFold:
                 self.engine_bot = None          # this game hides something after all: ask the lobby from now on
+            except Exception:                   # noqa: BLE001
+                # The pushes of one command arrive one by one, so the folded state can sit between two
+                # events of a single decision, where a bot may find nothing it expects: ask the lobby once.
+                pass
         actions = self.lobby.actions(self.game.game_id)
         if not actions:
             return None
