@@ -35,6 +35,7 @@ export function ShipSvg({ data, ship, targets, onPick, label, small }: {
           <g key={key} data-square={key} data-component={tile.component} class={key === newest ? "newest" : undefined}>
             {fact && <TileShape fact={fact} x={x} y={y} size={CELL} rotation={tile.rotation} />}
             {key === newest && <rect class="newest-ring" x={x + 1} y={y + 1} width={CELL - 2} height={CELL - 2} />}
+            <Cargo ship={ship} square={key} x={x} y={y} />
           </g>
         );
       })}
@@ -43,6 +44,19 @@ export function ShipSvg({ data, ship, targets, onPick, label, small }: {
         return <SquareTarget key={square.join(",")} square={square} x={x} y={y} onPick={onPick} />;
       })}
     </svg>
+  );
+}
+
+/** What a component carries once launched: crew (an alien as its colour's letter), battery tokens, goods. */
+function Cargo({ ship, square, x, y }: { ship: ShipView; square: string; x: number; y: number }) {
+  const humans = ship.humans[square], alien = ship.aliens[square], batteries = ship.batteries[square];
+  const goods = ship.goods[square] ?? [];
+  return (
+    <g class="cargo">
+      {(humans || alien) && <text class="crew" x={x + 4} y={y + CELL - 5}>{alien ? t(alien === "purple" ? "trucker.alien.purple" : "trucker.alien.brown") : humans}</text>}
+      {batteries ? <text class="charge" x={x + CELL - 4} y={y + CELL - 5}>{batteries}</text> : null}
+      {goods.map((good, index) => <rect key={index} class={`good ${good}`} x={x + 5 + index * 9} y={y + 5} width={7} height={7} />)}
+    </g>
   );
 }
 
