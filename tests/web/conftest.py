@@ -7,6 +7,7 @@ import pytest
 from playwright.async_api import async_playwright
 
 from tests.support import testjack
+from tests.trucker_service.live import in_process, settings_for
 from tests.support.lobby_stack import http, register, stack, stack_options  # noqa: F401  (fixtures)
 
 testjack.register()         # a tiny game that ends in a few moves: standings, ratings and history
@@ -58,3 +59,15 @@ async def browser(client_built, request, tmp_path_factory):
 def screenshots() -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return SCREENSHOTS
+
+
+@pytest.fixture
+async def trucker(stack, nats_url, redis_url, namespace):
+    """The Trucker service on the stack's store, seed vault and lobby secret; the lobby points at it."""
+    settings = settings_for(nats_url, redis_url, namespace, event_stream=stack.settings.event_stream,
+                            event_subject_prefix=stack.settings.event_subject_prefix,
+                            seed_bucket=f"seeds{namespace}", lobby_secret=stack.settings.lobby_secret,
+                            trucker_trust_player_param=False, trucker_bus_prefix=f"tr{namespace}")
+    async with in_process(settings) as base:
+        stack.runtime.settings = stack.settings.model_copy(update={"trucker_public_url": base})
+        yield base

@@ -12,7 +12,6 @@ import pytest
 from playwright.async_api import WebSocketRoute, expect
 
 from tests.web.boards_play import act_and_wait, generic_choice, seat_and_start
-from tests.web.test_trucker_socket_in_browser import trucker  # noqa: F401  (the fixture)
 from tests.web.ui import PHONE, Person
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(300)]

@@ -6,22 +6,9 @@ from __future__ import annotations
 import pytest
 from playwright.async_api import expect
 
-from tests.trucker_service.live import in_process, settings_for
 from tests.web.ui import Person
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(200)]
-
-
-@pytest.fixture
-async def trucker(stack, nats_url, redis_url, namespace):
-    """The Trucker service on the stack's store, seed vault and lobby secret; the lobby points at it."""
-    settings = settings_for(nats_url, redis_url, namespace, event_stream=stack.settings.event_stream,
-                            event_subject_prefix=stack.settings.event_subject_prefix,
-                            seed_bucket=f"seeds{namespace}", lobby_secret=stack.settings.lobby_secret,
-                            trucker_trust_player_param=False, trucker_bus_prefix=f"tr{namespace}")
-    async with in_process(settings) as base:
-        stack.runtime.settings = stack.settings.model_copy(update={"trucker_public_url": base})
-        yield base
 
 
 async def test_the_trucker_socket_opens_with_a_lobby_ticket_and_knows_each_player(stack, trucker, browser):
