@@ -6,9 +6,12 @@ tested without waiting.
 from __future__ import annotations
 
 import hashlib
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 
+from starbase_core.decisions import parse_time   # shared with the notifier: one reading of an envelope time
 from starbase_core.gamestream import DECISION_SECONDS
+
+__all__ = ["command_id", "decision_limit", "due_at", "is_due", "parse_time"]
 
 OPTION = DECISION_SECONDS   # a platform option: GameCreated records it, engines never see it
 # The longest limit the clock keeps. The lobby refuses tables past 30 days, but streams written before
@@ -34,12 +37,6 @@ def decision_limit(options: dict, default_seconds: float) -> float | None:
     if seconds != seconds or seconds <= 0:          # NaN, 0 or negative: no clock
         return None
     return min(seconds, MAX_LIMIT_SECONDS)
-
-
-def parse_time(text: str) -> datetime:
-    """An envelope's ISO 8601 UTC time ("…Z") as an aware datetime."""
-    moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
 
 
 def due_at(owed_since: datetime, limit_seconds: float | None) -> datetime | None:
