@@ -52,7 +52,8 @@ async def serve(settings: NotifierSettings, stop: asyncio.Event) -> None:
                             settings.notifier_allow_loopback)
     deliverer = Deliverer(settings, preferences, claims, dead, webhook, mailer_of(settings))
     consumer = NotifierConsumer(store, Causes(store, settings.notifier_turn_interval_seconds), deliverer,
-                                settings.notifier_durable, settings.notifier_in_flight)
+                                settings.notifier_durable, settings.notifier_in_flight,
+                                settings.notifier_ack_wait_seconds)
     responder = await TestResponder(nc, deliverer, settings.notifier_test_subject).start()
     task = asyncio.create_task(supervised(consumer.run, log), name="notifier-consumer")
 

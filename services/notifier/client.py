@@ -17,12 +17,14 @@ import json
 from dataclasses import dataclass
 
 from nats.errors import NoRespondersError, TimeoutError as NatsTimeout
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from notifier.config import StorageNames, load_storage_names
 from notifier.deadletters import DeadLetters
 from notifier.kinds import DEFAULT_KINDS, KINDS
-from notifier.preferences import Email, Preferences, PreferenceStore, QuietHours, Webhook, new_secret
+from notifier.preferences import (
+    Email, Preferences, PreferenceStore, QuietHours, Webhook, check_address, check_kinds, new_secret,
+)
 from notifier.urlsafety import UnsafeUrl, resolve
 
 __all__ = ["KINDS", "NotifierClient", "NotifierUnavailable", "PreferencesIn", "PreferencesOut", "QuietHours",
@@ -35,11 +37,16 @@ class WebhookIn(BaseModel):
     events: list[str] = Field(default_factory=lambda: list(DEFAULT_KINDS), max_length=len(KINDS))
     rotate_secret: bool = False
 
+    _events = field_validator("events")(check_kinds)
+
 
 class EmailIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     address: str = Field(max_length=254, examples=["ann@example.org"])
     events: list[str] = Field(default_factory=lambda: list(DEFAULT_KINDS), max_length=len(KINDS))
+
+    _events = field_validator("events")(check_kinds)
+    _address = field_validator("address")(lambda value: check_address(value))
 
 
 class PreferencesIn(BaseModel):

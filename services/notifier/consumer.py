@@ -33,17 +33,15 @@ from notifier.delivery import Deliverer
 log = structlog.get_logger(__name__)
 MESSAGES = Counter("notifier_messages_total", "Appends handled, by result", ["result"])
 ENVELOPES = TypeAdapter(list[Envelope])
-ACK_WAIT = 30.0
-HEARTBEAT = ACK_WAIT / 3
 RETRY_SOON = 3.0            # seconds before a message whose delivery failed on storage comes back
 FETCH = 50
 
 
 class NotifierConsumer:
     def __init__(self, store, causes: Causes, deliverer: Deliverer, durable: str = "notifier",
-                 in_flight: int = 256):
+                 in_flight: int = 256, ack_wait: float = 30.0):
         self.store, self.causes, self.deliverer = store, causes, deliverer
-        self.durable, self.in_flight = durable, in_flight
+        self.durable, self.in_flight, self.ack_wait = durable, in_flight, ack_wait
         self._js = store._nc.jetstream()
         self._tasks: set[asyncio.Task] = set()
         self.handled = 0
@@ -56,7 +54,7 @@ class NotifierConsumer:
 
     async def _subscribe(self):
         config = api.ConsumerConfig(
-            durable_name=self.durable, ack_policy=api.AckPolicy.EXPLICIT, ack_wait=ACK_WAIT,
+            durable_name=self.durable, ack_policy=api.AckPolicy.EXPLICIT, ack_wait=self.ack_wait,
             deliver_policy=api.DeliverPolicy.ALL, max_ack_pending=self.in_flight * 2,
             filter_subjects=[f"{self.store.prefix}.game.>", f"{self.store.prefix}.table.>"])
         try:
@@ -110,7 +108,7 @@ class NotifierConsumer:
         task.add_done_callback(self._tasks.discard)
 
     async def _settle(self, message, notes) -> None:
-        heartbeat = asyncio.create_task(self._keep_alive(message))
+        heartbeat = asyncio.create_task(self._keep_alive(message, self.ack_wait / 3))
         try:
             results = await asyncio.gather(*(self.deliverer.deliver(n) for n in notes), return_exceptions=True)
         finally:
@@ -130,9 +128,9 @@ class NotifierConsumer:
         self.handled += 1
 
     @staticmethod
-    async def _keep_alive(message) -> None:
+    async def _keep_alive(message, every: float) -> None:
         while True:
-            await asyncio.sleep(HEARTBEAT)
+            await asyncio.sleep(every)
             try:
                 await message.in_progress()
             except Exception:       # the connection blinked: the next beat tries again

@@ -27,11 +27,17 @@ EMAIL = re.compile(r"^[^@\s<>\"',;]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-
                    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)+$")
 
 
-def _kinds(value: list[str]) -> list[str]:
+def check_kinds(value: list[str]) -> list[str]:
     unknown = [kind for kind in value if kind not in KINDS]
     if unknown:
         raise ValueError(f"unknown event(s) {unknown}: choose among {list(KINDS)}")
     return sorted(set(value), key=KINDS.index)
+
+
+def check_address(value: str) -> str:
+    if len(value) > 254 or not EMAIL.match(value):
+        raise ValueError("not an e-mail address such as ann@example.org")
+    return value
 
 
 class Webhook(BaseModel):
@@ -40,7 +46,7 @@ class Webhook(BaseModel):
     secret: str
     events: list[Kind] = Field(default_factory=lambda: list(DEFAULT_KINDS))
 
-    _events = field_validator("events")(_kinds)
+    _events = field_validator("events")(check_kinds)
 
 
 class Email(BaseModel):
@@ -48,14 +54,9 @@ class Email(BaseModel):
     address: str
     events: list[Kind] = Field(default_factory=lambda: list(DEFAULT_KINDS))
 
-    _events = field_validator("events")(_kinds)
+    _events = field_validator("events")(check_kinds)
 
-    @field_validator("address")
-    @classmethod
-    def _address(cls, value: str) -> str:
-        if len(value) > 254 or not EMAIL.match(value):
-            raise ValueError("not an e-mail address such as ann@example.org")
-        return value
+    _address = field_validator("address")(lambda value: check_address(value))
 
 
 class QuietHours(BaseModel):
