@@ -1,0 +1,3 @@
+from tests.support import testjack
+
+testjack.register()
