@@ -84,12 +84,14 @@ async def put_settings(body: PreferencesIn, player: Player, runtime: Lobby, clie
 @router.post("/players/me/notifications/test", response_model=TestOut)
 async def test_webhook(player: Player, runtime: Lobby, client: Notifier) -> TestOut:
     """Send one signed test webhook now and say what your receiver answered."""
+    if (await client.preferences(player.player_id)).webhook is None:
+        raise Invalid("set a webhook URL first (PUT /players/me/notifications)", "NO_WEBHOOK")
     await runtime.limits.hit("notifications", player.player_id)
     try:
         answer = await client.send_test(player.player_id)
     except NotifierUnavailable:
         raise Unavailable("the notifier is not answering; try again later", "NOTIFIER_UNAVAILABLE") from None
-    if answer.get("code") == "NO_WEBHOOK":
+    if answer.get("code") == "NO_WEBHOOK":     # removed meanwhile
         raise Invalid("set a webhook URL first (PUT /players/me/notifications)", "NO_WEBHOOK")
     return TestOut(**{key: answer.get(key) for key in TestOut.model_fields})
 

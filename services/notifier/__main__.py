@@ -25,7 +25,7 @@ from notifier.deadletters import DeadLetters
 from notifier.delivery import Deliverer
 from notifier.mailer import Mailer
 from notifier.preferences import PreferenceStore
-from notifier.responder import TestResponder
+from notifier.responder import ProbeResponder
 from notifier.webhook import WebhookSender
 
 
@@ -54,7 +54,7 @@ async def serve(settings: NotifierSettings, stop: asyncio.Event) -> None:
     consumer = NotifierConsumer(store, Causes(store, settings.notifier_turn_interval_seconds), deliverer,
                                 settings.notifier_durable, settings.notifier_in_flight,
                                 settings.notifier_ack_wait_seconds)
-    responder = await TestResponder(nc, deliverer, settings.notifier_test_subject).start()
+    responder = await ProbeResponder(nc, deliverer, settings.notifier_test_subject).start()
     task = asyncio.create_task(supervised(consumer.run, log), name="notifier-consumer")
 
     async def ready() -> bool:

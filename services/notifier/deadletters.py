@@ -5,7 +5,7 @@ per player (a digest of the player id, as for preferences), so a player lists th
 lists all (`python -m notifier dead-letters`), and erasing a player purges theirs. A record says which
 notification (id, kind, the cause's stream and seq), on which channel, how many attempts, the last
 problem in our words, and where it went as `scheme://host:port` only. Records age out after 30 days;
-each player keeps at most the last 200. The message id is (notification id, channel), so a holder that
+each player keeps at most the last 200. The message id is (player, notification id, channel), so a holder that
 died between writing the record and settling its claim does not leave two records.
 """
 from __future__ import annotations
@@ -39,9 +39,9 @@ class DeadLetters:
 
     async def add(self, player: str, record: dict) -> None:
         stamped = {**record, "time": datetime.now(timezone.utc).isoformat().replace("+00:00", "Z")}
-        await self._js.publish(f"{self.prefix}.{player_key(player)}", json.dumps(stamped).encode(),
-                               stream=self.name,
-                               headers={"Nats-Msg-Id": f"{record['id']}.{record['channel']}"})
+        key = player_key(player)
+        await self._js.publish(f"{self.prefix}.{key}", json.dumps(stamped).encode(), stream=self.name,
+                               headers={"Nats-Msg-Id": f"{key}.{record['id']}.{record['channel']}"})
 
     async def list(self, player: str | None = None, after: int = 0, limit: int = 50) -> list[dict]:
         """Up to `limit` records (a player's, or everyone's) with an id past `after`, oldest first."""

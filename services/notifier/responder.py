@@ -17,13 +17,13 @@ log = structlog.get_logger(__name__)
 CONCURRENT = 16
 
 
-class TestResponder:
+class ProbeResponder:
     def __init__(self, nc, deliverer: Deliverer, subject: str = "notifier.test"):
         self.nc, self.deliverer, self.subject = nc, deliverer, subject
         self._subscription = None
         self._tasks: set[asyncio.Task] = set()
 
-    async def start(self) -> "TestResponder":
+    async def start(self) -> "ProbeResponder":
         self._subscription = await self.nc.subscribe(self.subject, queue="notifier", cb=self._on_request)
         return self
 
