@@ -50,7 +50,6 @@ class NotifierSettings(CoreSettings, StorageNames):
     notifier_smtp_from: str = "Starbase <noreply@starbase.invalid>"
     notifier_smtp_timeout: float = Field(default=20.0, gt=0)
     notifier_smtp_ca_file: str = ""                     # a private CA to trust (certificates are always checked)
-    shutdown_grace: float = 10.0
 
     @model_validator(mode="after")
     def _consistent(self) -> "NotifierSettings":
