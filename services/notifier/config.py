@@ -40,6 +40,7 @@ class NotifierSettings(CoreSettings, StorageNames):
     notifier_max_age_seconds: float = Field(default=3600.0, gt=0)   # older causes are not notified
     notifier_turn_interval_seconds: float = Field(default=300.0, ge=0)  # one "your turn" per player and game
     notifier_in_flight: int = Field(default=256, ge=1)              # appends being notified at once
+    notifier_concurrent_sends: int = Field(default=64, ge=1)        # webhook or mail attempts at once
     notifier_ack_wait_seconds: float = Field(default=30.0, ge=1)    # an unacknowledged append comes back after
     notifier_smtp_host: str = ""                        # empty: no e-mail
     notifier_smtp_port: int = 587

@@ -50,6 +50,8 @@ class Deliverer:
                  sleep: Callable[[float], Awaitable[None]] = asyncio.sleep, now: Callable[[], datetime] = utc_now):
         self.settings, self.preferences, self.claims, self.dead = settings, preferences, claims, dead
         self.webhook, self.mailer, self.sleep, self.now = webhook, mailer, sleep, now
+        # Attempts at once: a backlog waits here, outside an attempt's deadline, not in a connection pool.
+        self._sending = asyncio.Semaphore(settings.notifier_concurrent_sends)
 
     async def deliver(self, note: Notification) -> str:
         """Send `note` where its player wants it; what became of it. Raises Busy (another sender holds
@@ -80,37 +82,46 @@ class Deliverer:
         return "handled"
 
     async def _channel(self, note: Notification, preferences: Preferences, channel: str) -> None:
+        """Attempts take a sending slot, and the claim is taken (or renewed) only once a slot is held,
+        so a backlog waiting for slots never outlives a lease."""
         lease = self.settings.notifier_lease_seconds + self.settings.notifier_timeout_seconds
-        claim = await self.claims.acquire(f"{note.id}.{channel}", lease)
-        if claim is None:
-            return                                  # sent (or given up on) already
-        attempts, outcome = claim.attempts, Outcome(False, retry=True, problem="not tried")
+        claim, attempts = None, 0
+        outcome = Outcome(False, retry=False, problem="given up by an earlier sender")
+        target = self._target(channel, preferences)
         try:
-            while attempts < self.settings.notifier_attempts:
-                if attempts > 0:
-                    delay = self.backoff(attempts)
-                    claim = await self.claims.renew(claim, delay + lease, attempts)
-                    await self.sleep(delay)
-                outcome = await self.attempt(channel, note, preferences)
-                attempts += 1
-                ATTEMPTS.labels(channel, "ok" if outcome.ok else "failed").inc()
-                if outcome.ok:
-                    await self.claims.settle(claim, SENT, attempts)
-                    log.info("notification_sent", id=note.id, kind=note.kind, channel=channel, attempts=attempts,
-                             target=self._target(channel, preferences))
-                    return
-                log.info("notification_attempt_failed", id=note.id, kind=note.kind, channel=channel,
-                         attempts=attempts, problem=outcome.problem, target=self._target(channel, preferences))
-                if not outcome.retry:
+            while True:
+                async with self._sending:
+                    if claim is None:
+                        claim = await self.claims.acquire(f"{note.id}.{channel}", lease)
+                        if claim is None:
+                            return                          # sent (or given up on) already
+                        attempts = claim.attempts
+                    else:
+                        claim = await self.claims.renew(claim, lease, attempts)
+                    if attempts < self.settings.notifier_attempts:
+                        outcome = await self._attempt(channel, note, preferences, note.id)
+                        attempts += 1
+                        ATTEMPTS.labels(channel, "ok" if outcome.ok else "failed").inc()
+                        if outcome.ok:
+                            await self.claims.settle(claim, SENT, attempts)
+                            log.info("notification_sent", id=note.id, kind=note.kind, channel=channel,
+                                     attempts=attempts, target=target)
+                            return
+                        log.info("notification_attempt_failed", id=note.id, kind=note.kind, channel=channel,
+                                 attempts=attempts, problem=outcome.problem, target=target)
+                if not outcome.retry or attempts >= self.settings.notifier_attempts:
                     break
+                delay = self.backoff(attempts)
+                claim = await self.claims.renew(claim, delay + lease, attempts)
+                await self.sleep(delay)
             await self.dead.add(note.player, {
                 "id": note.id, "kind": note.kind, "channel": channel, "player": note.player,
                 "stream": note.stream, "seq": note.seq, "table_id": note.table_id, "attempts": attempts,
-                "problem": outcome.problem, "target": self._target(channel, preferences)})
+                "problem": outcome.problem, "target": target})
             await self.claims.settle(claim, DEAD, attempts)
             DEAD_LETTERS.labels(channel).inc()
             log.warning("notification_dead_letter", id=note.id, kind=note.kind, channel=channel, attempts=attempts,
-                        problem=outcome.problem, target=self._target(channel, preferences))
+                        problem=outcome.problem, target=target)
         except Lost:
             log.info("notification_taken_over", id=note.id, channel=channel)   # the new holder finishes it
 
@@ -121,7 +132,10 @@ class Deliverer:
 
     async def attempt(self, channel: str, note: Notification, preferences: Preferences,
                       notification_id: str | None = None) -> Outcome:
-        identity = notification_id or note.id
+        async with self._sending:
+            return await self._attempt(channel, note, preferences, notification_id or note.id)
+
+    async def _attempt(self, channel: str, note: Notification, preferences: Preferences, identity: str) -> Outcome:
         if channel == "webhook" and preferences.webhook is not None:
             body = json.dumps(note.body(self.settings.notifier_public_url, identity), separators=(",", ":")).encode()
             return await self.webhook.send(preferences.webhook.url, preferences.webhook.secret, identity,

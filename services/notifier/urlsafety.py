@@ -101,14 +101,22 @@ async def resolve(url: str, allow_loopback: bool) -> Target:
     parts = parse(url)
     host = parts.hostname or ""
     port = parts.port or (443 if parts.scheme == "https" else 80)
-    try:
-        found = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except (socket.gaierror, UnicodeError):
-        raise UnsafeUrl("WEBHOOK_URL_UNRESOLVED", f"the host {host!r} was not found") from None
-    addresses = sorted({info[4][0] for info in found})
+    addresses = await _addresses(host, port)
     if not addresses:
         raise UnsafeUrl("WEBHOOK_URL_UNRESOLVED", f"the host {host!r} was not found")
     if not all(allowed(address, allow_loopback) for address in addresses):
         raise UnsafeUrl("WEBHOOK_URL_PRIVATE", "a webhook URL must reach a public internet address, not a "
                                                "private, loopback or link-local one")
     return Target(url=url, address=addresses[0], host=host, port=port, parts=parts)
+
+
+async def _addresses(host: str, port: int) -> list[str]:
+    try:
+        return [str(ipaddress.ip_address(host))]    # an address already: no lookup (nor a thread for it)
+    except ValueError:
+        pass
+    try:
+        found = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError):
+        raise UnsafeUrl("WEBHOOK_URL_UNRESOLVED", f"the host {host!r} was not found") from None
+    return sorted({info[4][0] for info in found})
