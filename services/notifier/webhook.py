@@ -17,6 +17,7 @@ import asyncio
 import hashlib
 import hmac
 import logging
+import socket
 import time
 from dataclasses import dataclass
 
@@ -50,8 +51,12 @@ class WebhookSender:
         # httpx logs every request line at INFO, full URL included: a webhook path may hold a token.
         logging.getLogger("httpx").setLevel(logging.WARNING)
         logging.getLogger("httpcore").setLevel(logging.WARNING)
+        # TCP_NODELAY: a request goes out as headers then body; with Nagle's algorithm and the receiver's
+        # delayed ACK, each waited ~40 ms for nothing.
+        transport = httpx.AsyncHTTPTransport(socket_options=[(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)],
+                                             limits=httpx.Limits(max_connections=200, max_keepalive_connections=50))
         self._client = httpx.AsyncClient(timeout=httpx.Timeout(timeout), follow_redirects=False, trust_env=False,
-                                         limits=httpx.Limits(max_connections=200, max_keepalive_connections=50))
+                                         transport=transport)
 
     async def close(self) -> None:
         await self._client.aclose()
