@@ -55,10 +55,11 @@ async def serve(settings: NotifierSettings, stop: asyncio.Event) -> None:
                                 settings.notifier_durable, settings.notifier_in_flight,
                                 settings.notifier_ack_wait_seconds)
     responder = await ProbeResponder(nc, deliverer, settings.notifier_test_subject).start()
-    task = asyncio.create_task(supervised(consumer.run, log), name="notifier-consumer")
+    health_of_consumer = {"down": False}
+    task = asyncio.create_task(supervised(consumer.run, log, health_of_consumer), name="notifier-consumer")
 
     async def ready() -> bool:
-        return nc.is_connected and not task.done()
+        return nc.is_connected and not task.done() and not health_of_consumer["down"]
 
     health = await HealthServer(settings.notifier_health_port, ready, settings.notifier_health_host).start()
     log.info("notifier_started", health_port=health.port, durable=settings.notifier_durable,
@@ -75,17 +76,20 @@ async def serve(settings: NotifierSettings, stop: asyncio.Event) -> None:
         log.info("notifier_stopped", handled=consumer.handled)
 
 
-async def supervised(work, log, first_delay: float = 0.5, max_delay: float = 10.0) -> None:
-    """Run `work` for ever: a failure (NATS gone, a consumer deleted) is logged and retried with back-off.
-    (starbase_core.supervise, once merged, does this for every service: switch to it then.)"""
+async def supervised(work, log, health: dict, first_delay: float = 0.5, max_delay: float = 10.0) -> None:
+    """Run `work` for ever: a failure (NATS gone, a consumer deleted) is logged, reported down (readiness)
+    until the next try, and retried with back-off. (starbase_core.supervise, once merged, does this for
+    every service: switch to it then.)"""
     delay = first_delay
     while True:
         try:
+            health["down"] = False
             await work()
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("notifier_consumer_failed", retry_in=delay)
+        health["down"] = True
         await asyncio.sleep(delay)
         delay = min(delay * 2, max_delay)
 

@@ -33,7 +33,7 @@ __all__ = ["KINDS", "NotifierClient", "NotifierUnavailable", "PreferencesIn", "P
 
 class WebhookIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    url: str = Field(max_length=2048, examples=["https://example.org/starbase-hook"])
+    url: str = Field(max_length=2048, description="https:// (or http://) to a public address")
     events: list[str] = Field(default_factory=lambda: list(DEFAULT_KINDS), max_length=len(KINDS))
     rotate_secret: bool = False
 
