@@ -1,8 +1,9 @@
 """Notification settings of the logged-in player (docs/notifier.md): the lobby's side of the notifier.
 
 Everything goes through `notifier.client` (the only part of the notifier the lobby may import). The
-webhook secret is in the answer to the PUT that drew it, and never again. Saving and testing count
-against the `notifications` limit (a save resolves a host name; a test makes the notifier call out).
+webhook secret is in the answer to the PUT that drew it, and never again. A new e-mail address gets a
+code by mail, and no notification until the player confirms it with that code. Saving, testing and
+confirming count against the `notifications` limit (a save resolves a host name; a test makes the notifier call out).
 `attach` connects the client when the lobby starts and registers its eraser, so `DELETE /players/me`
 forgets the player's notification settings and dead letters with the rest of their personal data.
 """
@@ -13,7 +14,9 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query, Request
 from pydantic import BaseModel, Field
 
-from notifier.client import NotifierClient, NotifierUnavailable, PreferencesIn, PreferencesOut, UnsafeUrl
+from notifier.client import (
+    ConfirmationRefused, NotifierClient, NotifierUnavailable, PreferencesIn, PreferencesOut, UnsafeUrl,
+)
 
 from lobby.dependencies import Player
 from lobby.exceptions import Invalid, Unavailable
@@ -26,6 +29,13 @@ class SavedOut(PreferencesOut):
     webhook_secret: str | None = Field(
         default=None, description="the secret to verify our signatures with: shown this once (when a webhook is "
                                   "first set, or rotate_secret was asked); store it now")
+    code_sent: bool | None = Field(
+        default=None, description="a new or unconfirmed address was sent a confirmation code (false: the mail "
+                                  "could not go out; save again later); null: nothing to confirm")
+
+
+class ConfirmIn(BaseModel):
+    code: str = Field(min_length=1, max_length=32, description="the code mailed to your address")
 
 
 class TestOut(BaseModel):
@@ -78,7 +88,17 @@ async def put_settings(body: PreferencesIn, player: Player, runtime: Lobby, clie
         saved = await client.save(player.player_id, body)
     except UnsafeUrl as refused:
         raise Invalid(refused.message, refused.code) from None
-    return SavedOut(**saved.preferences.model_dump(), webhook_secret=saved.new_secret)
+    return SavedOut(**saved.preferences.model_dump(), webhook_secret=saved.new_secret, code_sent=saved.code_sent)
+
+
+@router.post("/players/me/notifications/email/confirm", response_model=PreferencesOut)
+async def confirm_email(body: ConfirmIn, player: Player, runtime: Lobby, client: Notifier) -> PreferencesOut:
+    """Confirm your e-mail address with the code we mailed to it: mail goes out only after this."""
+    await runtime.limits.hit("notifications", player.player_id)
+    try:
+        return await client.confirm_email(player.player_id, body.code)
+    except ConfirmationRefused as refused:
+        raise Invalid(refused.message, refused.code) from None
 
 
 @router.post("/players/me/notifications/test", response_model=TestOut)

@@ -14,12 +14,14 @@ before every attempt.
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass
 
 from nats.errors import NoRespondersError, TimeoutError as NatsTimeout
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from notifier.config import StorageNames, load_storage_names
+from notifier.confirmation import ConfirmationRefused, confirmed, with_new_code
 from notifier.deadletters import DeadLetters
 from notifier.kinds import DEFAULT_KINDS, KINDS
 from notifier.preferences import (
@@ -27,7 +29,7 @@ from notifier.preferences import (
 )
 from notifier.urlsafety import UnsafeUrl, resolve
 
-__all__ = ["KINDS", "NotifierClient", "NotifierUnavailable", "PreferencesIn", "PreferencesOut", "QuietHours",
+__all__ = ["KINDS", "ConfirmationRefused", "NotifierClient", "NotifierUnavailable", "PreferencesIn", "PreferencesOut", "QuietHours",
            "Saved", "UnsafeUrl"]
 
 
@@ -64,9 +66,15 @@ class WebhookOut(BaseModel):
     secret_set: bool = True
 
 
+class EmailOut(BaseModel):
+    address: str
+    events: list[str]
+    confirmed: bool = Field(description="mail goes out only once you typed back the code we sent to it")
+
+
 class PreferencesOut(BaseModel):
     webhook: WebhookOut | None = None
-    email: EmailIn | None = None
+    email: EmailOut | None = None
     quiet_hours: QuietHours | None = None
     events: list[str] = Field(default=list(KINDS), description="every kind of notification there is")
 
@@ -75,6 +83,7 @@ class PreferencesOut(BaseModel):
 class Saved:
     preferences: PreferencesOut
     new_secret: str | None          # shown to the player once, when drawn
+    code_sent: bool | None = None   # a confirmation code was mailed (None: none was needed)
 
 
 class NotifierUnavailable(Exception):
@@ -87,7 +96,8 @@ def view(preferences: Preferences | None) -> PreferencesOut:
     hook = preferences.webhook
     return PreferencesOut(
         webhook=WebhookOut(url=hook.url, events=hook.events) if hook else None,
-        email=EmailIn(address=preferences.email.address, events=preferences.email.events) if preferences.email else None,
+        email=EmailOut(address=preferences.email.address, events=preferences.email.events,
+                       confirmed=preferences.email.confirmed) if preferences.email else None,
         quiet_hours=preferences.quiet_hours)
 
 
@@ -118,10 +128,43 @@ class NotifierClient:
             if kept is None or wanted.webhook.rotate_secret:
                 secret = kept = new_secret()
             webhook = Webhook(url=wanted.webhook.url, secret=kept, events=wanted.webhook.events)
-        email = Email(address=wanted.email.address, events=wanted.email.events) if wanted.email else None
+        email, code = None, None
+        if wanted.email is not None:
+            email = Email(address=wanted.email.address, events=wanted.email.events)
+            if held is not None and held.email is not None and held.email.address == email.address \
+                    and held.email.confirmed:
+                email = email.model_copy(update={"confirmed": True})
+            else:                       # a new address, or one still unconfirmed: (another) code
+                email, code = with_new_code(email, player, time.time())
         preferences = Preferences(webhook=webhook, email=email, quiet_hours=wanted.quiet_hours)
         await self._preferences.put(player, preferences)
-        return Saved(view(preferences), secret)
+        sent = await self._mail_code(player, code) if code is not None else None
+        return Saved(view(preferences), secret, sent)
+
+    async def confirm_email(self, player: str, code: str) -> PreferencesOut:
+        """Confirm the address with the code mailed to it; raises ConfirmationRefused."""
+        held = await self._preferences.get(player)
+        email = held.email if held is not None else None
+        try:
+            done = confirmed(email, player, code, time.time())
+        except ConfirmationRefused as refused:
+            if refused.code == "WRONG_CODE" and held is not None and email is not None:
+                await self._preferences.put(player, held.model_copy(update={
+                    "email": email.model_copy(update={"code_tries": email.code_tries + 1})}))
+            raise
+        assert held is not None
+        updated = held.model_copy(update={"email": done})
+        await self._preferences.put(player, updated)
+        return view(updated)
+
+    async def _mail_code(self, player: str, code: str) -> bool:
+        try:
+            answer = await self.nc.request(self.names.notifier_test_subject,
+                                           json.dumps({"player": player, "confirmation_code": code}).encode(),
+                                           timeout=15.0)
+        except (NoRespondersError, NatsTimeout, TimeoutError):
+            return False
+        return bool(json.loads(answer.data).get("delivered"))
 
     async def erase(self, player: str) -> None:
         """Forget the player's preferences and dead letters (their account is being erased)."""

@@ -158,6 +158,19 @@ class Deliverer:
                  target=describe(preferences.webhook.url))
         return {"delivered": outcome.ok, "id": identity, "status": outcome.status, "problem": outcome.problem or None}
 
+    async def send_confirmation(self, player: str, code: str) -> dict:
+        """Mail the confirmation code to the player's (unconfirmed) address: one attempt, now."""
+        preferences = await self.preferences.get(player)
+        if preferences is None or preferences.email is None or not self.mailer.enabled:
+            return {"delivered": False, "code": "NO_EMAIL", "problem": "no address, or no mail server"}
+        text = (f"Your Starbase confirmation code is {code}.\n\nType it in your notification settings within "
+                "the hour. If you did not ask for it, ignore this mail: nothing will be sent to you.\n")
+        async with self._sending:
+            outcome = await self.mailer.send(self.mailer.message(
+                preferences.email.address, "Confirm your address for Starbase", text, f"confirm-{uuid.uuid4().hex}"))
+        log.info("notification_confirmation_mailed", ok=outcome.ok, problem=outcome.problem)
+        return {"delivered": outcome.ok, "problem": outcome.problem or None}
+
     @staticmethod
     def _target(channel: str, preferences: Preferences) -> str:
         if channel == "webhook" and preferences.webhook is not None:

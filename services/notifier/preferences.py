@@ -50,9 +50,16 @@ class Webhook(BaseModel):
 
 
 class Email(BaseModel):
+    """An address gets notifications only once confirmed: the player typed back the code we mailed it,
+    so nobody can have us write to someone else's mailbox."""
+
     model_config = ConfigDict(extra="forbid")
     address: str
     events: list[Kind] = Field(default_factory=lambda: list(DEFAULT_KINDS))
+    confirmed: bool = False
+    code_digest: str | None = None      # sha256 of the confirmation code mailed, until it is typed back
+    code_expires: float = 0.0           # unix seconds
+    code_tries: int = 0                 # wrong codes typed since it was mailed
 
     _events = field_validator("events")(check_kinds)
 
@@ -94,7 +101,7 @@ class Preferences(BaseModel):
         wanted = []
         if self.webhook is not None and kind in self.webhook.events:
             wanted.append("webhook")
-        if self.email is not None and kind in self.email.events:
+        if self.email is not None and self.email.confirmed and kind in self.email.events:
             wanted.append("email")
         return wanted
 

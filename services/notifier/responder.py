@@ -1,4 +1,5 @@
-"""Test webhooks on request: the lobby asks (`client.send_test`), the notifier sends one now.
+"""Test webhooks and confirmation codes on request: the lobby asks (`client.send_test`, `client.save`
+with a new e-mail address), the notifier sends one now.
 
 A core NATS request on NOTIFIER_TEST_SUBJECT (`{"player": id}`), answered by any notifier replica
 (queue group), so only the notifier ever connects to players' URLs. Requests run as their own tasks,
@@ -44,10 +45,14 @@ class ProbeResponder:
 
     async def _handle(self, message) -> None:
         try:
-            player = json.loads(message.data)["player"]
+            request = json.loads(message.data)
+            player, code = request["player"], request.get("confirmation_code")
             if not isinstance(player, str) or not player:
                 raise ValueError("no player")
-            answer = await self.deliverer.send_test(player)
+            if isinstance(code, str):
+                answer = await self.deliverer.send_confirmation(player, code)
+            else:
+                answer = await self.deliverer.send_test(player)
         except (ValueError, KeyError, TypeError):
             answer = {"delivered": False, "code": "BAD_REQUEST", "problem": "the request names no player"}
         except Exception:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import email
+import re
 import ssl
 from pathlib import Path
 
@@ -52,7 +53,7 @@ async def test_an_email_arrives_with_the_players_place_and_a_link(nats_url, name
     try:
         mailer = Mailer("127.0.0.1", controller.port, starttls=False, sender="Starbase <noreply@starbase.test>")
         async with parts(nats_url, namespace, mailer, notifier_public_url="https://play.example") as made:
-            await made.preferences.put("ann", Preferences(email=Email(address="ann@example.org")))
+            await made.preferences.put("ann", Preferences(email=Email(address="ann@example.org", confirmed=True)))
             note = ended()
             assert await made.deliverer.deliver(note) == "handled"
             await made.deliverer.deliver(note)          # once
@@ -90,3 +91,52 @@ async def test_an_email_goes_over_starttls_with_a_login_and_a_wrong_login_is_not
     finally:
         controller.stop()
     assert [m["Starbase-Notification-Id"] for m in inbox.messages] == ["n1"]
+
+
+async def test_an_address_gets_mail_only_once_confirmed_with_the_code_mailed_to_it(
+        register, nats_url, namespace, stack, inbox):
+    from notifier.responder import ProbeResponder
+    controller = Controller(inbox, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    try:
+        mailer = Mailer("127.0.0.1", controller.port, starttls=False, sender="noreply@starbase.test")
+        async with parts(nats_url, namespace, mailer) as made:
+            responder = await ProbeResponder(made.nc, made.deliverer, made.settings.notifier_test_subject).start()
+            try:
+                ann = await register("ann")
+                saved = await ann.ok(ann.http.put("/players/me/notifications", headers=ann.auth,
+                                                  json={"email": {"address": "ann@example.org"}}))
+                assert saved["code_sent"] is True and saved["email"]["confirmed"] is False
+                [mailed] = inbox.messages
+                code = re.search(r"code is (\d{8})", mailed.get_payload(decode=True).decode()).group(1)
+                assert await made.deliverer.deliver(ended_for(ann.player_id)) == "not_wanted"   # not yet
+                wrong = await ann.post("/players/me/notifications/email/confirm", {"code": "00000000"})
+                assert (wrong.status_code, wrong.json()["error"]["code"]) == (422, "WRONG_CODE")
+                done = await ann.ok(ann.post("/players/me/notifications/email/confirm", {"code": code}))
+                assert done["email"]["confirmed"] is True
+                assert await made.deliverer.deliver(ended_for(ann.player_id)) == "handled"
+                again = await ann.ok(ann.http.put("/players/me/notifications", headers=ann.auth,
+                                                  json={"email": {"address": "ann@example.org", "events": ["invited"]}}))
+                assert again["code_sent"] is None and again["email"]["confirmed"] is True   # same address: kept
+                moved = await ann.ok(ann.http.put("/players/me/notifications", headers=ann.auth,
+                                                  json={"email": {"address": "ann@example.net"}}))
+                assert moved["email"]["confirmed"] is False                                 # a new one: again
+            finally:
+                await responder.stop()
+    finally:
+        controller.stop()
+    assert [m["To"] for m in inbox.messages] == ["ann@example.org", "ann@example.org", "ann@example.net"]
+    assert inbox.messages[1]["Subject"].startswith("Your game of testjack is over")
+
+
+async def test_a_confirmation_code_is_spent_after_five_wrong_tries(register, stack):
+    ann = await register("ann")
+    await ann.ok(ann.http.put("/players/me/notifications", headers=ann.auth, json={"email": {"address": "a@example.org"}}))
+    codes = [(await ann.post("/players/me/notifications/email/confirm", {"code": f"{n:08d}"})).json()["error"]["code"]
+             for n in range(6)]
+    assert codes == ["WRONG_CODE"] * 5 + ["CODE_EXPIRED"]
+
+
+def ended_for(player: str) -> Notification:
+    return Notification(GAME_ENDED, player, stream="game.g9", seq=40, time=now_iso(), game="testjack", table_id="g9",
+                        details={"place": 1, "standings": [{"player": player, "rank": 1, "score": 3}]})

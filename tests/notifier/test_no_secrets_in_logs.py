@@ -49,7 +49,8 @@ async def test_a_run_through_every_channel_leaves_no_secret_in_any_log_line(
                 await responder.stop()
             await made.deliverer.deliver(a_turn(ann.player_id, seq=3))          # 200 after the 500 above
             await made.preferences.put("bob", Preferences(
-                webhook=Webhook(url=url, secret="whsec_BOBSECRET"), email=Email(address="ann.private@example.org")))
+                webhook=Webhook(url=url, secret="whsec_BOBSECRET"),
+                email=Email(address="ann.private@example.org", confirmed=True)))
             secrets.add("whsec_BOBSECRET")
             receiver.default = 503
             await made.deliverer.deliver(a_turn("bob", seq=4))                   # dead letters on both channels
