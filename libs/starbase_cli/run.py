@@ -25,11 +25,15 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from starbase_core.servers import NatsServer, RedisServer, free_port
+from starbase_core.cluster import nats_for
+from starbase_core.servers import RedisServer, free_port
 
 RUN_DIR = Path(os.environ.get("STARBASE_RUN_DIR", ".run"))
 STOP_GRACE = 15.0
 READY_TIMEOUT = 60.0
+# `make run CLUSTER=3`: NATS as a JetStream cluster of that many loopback nodes, every stream replicated
+# on each (up to 5, JetStream's limit); its files live apart from the single server's (`.run/nats`).
+CLUSTER = int(os.environ.get("CLUSTER") or 1)
 
 
 def port_is_free(port: int) -> bool:
@@ -179,13 +183,16 @@ def main() -> int:
     logs.mkdir(parents=True, exist_ok=True)
     children: list[Child] = []
     print("Starting Starbase…", flush=True)
-    nats = NatsServer(port=pick_port("NATS_PORT", 4222), workdir=RUN_DIR / "nats")
+    nats = nats_for(CLUSTER, port=pick_port("NATS_PORT", 4222),
+                    workdir=RUN_DIR / ("nats" if CLUSTER <= 1 else f"nats-cluster{CLUSTER}"))
     redis = RedisServer(port=pick_port("REDIS_PORT", 6379), workdir=RUN_DIR / "redis", persist=True)
     try:
         nats.start()
         redis.start()
         env = {**os.environ, "NATS_URL": nats.url, "REDIS_URL": redis.url, "LOBBY_SECRET": lobby_secret(),
                "PYTHONUNBUFFERED": "1"}
+        if CLUSTER > 1:
+            env["STORE_REPLICAS"] = str(min(CLUSTER, 5))
         children = services(env)
         for child in children:
             child.start(env, logs)

@@ -3,6 +3,8 @@
 Environment: NATS_URL, EVENT_STREAM, EVENT_SUBJECT_PREFIX, ADJUDICATOR_TARGET (127.0.0.1:50051),
 CLOCK_DEFAULT_SECONDS (0: tables without a `decision_seconds` option have no clock), CLOCK_TICK_SECONDS
 (0.5), CLOCK_HEALTH_PORT (8085: /healthz, /readyz, /metrics), CLOCK_HEALTH_HOST, SHUTDOWN_GRACE (10 s), LOG_LEVEL, LOG_JSON.
+The clock runs under a supervisor, as its follow of the store does inside it: a failure (NATS away at
+start, say) is logged and retried with back-off, and `/readyz` answers 503 until it runs again.
 SIGTERM or SIGINT: stop following, finish the default in flight, close.
 """
 from __future__ import annotations
@@ -17,6 +19,7 @@ from starbase_core.config import CoreSettings, from_env
 from starbase_core.health import HealthServer
 from starbase_core.logging import configure_logging
 from starbase_core.store_jetstream import JetStreamEventStore
+from starbase_core.supervise import Supervisor
 
 
 class ClockSettings(CoreSettings):
@@ -38,23 +41,22 @@ async def serve(settings: ClockSettings, stop: asyncio.Event) -> None:
     clock = DecisionClock(store, adjudicator.submit, Tracker(settings.clock_default_seconds),
                           tick_seconds=settings.clock_tick_seconds)
 
+    supervisor = Supervisor("clock")
+
     async def ready() -> bool:
-        return store._nc.is_connected and clock.caught_up
+        return store._nc.is_connected and clock.caught_up and supervisor.healthy() and clock.healthy()
 
     health = await HealthServer(settings.clock_health_port, ready, settings.clock_health_host).start()
-    task = asyncio.create_task(clock.run(stop), name="clock")
+    # Once: `run` returns only when `stop` is set; if it raises, it is run again.
+    supervisor.start("decide", lambda: clock.run(stop), once=True)
     log.info("clock_started", health_port=health.port, adjudicator=settings.adjudicator_target,
              default_seconds=settings.clock_default_seconds)
     try:
-        await asyncio.shield(task)   # returns when `stop` is set, or raises when the clock failed
+        await stop.wait()
     finally:
         log.info("clock_stopping")
         stop.set()
-        try:
-            await asyncio.wait_for(task, settings.shutdown_grace)
-        except BaseException:   # past the grace period (or already failed): stop it now
-            task.cancel()
-            await asyncio.gather(task, return_exceptions=True)
+        await supervisor.stop(grace=settings.shutdown_grace)   # the default in flight is finished first
         await health.stop()
         await adjudicator.close()
         await store.close()
