@@ -11,6 +11,10 @@ commands keeps the old one). Every reader folding the same stream gets the same 
 A real-time phase (an engine's `realtime_service` is not None: Trucker's building) is timed by the
 service that runs it, so nobody owes a decision then.
 
+The table's time controls (`starbase_core.timecontrol`) ride along: each seat's Fischer bank is
+charged when one of its decisions ends (the time between the two envelopes' server times) and the
+increment added, so `due_at` of an owed decision is the same for every reader.
+
 Only the platform's `GameCreated` at seq 1 starts a game, so a reader that never saw a game's start
 leaves it alone (or replays it from seq 1 itself); a game is dropped once its `GameEnded` is folded.
 Subclasses choose which games to follow and what else they keep per game (`admit`, `folded`).
@@ -25,6 +29,7 @@ import structlog
 
 from starbase_core.envelope import Envelope
 from starbase_core.gamestream import GAME_CREATED, NO_EFFECT, GameRecord, is_platform, replay
+from starbase_core.timecontrol import TimeControl
 from starbase_rules.contract import Game
 from starbase_rules.registry import get_game
 
@@ -44,6 +49,39 @@ class FollowedGame:
 
     record: GameRecord
     owed: dict[str, Owed] = field(default_factory=dict)
+    control: TimeControl | None = None                      # None: the game's decisions are not timed
+    banks: dict[str, float] = field(default_factory=dict)   # each seat's bank, as of its last decision's end
+
+    def due_at(self, owed: Owed) -> datetime | None:
+        """When the owed decision runs out of time (None: untimed)."""
+        if self.control is None:
+            return None
+        return self.control.due_at(owed.since, self.banks.get(owed.player))
+
+    def charge(self, before: dict[str, Owed], moment: datetime) -> None:
+        """Charge the banks of the decisions that ended at `moment` (owed before, not the same one now)."""
+        if self.control is None or self.control.bank is None:
+            return
+        for player, owed in before.items():
+            if self.owed.get(player) != owed and player in self.banks:
+                took = (moment - owed.since).total_seconds()
+                self.banks[player] = self.control.after_decision(self.banks[player], took) or 0.0
+
+    def clock_state(self, now: datetime) -> dict:
+        """Each seat's bank left now and the due time of what it owes: what a table shows everyone."""
+        if self.control is None:
+            return {"control": None, "seq": self.record.last_seq, "seats": {}}
+        seats = {}
+        for player in self.record.players:
+            owed = self.owed.get(player)
+            bank = self.banks.get(player)
+            due = self.due_at(owed) if owed is not None else None
+            if bank is not None and owed is not None:
+                bank = max(0.0, bank - max(0.0, (now - owed.since).total_seconds()))
+            seats[player] = {"bank_seconds": None if bank is None else round(bank, 3),
+                             "owes_since": owed.since.isoformat() if owed else None,
+                             "due_at": due.isoformat() if due else None}
+        return {"control": self.control.public(), "seq": self.record.last_seq, "seats": seats}
 
 
 def parse_time(text: str) -> datetime:
@@ -81,8 +119,9 @@ G = TypeVar("G", bound=FollowedGame)
 class DecisionBook(Generic[G]):
     """The unfinished games a reader follows, each with its owed decisions."""
 
-    def __init__(self, games: Callable[[str], Game] = get_game):
+    def __init__(self, games: Callable[[str], Game] = get_game, default_seconds: float = 0.0):
         self.games = games
+        self.default_seconds = default_seconds      # the clock's limit for tables that set none
         self.followed: dict[str, G] = {}
 
     def observe(self, envelope: Envelope) -> G | None:
@@ -102,7 +141,8 @@ class DecisionBook(Generic[G]):
         if game.record.ended is not None:
             del self.followed[game_id]
             return game
-        game.owed = owed_after(game.record, envelope, game.owed)
+        before, game.owed = game.owed, owed_after(game.record, envelope, game.owed)
+        game.charge(before, parse_time(envelope.time))
         self.folded(game)
         return game
 
@@ -134,5 +174,8 @@ class DecisionBook(Generic[G]):
             return None
         game = self.admit(game_id, record)
         if game is not None:
+            game.control = TimeControl.of(record.options, self.default_seconds)
+            if game.control is not None and game.control.bank is not None:
+                game.banks = {player: game.control.bank for player in record.players}
             self.followed[game_id] = game
         return game

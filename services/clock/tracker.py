@@ -2,8 +2,9 @@
 
 Feed it every envelope of `game.>` in order (`observe`); ask it which defaults are due (`due(now)`).
 
-Who owes a decision since when is `starbase_core.decisions` (shared with the notifier); the clock adds
-the table's time limit (a game without one is not followed at all) and the defaults already tried.
+Who owes a decision since when, and each seat's time bank, is `starbase_core.decisions` (shared with
+the notifier and the lobby's views); the clock adds the defaults already tried. A game without time
+controls (`starbase_core.timecontrol`) is not followed at all.
 Every clock replica folding the same stream gets the same decisions, so the same command ids
 (`clock:<since seq>:<player>`).
 """
@@ -15,9 +16,10 @@ from typing import Any, Callable
 
 import structlog
 
-from clock.decision import command_id, decision_limit, is_due
+from clock.decision import command_id
 from starbase_core.decisions import DecisionBook, FollowedGame, Owed, game_of
 from starbase_core.gamestream import GameRecord
+from starbase_core.timecontrol import TimeControl
 from starbase_rules.contract import Game
 from starbase_rules.registry import get_game
 
@@ -40,22 +42,24 @@ class Due:
 
 @dataclass
 class GameClock(FollowedGame):
-    limit: float = 0.0
     settled: set[str] = field(default_factory=set)   # command ids already tried (applied or refused)
+
+    @property
+    def limit(self) -> float | None:
+        return self.control.limit if self.control is not None else None
 
 
 class Tracker(DecisionBook[GameClock]):
     def __init__(self, default_seconds: float, games: Callable[[str], Game] = get_game):
-        super().__init__(games)
-        self.default_seconds = default_seconds
+        super().__init__(games, default_seconds)
 
     @property
     def clocks(self) -> dict[str, GameClock]:
         return self.followed
 
     def admit(self, game_id: str, record: GameRecord) -> GameClock | None:
-        limit = decision_limit(record.options, self.default_seconds)
-        return None if limit is None else GameClock(record, limit=limit)   # no clock: not folded at all
+        timed = TimeControl.of(record.options, self.default_seconds) is not None
+        return GameClock(record) if timed else None   # no clock: not folded at all
 
     def folded(self, game: GameClock) -> None:
         game.settled &= {command_id(owed.since_seq, owed.player) for owed in game.owed.values()}
@@ -74,7 +78,8 @@ class Tracker(DecisionBook[GameClock]):
     def _due_in(self, game_id: str, clock: GameClock, now: datetime) -> list[Due]:
         found = []
         for owed in clock.owed.values():
-            if not is_due(owed.since, clock.limit, now):
+            due = clock.due_at(owed)
+            if due is None or now < due:
                 continue
             identity = command_id(owed.since_seq, owed.player)
             if identity in clock.settled:
@@ -104,7 +109,6 @@ class Tracker(DecisionBook[GameClock]):
         clock = self.clocks.get(due.game_id)
         if clock is not None:
             clock.settled.add(due.command_id)
-
 
 
 def _as_json(command: Any) -> dict:

@@ -19,6 +19,7 @@ from starbase_core.store_jetstream import JetStreamEventStore
 
 from notifier.causes import Causes
 from notifier.claims import Claims
+from notifier.clocklow import ClockLowWatch
 from notifier.config import NotifierSettings, load_settings
 from notifier.consumer import NotifierConsumer
 from notifier.deadletters import DeadLetters
@@ -51,12 +52,15 @@ async def serve(settings: NotifierSettings, stop: asyncio.Event) -> None:
     webhook = WebhookSender(settings.notifier_timeout_seconds, settings.notifier_response_max_bytes,
                             settings.notifier_allow_loopback)
     deliverer = Deliverer(settings, preferences, claims, dead, webhook, mailer_of(settings))
-    consumer = NotifierConsumer(store, Causes(store, settings.notifier_turn_interval_seconds), deliverer,
-                                settings.notifier_durable, settings.notifier_in_flight,
+    causes = Causes(store, settings.notifier_turn_interval_seconds)
+    consumer = NotifierConsumer(store, causes, deliverer, settings.notifier_durable, settings.notifier_in_flight,
                                 settings.notifier_ack_wait_seconds)
+    watch = ClockLowWatch(causes, deliverer.deliver, settings.notifier_clock_low_seconds,
+                          settings.notifier_clock_low_fraction, settings.notifier_clock_tick_seconds)
     responder = await ProbeResponder(nc, deliverer, settings.notifier_test_subject).start()
     health_of_consumer = {"down": False}
     task = asyncio.create_task(supervised(consumer.run, log, health_of_consumer), name="notifier-consumer")
+    watching = asyncio.create_task(watch.run(), name="notifier-clock-low")
 
     async def ready() -> bool:
         return nc.is_connected and not task.done() and not health_of_consumer["down"]
@@ -68,7 +72,8 @@ async def serve(settings: NotifierSettings, stop: asyncio.Event) -> None:
         await stop.wait()
     finally:
         task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
+        watching.cancel()
+        await asyncio.gather(task, watching, return_exceptions=True)
         await responder.stop()
         await health.stop()
         await webhook.close()

@@ -39,6 +39,9 @@ class NotifierSettings(CoreSettings, StorageNames):
     notifier_claims_days: float = Field(default=7.0, gt=0)          # claims expire after this
     notifier_max_age_seconds: float = Field(default=3600.0, gt=0)   # older causes are not notified
     notifier_turn_interval_seconds: float = Field(default=300.0, ge=0)  # one "your turn" per player and game
+    notifier_clock_low_seconds: float = Field(default=300.0, ge=0, le=30 * 86400)   # "clock running low" lead…
+    notifier_clock_low_fraction: float = Field(default=0.25, gt=0, le=1)     # …at most this share of the decision
+    notifier_clock_tick_seconds: float = Field(default=1.0, gt=0, le=60)     # how often low clocks are looked for
     notifier_in_flight: int = Field(default=256, ge=1)              # appends being notified at once
     notifier_concurrent_sends: int = Field(default=64, ge=1)        # webhook or mail attempts at once
     notifier_ack_wait_seconds: float = Field(default=30.0, ge=1)    # an unacknowledged append comes back after

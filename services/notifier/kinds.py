@@ -4,9 +4,7 @@ The id is a digest of (stream, seq, player, kind): every replica, and every rest
 cause derives the same id. It is what the claim is keyed by (one send) and what receivers dedupe on
 (`Starbase-Notification-Id`).
 
-Kinds are open: "clock running low" (`CLOCK_LOW`) is named here for the time controls to come; its
-cause is not derived yet (the clock's time controls will say when a player's time runs low), but
-preferences, delivery and the texts already take it.
+"Clock running low" (`CLOCK_LOW`) is caused by time passing, not by an append: `clocklow.py`.
 """
 from __future__ import annotations
 
@@ -17,11 +15,11 @@ YOUR_TURN = "your_turn"
 GAME_STARTED = "game_started"
 GAME_ENDED = "game_ended"
 INVITED = "invited"
-CLOCK_LOW = "clock_low"        # the seam for time controls: no cause derives it yet
+CLOCK_LOW = "clock_low"        # a timed decision is nearly due (clocklow.py): once per decision
 TEST = "test"                  # POST /players/me/notifications/test: never claimed, never retried
 
 KINDS = (YOUR_TURN, GAME_STARTED, GAME_ENDED, INVITED, CLOCK_LOW)
-DEFAULT_KINDS = (YOUR_TURN, GAME_STARTED, GAME_ENDED, INVITED)
+DEFAULT_KINDS = (YOUR_TURN, GAME_STARTED, GAME_ENDED, INVITED, CLOCK_LOW)
 
 TITLES = {
     YOUR_TURN: "Your turn in {game} ({game_id})",

@@ -31,7 +31,8 @@ async def test_a_webhook_secret_is_shown_once_and_kept_until_rotated(register, r
     assert first["webhook_secret"].startswith("whsec_") and first["email"]["events"] == ["game_ended"]
     shown = await ann.ok(ann.get("/players/me/notifications"))
     assert "webhook_secret" not in shown and shown["webhook"] == {
-        "url": receiver.url, "events": ["your_turn", "game_started", "game_ended", "invited"], "secret_set": True}
+        "url": receiver.url, "events": ["your_turn", "game_started", "game_ended", "invited", "clock_low"],
+        "secret_set": True}
     again = await ann.ok(ann.http.put("/players/me/notifications", json=body, headers=ann.auth))
     assert again["webhook_secret"] is None
     rotated = await ann.ok(ann.http.put("/players/me/notifications", headers=ann.auth,
