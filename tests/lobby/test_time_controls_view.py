@@ -38,8 +38,9 @@ async def test_everyone_sees_each_seats_bank_and_the_due_time_of_the_decision_ow
     options = {"bank_seconds": 600, "increment_seconds": 10, "timeout_policy": "default_move"}
     game_id = await seat_and_start([ann, bob], "testjack", options)
 
-    seen = [await ann.ok(ann.get(f"/games/{game_id}/view")), await cyd.ok(cyd.get(f"/games/{game_id}/view"))]
-    for view in seen:                                       # a seat and a spectator see the same clock
+    seen = [await ann.ok(ann.get(f"/games/{game_id}/view")), await cyd.ok(cyd.get(f"/games/{game_id}/view")),
+            await cyd.ok(cyd.get(f"/tables/{game_id}"))]
+    for view in seen:              # a seat and a spectator see the same clock, in the view and the table
         clock = view["clock"]
         assert clock["control"] == {"decision_seconds": None, "bank_seconds": 600, "increment_seconds": 10,
                                     "timeout_policy": "default_move"}
