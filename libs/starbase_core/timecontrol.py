@@ -74,7 +74,7 @@ def problems(options: dict) -> list[str]:
             continue
         value = options[key]
         whole = key == DAYS_PER_MOVE
-        number = not isinstance(value, bool) and isinstance(value, (int, float)) and math.isfinite(value)
+        number = _finite_number(value)
         if not number or (whole and value != int(value)) or not (value == 0 or low <= value <= high):
             unit = "whole days" if whole else "seconds"
             found.append(f"{key} is 0 (off) or {low:g} to {high:g} {unit}, not {_shown(value)}")
@@ -90,6 +90,15 @@ def problems(options: dict) -> list[str]:
         elif policy not in POLICIES:
             found.append(f"{TIMEOUT_POLICY} is one of {', '.join(POLICIES)}")
     return found
+
+
+def _finite_number(value) -> bool:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:           # an integer too large for a float (JSON allows any length)
+        return False
 
 
 def _shown(value) -> str:

@@ -31,7 +31,8 @@ GAME = "g1"
     ({"timeout_policy": "bot"}, "no bot seats"), ({"timeout_policy": "lose"}, "no resignation"),
     ({"timeout_policy": "whatever"}, "timeout_policy is one of default_move"),
     ({"timeout_policy": ["default_move"]}, "timeout_policy is one of"),
-    ({"bank_seconds": "x" * 10_000}, "..."),
+    ({"bank_seconds": "x" * 10_000}, "..."), ({"bank_seconds": 10**400}, "bank_seconds"),
+    ({"decision_seconds": 10**400}, "decision_seconds"),
 ])
 def test_bad_time_controls_are_refused_with_a_message_that_says_why(options, words):
     found = problems(options)

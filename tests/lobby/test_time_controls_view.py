@@ -13,6 +13,7 @@ pytestmark = pytest.mark.integration
 
 @pytest.mark.parametrize("options, words", [
     ({"bank_seconds": 1e300}, "bank_seconds is 0 (off) or 10 to"),
+    ({"decision_seconds": 10**400}, "decision_seconds is 0 (off) or 5 to"),
     ({"increment_seconds": 30}, "set bank_seconds too"),
     ({"timeout_policy": "bot"}, "no bot seats"),
     ({"timeout_policy": "lose"}, "not available"),
