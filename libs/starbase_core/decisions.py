@@ -179,3 +179,10 @@ class DecisionBook(Generic[G]):
                 game.banks = {player: game.control.bank for player in record.players}
             self.followed[game_id] = game
         return game
+
+
+class TimedBook(DecisionBook[FollowedGame]):
+    """Follows only the games with time controls (the lobby's clock views, the notifier's low clocks)."""
+
+    def admit(self, game_id: str, record: GameRecord) -> FollowedGame | None:
+        return FollowedGame(record) if TimeControl.of(record.options, self.default_seconds) is not None else None

@@ -16,25 +16,24 @@ from datetime import datetime, timezone
 
 import structlog
 
-from starbase_core.decisions import DecisionBook, FollowedGame
+from starbase_core.decisions import FollowedGame, TimedBook
 from starbase_core.gamestream import GameRecord, game_stream
-from starbase_core.timecontrol import TimeControl
 
 log = structlog.get_logger(__name__)
 MAX_GAMES = 2000
 MAX_UNTIMED = 20000
 
 
-class TimedOnly(DecisionBook[FollowedGame]):
+class TimedOnly(TimedBook):
     def __init__(self) -> None:
         super().__init__()
         self.untimed: dict[str, None] = {}      # games with no clock, or over: an ordered, bounded set
 
     def admit(self, game_id: str, record: GameRecord) -> FollowedGame | None:
-        if TimeControl.of(record.options) is None:
+        game = super().admit(game_id, record)
+        if game is None:
             self.remember_untimed(game_id)
-            return None
-        return FollowedGame(record)
+        return game
 
     def remember_untimed(self, game_id: str) -> None:
         self.untimed[game_id] = None

@@ -55,7 +55,7 @@ async def serve(settings: NotifierSettings, stop: asyncio.Event) -> None:
     causes = Causes(store, settings.notifier_turn_interval_seconds)
     consumer = NotifierConsumer(store, causes, deliverer, settings.notifier_durable, settings.notifier_in_flight,
                                 settings.notifier_ack_wait_seconds)
-    watch = ClockLowWatch(causes, deliverer.deliver, settings.notifier_clock_low_seconds,
+    watch = ClockLowWatch(store, deliverer.deliver, settings.notifier_clock_low_seconds,
                           settings.notifier_clock_low_fraction, settings.notifier_clock_tick_seconds)
     responder = await ProbeResponder(nc, deliverer, settings.notifier_test_subject).start()
     health_of_consumer = {"down": False}
@@ -63,7 +63,7 @@ async def serve(settings: NotifierSettings, stop: asyncio.Event) -> None:
     watching = asyncio.create_task(watch.run(), name="notifier-clock-low")
 
     async def ready() -> bool:
-        return nc.is_connected and not task.done() and not health_of_consumer["down"]
+        return nc.is_connected and not task.done() and not health_of_consumer["down"] and watch.healthy()
 
     health = await HealthServer(settings.notifier_health_port, ready, settings.notifier_health_host).start()
     log.info("notifier_started", health_port=health.port, durable=settings.notifier_durable,

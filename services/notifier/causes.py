@@ -70,7 +70,7 @@ def appends(envelopes: list[Envelope]) -> list[list[Envelope]]:
 class Causes:
     def __init__(self, store, turn_interval: float = 300.0, games: Callable[[str], Game] = get_game):
         self.store, self.turn_interval, self.games = store, turn_interval, games
-        self.book = NoticeBook(games)     # its time controls feed "clock running low" (clocklow.py)
+        self.book = NoticeBook(games)
         self._table_games: dict[str, str] = {}
 
     async def of_append(self, append: list[Envelope]) -> list[Notification]:
@@ -99,15 +99,6 @@ class Causes:
                 self._fold(self.book, earlier)
         notes = self._fold(self.book, append)
         return notes if notes is not None else []
-
-    async def catch_up(self, game_id: str) -> None:
-        """Fold what the store holds of a followed game past the book (appends other replicas got):
-        silently, as gaps are; their own messages are answered from what this notes for them."""
-        game = self.book.followed.get(game_id)
-        if game is not None:
-            stored = await self.store.read(f"game.{game_id}", game.record.last_seq + 1)
-            for append in appends(stored):
-                self._fold(self.book, append)
 
     async def _refold(self, stream: str, last: int, stored: list[Envelope] | None = None) -> list[Notification]:
         """The notifications of the append ending at `last`, folding the game from seq 1 in a book of

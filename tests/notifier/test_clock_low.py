@@ -1,6 +1,7 @@
-""""Clock running low" on real NATS: a signed webhook once per decision whichever replica sees it, never
-for a decision already answered (a replica that lagged reads the store first). The watches' `now` is set
-by the test, relative to the stream's own server times, so nothing depends on the machine's speed."""
+""""Clock running low" on real NATS: a signed webhook once per decision whichever replica sees it, and
+from a notifier started after the decision began; never for a decision already answered (a replica
+that lagged reads the store first). The watches' `now` is set by the test, relative to the stream's own
+server times, so nothing depends on the machine's speed."""
 from __future__ import annotations
 
 from datetime import timedelta
@@ -8,7 +9,8 @@ from datetime import timedelta
 import pytest
 
 from adjudicator.service import Adjudicator
-from notifier.causes import Causes, appends
+import asyncio
+
 from notifier.clocklow import ClockLowWatch
 from notifier.kinds import CLOCK_LOW, notification_id
 from notifier.preferences import Preferences, Webhook
@@ -37,25 +39,28 @@ async def test_a_low_clock_is_told_once_per_decision_and_never_for_an_answered_o
     async with parts(nats_url, namespace) as made:
         for player in ("ann", "bob"):
             await made.preferences.put(player, Preferences(webhook=Webhook(url=receiver.url, secret=SECRET)))
+        def a_watch() -> ClockLowWatch:
+            return ClockLowWatch(jetstream_store, made.deliverer.deliver, lead_seconds=120, fraction=0.25,
+                                 tick_seconds=0.05, now=lambda: moment["now"])
         replicas = []
-        for _ in range(2):      # two notifiers that have folded the game's start (from their consumer)
-            causes = Causes(jetstream_store)
-            for append in appends(await jetstream_store.read(stream)):
-                await causes.of_append(append)
-            replicas.append(ClockLowWatch(causes, made.deliverer.deliver, lead_seconds=120, fraction=0.25,
-                                          now=lambda: moment["now"]))
+        for _ in range(2):      # two notifiers that have folded the game's start (ticked by the test)
+            watch = a_watch()
+            for envelope in await jetstream_store.read(stream):
+                watch.book.observe(envelope)
+            replicas.append(watch)
         first, lagging = replicas
-        ann = first.causes.book.followed[game_id].owed["ann"]
-        ann_low_from, ann_due = first.low_from(first.causes.book.followed[game_id], ann)
+        ann = first.book.followed[game_id].owed["ann"]
+        ann_low_from, ann_due = first.low_from(first.book.followed[game_id], ann)
         assert ann_due - ann_low_from == timedelta(seconds=120)       # min(120 s, a quarter of 600 s)
 
         # ann stands; only the first replica's consumer gets that append.
         await adjudicator.submit(game_id, "ann", {"type": "Stand"}, "ann-stand")
-        await first.causes.catch_up(game_id)
-        game = first.causes.book.followed[game_id]
+        for envelope in await jetstream_store.read(stream, first.book.expects(game_id)):
+            first.book.observe(envelope)
+        game = first.book.followed[game_id]
         bob = game.owed["bob"]
         bob_low_from, bob_due = first.low_from(game, bob)
-        assert list(lagging.causes.book.followed[game_id].owed) == ["ann"]      # stale
+        assert list(lagging.book.followed[game_id].owed) == ["ann"]      # stale
 
         # A moment when ann's old decision would be low and bob's is not yet: the lagging replica reads
         # the store before warning, so nobody is told anything.
@@ -63,16 +68,28 @@ async def test_a_low_clock_is_told_once_per_decision_and_never_for_an_answered_o
         assert ann_low_from <= moment["now"] < bob_low_from
         await lagging.tick()
         await settled(replicas)
-        assert list(lagging.causes.book.followed[game_id].owed) == ["bob"] and receiver.requests == []
+        assert list(lagging.book.followed[game_id].owed) == ["bob"] and receiver.requests == []
 
         # bob's decision: not low a second before its lead, then low: both replicas tick, one webhook.
         moment["now"] = bob_low_from - timedelta(seconds=1)
         assert [await watch.tick() for watch in replicas] == [0, 0]
+        # A notifier started now (a restart) learns bob's decision from the store by itself and tells
+        # him; the two replicas tick after it: still one webhook.
         moment["now"] = bob_due - timedelta(seconds=60)
-        for _ in range(2):
-            for watch in replicas:
-                await watch.tick()
-            await settled(replicas)
+        restarted = a_watch()
+        running = asyncio.create_task(restarted.run())
+        try:
+            async def told():
+                while not receiver.requests:
+                    await asyncio.sleep(0.05)
+            await asyncio.wait_for(told(), 15)
+            for _ in range(2):
+                for watch in replicas:
+                    await watch.tick()
+                await settled([*replicas, restarted])
+        finally:
+            running.cancel()
+            await asyncio.gather(running, return_exceptions=True)
     [low] = receiver.requests
     assert verified(low, SECRET) and low.json["kind"] == CLOCK_LOW and low.json["player"] == "bob"
     assert low.id == notification_id(stream, bob.since_seq, "bob", CLOCK_LOW)
