@@ -18,6 +18,7 @@ from prometheus_client import Counter, Histogram
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import compile_path
 
+from starbase_core import tracing
 from starbase_core.health import health_router
 from starbase_core.store import StoreError
 
@@ -28,6 +29,7 @@ from lobby.exceptions import LobbyError, error_body
 from lobby.accounts.router import router as accounts_router
 from lobby.engines import engines_router
 from lobby.moderation.router import router as moderation_router
+from lobby import invitations, notifications
 from lobby.router import router
 from lobby.validation import describe
 from lobby.webapp import install_web_client
@@ -47,6 +49,7 @@ def create_app(settings: LobbySettings, runtime: LobbyRuntime | None = None) -> 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         await runtime.start()
+        await notifications.attach(app, runtime)
         try:
             yield
         finally:
@@ -59,6 +62,8 @@ def create_app(settings: LobbySettings, runtime: LobbyRuntime | None = None) -> 
     app.include_router(accounts_router)
     app.include_router(router)
     app.include_router(moderation_router)
+    app.include_router(notifications.router)
+    app.include_router(invitations.router)
     app.include_router(ws_router)
     app.include_router(engines_router)
     app.include_router(health_router(runtime.ready))
@@ -67,6 +72,7 @@ def create_app(settings: LobbySettings, runtime: LobbyRuntime | None = None) -> 
     _document_plain_text_routes(app)
     install_web_client(app)
     app.add_middleware(BodyGate, limit=settings.lobby_max_body_bytes)
+    tracing.instrument_http(app)       # a span per request when OTEL_TRACES_EXPORTER is set
     return app
 
 
