@@ -7,7 +7,8 @@ from t2038.auction import printed_bid
 from t2038.purchases import in_range
 from t2038.state import c
 from t2038.tables import entities
-from t2038.tx import Tx, refuse
+from starbase_rules.scratch import Tx, refuse
+from t2038.payments import pay
 
 
 def buy_private(tx: Tx, holder: str, company: int, price: int, consented: bool = False) -> None:
@@ -27,7 +28,7 @@ def buy_private(tx: Tx, holder: str, company: int, price: int, consented: bool =
     if not consented and owner[2:] != s.controller(holder):
         from t2038.purchases import ask_seller
         return ask_seller(tx, owner[2:], {"deal": "private", "company": company, "price": price})
-    tx.pay(holder, owner, price, why=f"private {company}")
+    pay(tx, holder, owner, price, why=f"private {company}")
     tx.emit(ev.CompanyAcquired(company=company, owner=holder, price=price))
 
 
