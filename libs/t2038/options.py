@@ -19,7 +19,7 @@ class TableOptions:
                           choices=("full", "short"))
     two_player: bool = option(False, "optional rule: a game of 2 players ($900 each; limits 33 Full, 26 Short)")
     weaker_tsi: int | None = option(None, "Full game optional rule: TSI par and capital 89/890, 78/780 or 67/670",
-                                    choices=(89, 78, 67))
+                                    choices=(None, 89, 78, 67))
     cutthroat: bool = option(False, "optional rule: four Phase IV ships, not five")
     stock_repurchases: bool = option(False, "optional rule: corporations repurchase their shares (5.3, 7.2, 7.4)")
     transshipment_high_from_phase: int = option(4, "ASSUMED: the phase from which transshipment points pay "
