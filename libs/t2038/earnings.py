@@ -32,8 +32,8 @@ def declare(tx: Tx, operator: str, choice: str) -> None:
     if choice not in CORP_CHOICES:
         refuse("BAD_CHOICE", "a corporation retains, pays half or pays in full (7.2)")
     corp = operator[2:]
-    if earnings == 0:
-        choice = "retain"
+    # The President's choice is recorded as made; with zero earnings nothing is paid whatever the choice,
+    # and the price moves left one box (7.21), as for a retention.
     retained = {"retain": earnings, "half": (earnings // 2) // 10 * 10, "full": 0}[choice]
     per_share = (earnings - retained) // 10
     tx.emit(ev.EarningsDeclared(operator=operator, choice=choice, earnings=earnings, retained=retained,
@@ -45,7 +45,7 @@ def declare(tx: Tx, operator: str, choice: str) -> None:
                 pay(tx, "bank", holder, units * per_share, why=f"dividend {corp}")
             elif holder in ("growth", "trade_in") or (holder == "market" and not s.options.stock_repurchases):
                 pay(tx, "bank", operator, units * per_share, why=f"dividend on {holder} shares")
-    move = {"retain": "left1", "half": "right1", "full": "right2"}[choice]
+    move = "left1" if earnings == 0 else {"retain": "left1", "half": "right1", "full": "right2"}[choice]
     row, column = market.target(s.market, corp, move)
     tx.emit(ev.StockPriceMoved(corp=corp, row=row, column=column, why=choice if earnings else "zero earnings"))
 

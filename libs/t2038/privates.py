@@ -14,7 +14,9 @@ from t2038.payments import pay
 def buy_private(tx: Tx, holder: str, company: int, price: int, consented: bool = False) -> None:
     """The owner must consent: another player than the President is asked first (AcceptDeal / Decline)."""
     s = tx.state
-    if not holder.startswith("c:") or not 2 <= s.phase <= 4:
+    if not holder.startswith("c:"):
+        refuse("CORPORATIONS_ONLY", f"only a corporation may buy a private company, not {holder} (7.4)")
+    if not 2 <= s.phase <= 4:
         refuse("TOO_EARLY" if s.phase < 2 else "TOO_LATE", "corporations buy privates in Phases II-IV")
     if not entities()["privates"].get(company, {}).get("corp_may_buy"):
         refuse("NOT_FOR_SALE", f"company {company} cannot be sold to a corporation")
