@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from starbase_rules.contract import Command
 from starbase_rules.scratch import refuse
 
 Handler = Callable[[Any, Any, str], None]          # (tx, command, actor) -> None; refuses by raising
@@ -40,7 +41,7 @@ class RoundSteps:
         self._refusals[where] = refusal
         self._handlers[where] = {}
 
-    def accepts(self, round_: str, step: str, *command_types: type) -> Callable[[Handler], Handler]:
+    def accepts(self, round_: str, step: str, *command_types: type[Command]) -> Callable[[Handler], Handler]:
         """Register the decorated function as the player of these command types in this step."""
         where = (round_, step)
         if where not in self._handlers:
