@@ -64,3 +64,15 @@ def test_every_default_of_a_played_game_is_accepted():
             checked += 1
     assert checked > 100
 
+
+
+def test_5_35_the_clock_makes_the_sale_a_player_over_the_limit_owes_not_a_refused_pass():
+    from .test_rulebook_review import launched
+    from .stock_fixtures import tsi_held
+    state = tsi_held({"bob": 2, "ann": 5}, president="bob", short=True)
+    state = given(state, *launched("RU", "ann", 67, 4, 4, units=6), ev.OperatorFinished(operator="c:RU"),
+                  *launched("LE", "ann", 67, 4, 4, active=False))
+    refused(state, "ann", cmd.Pass(), "MUST_COMPLY")
+    default = GAME.default_command(state, "ann")
+    assert isinstance(default, cmd.SellShares)
+    when(state, "ann", default)
