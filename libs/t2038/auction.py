@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from kit18xx.auction import leader_of, leading_commitment, resolution_order
 from kit18xx.shares import clockwise_from
+from starbase_rules.scratch import Tx, refuse
 from t2038 import events as ev
+from t2038.payments import pay
 from t2038.state import INDEPENDENTS, State, i, p
 from t2038.tables import entities, market_data
-from starbase_rules.scratch import Tx, refuse
-from t2038.payments import pay
 
 RAISE = 5
 

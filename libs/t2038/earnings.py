@@ -2,14 +2,14 @@
 from __future__ import annotations
 
 from kit18xx.emergency import may_sell
+from starbase_rules.scratch import Tx, refuse
 from t2038 import events as ev
 from t2038 import market
+from t2038.payments import pay
 from t2038.purchases import cheapest_offer, needs_mandatory_ship
+from t2038.rules import scratch
 from t2038.state import State, p
 from t2038.stock import sell
-from starbase_rules.scratch import Tx, refuse
-from t2038.payments import pay
-from t2038.rules import scratch
 
 CORP_CHOICES = ("retain", "half", "full")
 INDEPENDENT_CHOICES = ("retain", "split")

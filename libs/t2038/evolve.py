@@ -6,9 +6,9 @@ from kit18xx.market import MarketState
 from t2038 import events as ev
 from t2038 import hexmap, tiles
 from t2038 import market
+from t2038.options import state_options
 from t2038.rules import RULES
 from t2038.ships import new_fleet, over_limit, stats
-from t2038.options import state_options
 from t2038.state import CORPS, Flight, State, p
 from t2038.tables import entities
 

@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 from kit18xx.shares import clockwise_from
+from starbase_rules.scratch import Tx
 from t2038 import events as ev
 from t2038 import market
+from t2038.payments import pay
 from t2038.ships import PROBE
 from t2038.state import INDEPENDENTS, PRIVATES, State, c, i
 from t2038.tables import entities
-from starbase_rules.scratch import Tx
-from t2038.payments import pay
 
 FAST_BUCK_INCOME = 15
 

@@ -3,12 +3,12 @@ before the League forms. The corporation takes the Independent's cash, ships, ba
 Independent becomes its pilot."""
 from __future__ import annotations
 
+from starbase_rules.scratch import Tx, refuse
 from t2038 import events as ev
+from t2038.payments import pay
 from t2038.state import c, i, p
 from t2038.stock import available_to_launch
 from t2038.tables import entities, market_data
-from starbase_rules.scratch import Tx, refuse
-from t2038.payments import pay
 
 
 def absorb(tx: Tx, number: int, corp: str, base_uses_counter: bool) -> None:

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from kit18xx.shares import clockwise_from
 from kit18xx.unit_shares import takes_presidency
+from starbase_rules.scratch import Tx, refuse
 from t2038 import events as ev
 from t2038 import hexmap, ships, tiles
 from t2038.growth import absorb
-from t2038.stock import MAX_UNITS
-from t2038.state import INDEPENDENTS, State, i, p
-from t2038.tables import entities, market_data
-from starbase_rules.scratch import Tx, refuse
 from t2038.payments import pay
+from t2038.state import INDEPENDENTS, State, i, p
+from t2038.stock import MAX_UNITS
+from t2038.tables import entities, market_data
 
 LEAGUE = "AL"
 

@@ -1,14 +1,14 @@
 """Private companies bought by corporations (7.4) and their free black-edged counters (7, 8, 9)."""
 from __future__ import annotations
 
+from starbase_rules.scratch import Tx, refuse
 from t2038 import events as ev
 from t2038 import tiles
 from t2038.auction import printed_bid
+from t2038.payments import pay
 from t2038.purchases import in_range
 from t2038.state import c
 from t2038.tables import entities
-from starbase_rules.scratch import Tx, refuse
-from t2038.payments import pay
 
 
 def buy_private(tx: Tx, holder: str, company: int, price: int, consented: bool = False) -> None:

@@ -2,13 +2,13 @@
 their effects, forced discards, the mandatory ship with the President's cash, claims, bases, stations."""
 from __future__ import annotations
 
+from starbase_rules.scratch import Tx, refuse
 from t2038 import events as ev
 from t2038 import hexmap, ships, tiles
+from t2038.payments import pay
 from t2038.routes import operator_bases
 from t2038.state import PRIVATES, State
 from t2038.tables import entities
-from starbase_rules.scratch import Tx, refuse
-from t2038.payments import pay
 
 
 # ------------------------------------------------------------------------------------------ ships

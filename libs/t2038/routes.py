@@ -3,12 +3,12 @@ explore and draw a tile, $10 survey payment), refuel at own stations, pick up or
 transshipment point to earn."""
 from __future__ import annotations
 
+from starbase_rules.scratch import Tx, refuse
 from t2038 import events as ev
 from t2038 import hexmap, tiles
+from t2038.payments import pay
 from t2038.state import State
 from t2038.tables import entities
-from starbase_rules.scratch import Tx, refuse
-from t2038.payments import pay
 from t2038.values import route_value
 
 TORCH, ICE_FINDER, DRILL_HOUND, LUCKY = "i:5", "i:2", "i:3", "i:6"

@@ -1,15 +1,15 @@
 """Stock rounds (5.2-5.5): sales before one purchase, launches, presidency, limits and activation."""
 from __future__ import annotations
 
-from t2038 import events as ev
-from t2038 import market
 from kit18xx.unit_shares import certificates_for_units, president_after_sale, takes_presidency
-from t2038.state import INDEPENDENTS, PRIVATES, State, c, p
-from t2038.tables import entities, market_data
 from starbase_rules.contract import RuleViolation
 from starbase_rules.scratch import Tx, refuse
+from t2038 import events as ev
+from t2038 import market
 from t2038.payments import pay
 from t2038.rules import scratch
+from t2038.state import INDEPENDENTS, PRIVATES, State, c, p
+from t2038.tables import entities, market_data
 
 MAX_UNITS = 6        # 60 % (5.31)
 MARKET_MAX = 5       # 50 % (5.24)
