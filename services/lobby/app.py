@@ -18,6 +18,7 @@ from prometheus_client import Counter, Histogram
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import compile_path
 
+from starbase_core import tracing
 from starbase_core.health import health_router
 from starbase_core.store import StoreError
 
@@ -27,6 +28,7 @@ from lobby.bodygate import BodyGate
 from lobby.exceptions import LobbyError, error_body
 from lobby.accounts.router import router as accounts_router
 from lobby.moderation.router import router as moderation_router
+from lobby import invitations, notifications
 from lobby.router import router
 from lobby.validation import describe
 from lobby.websocket import ws_router
@@ -45,6 +47,7 @@ def create_app(settings: LobbySettings, runtime: LobbyRuntime | None = None) -> 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         await runtime.start()
+        await notifications.attach(app, runtime)
         try:
             yield
         finally:
@@ -56,12 +59,15 @@ def create_app(settings: LobbySettings, runtime: LobbyRuntime | None = None) -> 
     app.include_router(accounts_router)
     app.include_router(router)
     app.include_router(moderation_router)
+    app.include_router(notifications.router)
+    app.include_router(invitations.router)
     app.include_router(ws_router)
     app.include_router(health_router(runtime.ready))
     _install_errors(app)
     _install_metrics(app)
     _document_plain_text_routes(app)
     app.add_middleware(BodyGate, limit=settings.lobby_max_body_bytes)
+    tracing.instrument_http(app)       # a span per request when OTEL_TRACES_EXPORTER is set
     return app
 
 
