@@ -57,16 +57,26 @@ async def conclude(service: "TableService", game: str) -> None:
         return
     try:
         await decided(service, game, None, {"type": "CallTimeUp", "at": float(end_at)},
-                      f"end-round-{round_no}", status="ending")
+                      f"end-round-{round_no}", status="ending", round=int(round_no))
     except Refused as refusal:
         if refusal.code not in ("NOT_BUILDING", "GAME_OVER", "TABLE_BUSY"):
             raise
 
 
+def round_over(round: int) -> Refused:
+    return Refused("ROUND_OVER", f"this move was sent for round {round}, whose building is over")
+
+
 async def decided(service: "TableService", game: str, actor: str | None, command: dict,
-                  command_id: str | None, status: str) -> Applied:
+                  command_id: str | None, status: str, round: int | None = None) -> Applied:
     """Decide a move that ends building on the whole game, with the platform's transaction, and append
-    it; raises Refused (the engine's code) when the rules refuse it."""
+    it; raises Refused (the engine's code) when the rules refuse it.
+
+    Only ever an end of building, and only of `round` (the move's; None: whichever is building): when
+    something was applied first, the move is decided again on the stream, which may have run on to the
+    next round's building by then. There it is refused (ROUND_OVER); and a decision that no longer
+    ends building raises Stale, for the caller to decide it again as an ordinary move: `decided.lua`
+    closes the round's warehouse after what it stores."""
     warehouse = service.warehouse
     for _ in range(ATTEMPTS):
         if (before := await warehouse.applied_before(game, command_id)) is not None:
@@ -81,7 +91,11 @@ async def decided(service: "TableService", game: str, actor: str | None, command
         if folded.record is None or folded.seq != int(seq):
             continue
         round_before = folded.state.round
+        if round is not None and round_before != round:
+            raise round_over(round)
         decision = _decide(folded.record, actor, command, command_id, await service.seed(game))
+        if not any(event.type == "BuildingEnded" for event in decision.events):
+            raise Stale("not_ending")
         try:
             applied = await warehouse.decided(game, command_id, int(seq), status, decision.draw_end,
                                               decision.events)
