@@ -17,6 +17,7 @@ from starbase_core.store_memory import MemoryEventStore
 from trucker_rules import messages as m
 
 from trucker import ending
+from trucker.fanout import Listener
 from trucker.relay import Relay
 from trucker.tables import TableService
 from trucker.warehouse import RedisWarehouse, Refused, Stale
@@ -133,3 +134,21 @@ async def test_a_move_first_decided_on_a_fresh_view_of_round_one_stays_there_wit
     assert late.value.code == "ROUND_OVER"
     assert len(await service.store.read(game_stream(game))) == len(stream)
     await check_invariants(service, game)
+
+
+async def test_a_socket_binds_its_moves_to_the_building_it_has_shown_going_on(service, game):
+    """The socket passes each move with the round whose building it had shown going on when the move
+    arrived (`fanout.Listener.follow`): round 1 until it shows round 1's end, none between the rounds
+    (the move's first fresh view binds it then), round 2 once it shows round 2's building."""
+    await service.open_table(game)
+    welcome = await service.store.read(game_stream(game))
+    listener = Listener("dee", welcome[-1].seq, round_shown=1, building_round=1)
+    stream = await _round_one_ended_by(service, game)
+    shown = []
+    for envelope in stream[len(welcome):]:
+        listener.follow(envelope)
+        shown.append((envelope.type, listener.building_round))
+    ended = [t for t, _ in shown].index("BuildingEnded")
+    assert {bound for _, bound in shown[:ended]} == {1}
+    assert shown[ended][1] is None and shown[-1] == ("BuildingStarted", 2)
+    assert {bound for _, bound in shown[ended:-1]} == {None}
