@@ -25,7 +25,11 @@ Publish = Callable[[str, list[Envelope]], Awaitable[None]]
 
 
 class Diverged(Exception):
-    """The stream holds, at a seq, an event this warehouse did not write: Redis must be rebuilt."""
+    """The stream holds, at a seq, an event the warehouse of `epoch` did not write: Redis must be rebuilt."""
+
+    def __init__(self, message: str, epoch: str):
+        super().__init__(message)
+        self.epoch = epoch
 
 
 class NotDurable(Exception):
@@ -139,7 +143,8 @@ class Relay:
             # this epoch is this warehouse's event, whichever replica stored it; any other is not.
             for envelope in stored:
                 if not written_by(envelope, view.epoch):
-                    raise Diverged(f"game {game}: seq {envelope.seq} in the stream is not this warehouse's")
+                    raise Diverged(f"game {game}: seq {envelope.seq} in the stream is not this warehouse's",
+                                   view.epoch)
             durable = stored[-1].seq
             self._known[game] = (view.epoch, durable)
             self._unmarked[game] = (view.epoch, durable)
@@ -158,8 +163,9 @@ class Relay:
             return [e for e in stored if e.seq > view.durable], True
         except WrongExpectedSeq as moved:
             if moved.actual < view.durable:
-                raise Diverged(f"{stream}: the stream is at {moved.actual}, behind Redis's {view.durable}")
+                raise Diverged(f"{stream}: the stream is at {moved.actual}, behind Redis's {view.durable}",
+                               view.epoch) from None
             stored = await self.store.read(stream, from_seq=view.durable + 1)
             if not stored:
-                raise Diverged(f"{stream}: nothing in the stream after {view.durable}")
+                raise Diverged(f"{stream}: nothing in the stream after {view.durable}", view.epoch) from None
             return stored, False

@@ -128,9 +128,10 @@ class TableService:
             await self.warehouse.drop(game, only_round=int(loaded_round))
         return await self.open_table(game) or True
 
-    async def rebuild(self, game: str) -> None:
-        """The warehouse disagrees with the stream: forget it and load it again from the stream."""
-        await self.warehouse.drop(game)
+    async def rebuild(self, game: str, epoch: str | None = None) -> None:
+        """The warehouse (the load `epoch`, if given) disagrees with the stream: forget it and load it again
+        from the stream. Every move that noticed one disagreement asks; only the first drops a warehouse."""
+        await self.warehouse.drop(game, only_epoch=epoch)
         await self.open_table(game)
 
     # ---- moves --------------------------------------------------------------------------------
@@ -149,8 +150,8 @@ class TableService:
         epoch = applied.events[-1].get("epoch") if applied.events else None
         try:
             await self.relay.wait_durable(game, applied.last_seq, epoch)
-        except Diverged:
-            await self.rebuild(game)
+        except Diverged as diverged:
+            await self.rebuild(game, diverged.epoch)
             raise Refused("RETRY", "the table was reloaded while your move was stored; send it again")
         return await self.with_stored_events(game, applied) if applied.retried else applied
 

@@ -165,11 +165,12 @@ class RedisWarehouse:
         reply = await self._call("relay_read", game, "", "", limit, *marking)
         return RelayView(int(reply[1]), int(reply[2]), reply[3], [json.loads(raw) for raw in reply[4:]])
 
-    async def drop(self, game: str, only_round: int | None = None) -> bool:
+    async def drop(self, game: str, only_round: int | None = None, only_epoch: str | None = None) -> bool:
         """Forget a game's warehouse (it disagreed with the event store, or its round is over): all its
-        keys in one script. With `only_round`, only if it still holds that round. True if dropped."""
-        reply = await self._scripts["drop"](keys=[meta_key(game)],
-                                            args=["", "", "" if only_round is None else str(only_round)])
+        keys in one script. With `only_round` / `only_epoch`, only if it still holds that round / that
+        load (so several callers noticing one problem drop it once, not its replacement). True if dropped."""
+        reply = await self._scripts["drop"](keys=[meta_key(game)], args=[
+            "", "", "" if only_round is None else str(only_round), only_epoch or ""])
         return reply[0] == 1
 
 
