@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from moon21 import commands as K
 from moon21 import events as E
-from moon21.emit import Emitter, refuse
+from starbase_rules.scratch import Tx, refuse
 from moon21.rules import rules
 from moon21.state import C, P, State, name_of
 
@@ -32,18 +32,18 @@ def _check_private(s: State, corp: str, private: str, price: int) -> str:
     return name_of(owner)
 
 
-def acquire_private(em: Emitter, corp: str, actor: str, cmd: K.AcquirePrivate) -> None:
-    seller = _check_private(em.state, corp, cmd.private, cmd.price)
+def acquire_private(tx: Tx[State], corp: str, actor: str, cmd: K.AcquirePrivate) -> None:
+    seller = _check_private(tx.state, corp, cmd.private, cmd.price)
     if seller == actor:
-        _sell_private(em, corp, seller, cmd.private, cmd.price)
+        _sell_private(tx, corp, seller, cmd.private, cmd.price)
     else:
-        em(E.DealProposed(corp=corp, seller=seller, kind="private", private=cmd.private, price=cmd.price))
+        tx.emit(E.DealProposed(corp=corp, seller=seller, kind="private", private=cmd.private, price=cmd.price))
 
 
-def _sell_private(em: Emitter, corp: str, seller: str, private: str, price: int) -> None:
-    em(E.PrivateSold(private=private, seller=P(seller), corp=corp, price=price))
+def _sell_private(tx: Tx[State], corp: str, seller: str, private: str, price: int) -> None:
+    tx.emit(E.PrivateSold(private=private, seller=P(seller), corp=corp, price=price))
     if private in CLOSES_ON_SALE:
-        em(E.PrivateClosed(private=private, reason="sold to a corporation"))
+        tx.emit(E.PrivateClosed(private=private, reason="sold to a corporation"))
 
 
 def _check_transport(s: State, corp: str, cmd: K.BuyTransport) -> tuple[str, str]:
@@ -74,33 +74,33 @@ def _check_transport(s: State, corp: str, cmd: K.BuyTransport) -> tuple[str, str
     return base, president
 
 
-def buy_from_corporation(em: Emitter, corp: str, actor: str, cmd: K.BuyTransport) -> None:
-    base, president = _check_transport(em.state, corp, cmd)
+def buy_from_corporation(tx: Tx[State], corp: str, actor: str, cmd: K.BuyTransport) -> None:
+    base, president = _check_transport(tx.state, corp, cmd)
     if president == actor:
-        _sell_transport(em, corp, cmd.from_corp, base, cmd.transport, cmd.base, cmd.price)
+        _sell_transport(tx, corp, cmd.from_corp, base, cmd.transport, cmd.base, cmd.price)
     else:
-        em(E.DealProposed(corp=corp, seller=president, kind="transport", from_corp=cmd.from_corp,
+        tx.emit(E.DealProposed(corp=corp, seller=president, kind="transport", from_corp=cmd.from_corp,
                           from_base=base, transport=cmd.transport, base=cmd.base, price=cmd.price))
 
 
-def _sell_transport(em: Emitter, corp: str, from_corp: str, from_base: str, transport: int, base: str,
+def _sell_transport(tx: Tx[State], corp: str, from_corp: str, from_base: str, transport: int, base: str,
                     price: int) -> None:
-    em(E.TransportBought(corp=corp, base=base, transport=transport, price=price,
+    tx.emit(E.TransportBought(corp=corp, base=base, transport=transport, price=price,
                          from_corp=from_corp, from_base=from_base))
 
 
-def answer_deal(em: Emitter, actor: str, cmd: K.AnswerDeal) -> None:
-    s = em.state
+def answer_deal(tx: Tx[State], actor: str, cmd: K.AnswerDeal) -> None:
+    s = tx.state
     deal = s.op.deal
     if not isinstance(cmd, K.AnswerDeal):
         raise refuse("DEAL_PENDING", f"{deal['corp']} waits for {deal['seller']} to accept or decline")
-    em(E.DealAnswered(seller=actor, accepted=cmd.accept))
+    tx.emit(E.DealAnswered(seller=actor, accepted=cmd.accept))
     if not cmd.accept:
         return
     if deal["kind"] == "private":
-        _sell_private(em, deal["corp"], actor, deal["private"], deal["price"])
+        _sell_private(tx, deal["corp"], actor, deal["private"], deal["price"])
     else:
         from_base = deal.get("from_base") or next(
             b for b in ("LB", "SP") if deal["transport"] in s.corps[deal["from_corp"]].transports[b])
-        _sell_transport(em, deal["corp"], deal["from_corp"], from_base, deal["transport"], deal["base"],
+        _sell_transport(tx, deal["corp"], deal["from_corp"], from_base, deal["transport"], deal["base"],
                         deal["price"])

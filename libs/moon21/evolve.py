@@ -8,7 +8,7 @@ from kit18xx.shares import IPO, POOL, corp_of
 from kit18xx.turns import StockTurns
 from moon21 import board as bd
 from moon21 import events as E
-from moon21.rules import ols_min_distance, rules
+from moon21.rules import RULES, ols_min_distance, rules
 from moon21.state import C, CorporateRound, Corp, OperatingTurn, P, State, name_of
 
 
@@ -316,61 +316,87 @@ def _game_ended(s: State, e: E.GameFinished) -> None:
     s.kind = "END"
 
 
+# A handler returns None: it mutated the state (the base takes any other result for a new state, so
+# these wrap calls that return something).
+def _auction_passed(s: State, e: E.AuctionPassed) -> None:
+    s.auction.record_pass()
+
+
+def _price_dropped(s: State, e: E.PrivatePriceDropped) -> None:
+    s.auction.drop_price(e.private, s.auction.price[e.private] - e.price)
+
+
+def _price_moved(s: State, e: E.PriceMoved) -> None:
+    s.market.move(s.grid, e.corp, e.direction, e.steps)
+
+
+def _private_revenue(s: State, e: E.PrivateRevenuePaid) -> None:
+    s.ledger.move(BANK, e.holder, e.amount)
+
+
+def _rift_bridge_bonus(s: State, e: E.RiftBridgeBonusPaid) -> None:
+    s.ledger.move(BANK, C(e.corp), e.amount)
+
+
 def _set(attr: str, field: str):
     def apply(s: State, e) -> None:
         setattr(s, attr, getattr(e, field))
     return apply
 
 
+# Every event type and what it does to the state (a handler mutates the state it is given).
 HANDLERS = {
-    "GameSetUp": _setup,
-    "RoundStarted": _round,
-    "PriorityDealt": _set("priority", "player"),
-    "AuctionTurn": _set("auction_turn", "player"),
-    "PrivateBought": _private_bought,
-    "BidPlaced": _bid,
-    "AuctionPassed": lambda s, e: s.auction.record_pass(),
-    "PrivatePriceDropped": lambda s, e: s.auction.drop_price(e.private, s.auction.price[e.private] - e.price),
-    "ResolutionStarted": _resolution_started,
-    "ResolutionPassed": _resolution_passed,
-    "OldLandingSitePlaced": _ols_placed,
-    "SharesSold": _sold,
-    "SharesIssued": _issued,
-    "ShareBought": _bought,
-    "CorporationStarted": _started,
-    "CorporationFloated": lambda s, e: setattr(s.corps[e.corp], "floated", True),
-    "CertificatesSwapped": _swapped,
-    "TunnelShareTaken": _tunnel_share,
-    "PresidencyChanged": _presidency,
-    "PriceMoved": lambda s, e: s.market.move(s.grid, e.corp, e.direction, e.steps),
-    "StockTurnEnded": _stock_turn_ended,
-    "CorporateTurnStarted": lambda s, e: setattr(s.cr, "current", e.corp),
-    "CorporateTurnEnded": _corporate_turn_ended,
-    "SpacePortValueChanged": _set("space_port_value", "value"),
-    "PrivateClosed": lambda s, e: s.private_owner.__setitem__(e.private, "closed"),
-    "PrivateRevenuePaid": lambda s, e: s.ledger.move(BANK, e.holder, e.amount),
-    "OperatingTurnStarted": lambda s, e: setattr(s, "op", OperatingTurn(e.corp)),
-    "StepFinished": lambda s, e: setattr(s.op, "step", e.next_step),
-    "OperatingTurnEnded": _operating_turn_ended,
-    "TileLaid": _tile,
-    "RiftBridgeBonusPaid": lambda s, e: s.ledger.move(BANK, C(e.corp), e.amount),
-    "DepotPlaced": _depot,
-    "ResearchMarkerPlaced": _research_marker,
-    "TransportMoved": _moved,
-    "TransportsRun": lambda s, e: None,          # the audit record of the runs; money moves in EarningsPaid
-    "EarningsPaid": _earnings,
-    "BonusTokensTaken": _bonus,
-    "TransportBought": _transport_bought,
-    "PhaseChanged": _phase,
-    "PrivateSold": _private_sold,
-    "UnContractUsed": _un,
-    "EmergencyBegan": lambda s, e: setattr(s.op, "raising", e.need),
-    "DealProposed": lambda s, e: setattr(s.op, "deal", e.model_dump(exclude={"type", "v"})),
-    "DealAnswered": lambda s, e: setattr(s.op, "deal", None),
-    "PlayerBankrupt": _player_bankrupt,
-    "CorporationClosed": _corp_closed,
-    "GameFinished": _game_ended,
+    E.GameSetUp: _setup,
+    E.RoundStarted: _round,
+    E.PriorityDealt: _set("priority", "player"),
+    E.AuctionTurn: _set("auction_turn", "player"),
+    E.PrivateBought: _private_bought,
+    E.BidPlaced: _bid,
+    E.AuctionPassed: _auction_passed,
+    E.PrivatePriceDropped: _price_dropped,
+    E.ResolutionStarted: _resolution_started,
+    E.ResolutionPassed: _resolution_passed,
+    E.OldLandingSitePlaced: _ols_placed,
+    E.SharesSold: _sold,
+    E.SharesIssued: _issued,
+    E.ShareBought: _bought,
+    E.CorporationStarted: _started,
+    E.CorporationFloated: lambda s, e: setattr(s.corps[e.corp], "floated", True),
+    E.CertificatesSwapped: _swapped,
+    E.TunnelShareTaken: _tunnel_share,
+    E.PresidencyChanged: _presidency,
+    E.PriceMoved: _price_moved,
+    E.StockTurnEnded: _stock_turn_ended,
+    E.CorporateTurnStarted: lambda s, e: setattr(s.cr, "current", e.corp),
+    E.CorporateTurnEnded: _corporate_turn_ended,
+    E.SpacePortValueChanged: _set("space_port_value", "value"),
+    E.PrivateClosed: lambda s, e: s.private_owner.__setitem__(e.private, "closed"),
+    E.PrivateRevenuePaid: _private_revenue,
+    E.OperatingTurnStarted: lambda s, e: setattr(s, "op", OperatingTurn(e.corp)),
+    E.StepFinished: lambda s, e: setattr(s.op, "step", e.next_step),
+    E.OperatingTurnEnded: _operating_turn_ended,
+    E.TileLaid: _tile,
+    E.RiftBridgeBonusPaid: _rift_bridge_bonus,
+    E.DepotPlaced: _depot,
+    E.ResearchMarkerPlaced: _research_marker,
+    E.TransportMoved: _moved,
+    E.TransportsRun: lambda s, e: None,          # the audit record of the runs; money moves in EarningsPaid
+    E.EarningsPaid: _earnings,
+    E.BonusTokensTaken: _bonus,
+    E.TransportBought: _transport_bought,
+    E.PhaseChanged: _phase,
+    E.PrivateSold: _private_sold,
+    E.UnContractUsed: _un,
+    E.EmergencyBegan: lambda s, e: setattr(s.op, "raising", e.need),
+    E.DealProposed: lambda s, e: setattr(s.op, "deal", e.model_dump(exclude={"type", "v"})),
+    E.DealAnswered: lambda s, e: setattr(s.op, "deal", None),
+    E.PlayerBankrupt: _player_bankrupt,
+    E.CorporationClosed: _corp_closed,
+    E.GameFinished: _game_ended,
 }
+
+for _event_type, _handler in HANDLERS.items():
+    RULES.evolves(_event_type)(_handler)
 
 
 def _reset_cr(cr: CorporateRound) -> CorporateRound:
@@ -379,5 +405,5 @@ def _reset_cr(cr: CorporateRound) -> CorporateRound:
 
 
 def evolve(state: State, event) -> State:
-    HANDLERS[event.type](state, event)
-    return state
+    """Apply one event (what `GAME.evolve` does; for code that folds without the engine)."""
+    return RULES.evolve(state, event)

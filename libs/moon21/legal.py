@@ -4,7 +4,7 @@ from __future__ import annotations
 from kit18xx.shares import corp_of
 from moon21 import board as bd
 from moon21 import commands as K
-from moon21.decide import decide, to_act
+from moon21.decide import to_act
 from moon21.earnings import best_turn
 from moon21.operating import depot_options, tile_options
 from moon21.privates import un_choices
@@ -13,13 +13,14 @@ from moon21.state import State
 from starbase_rules.contract import RuleViolation
 
 
-def legal_actions(s: State, player: str) -> list[dict]:
+def legal_actions(s: State, player: str, decide) -> list[dict]:
+    """The candidates that `decide` (the engine's) accepts, as data."""
     if player not in to_act(s):
         return []
     out = []
     for cmd in _candidates(s, player):
         try:
-            decide(s, cmd, player)
+            decide(s, cmd, player, None)
         except RuleViolation:
             continue
         out.append(cmd.model_dump())
