@@ -17,7 +17,6 @@ from moon21 import commands as K
 from moon21.corporate import decide_cr, issue_limit
 from moon21.deals import _check_private, _check_transport
 from moon21.scratch import probe
-from starbase_rules.scratch import Tx
 from moon21.operating import bank_price, buy_transport, must_buy, open_bases
 from moon21.rules import rules
 from moon21.state import C, P, State
