@@ -6,7 +6,7 @@ from __future__ import annotations
 from moon21 import board as bd
 from moon21 import events as E
 from starbase_rules.scratch import Tx, refuse
-from moon21.state import C, State
+from moon21.state import C, OR_STEPS, State
 from moon21.trading import move_price
 
 
@@ -31,7 +31,7 @@ def validate(s: State, corp: str, runs: dict[str, list[dict]]) -> dict:
 
 def submit_runs(tx: Tx[State], corp: str, runs: dict[str, list[dict]]) -> None:
     s = tx.state
-    if s.op.step not in ("tiles", "token", "run"):
+    if not OR_STEPS.before(s.op.step, "buy"):
         raise refuse("WRONG_STEP", "transports have already run this turn")
     result = validate(s, corp, runs)
     if s.option("maximum_revenue") == "enforced" and result["revenue"] < best_turn(s, corp)["revenue"]:

@@ -9,7 +9,7 @@ from moon21.earnings import best_turn
 from moon21.operating import depot_options, tile_options
 from moon21.privates import un_choices
 from moon21.rules import ols_min_distance, rules
-from moon21.state import State
+from moon21.state import OR_STEPS, State
 from starbase_rules.contract import RuleViolation
 
 
@@ -68,7 +68,7 @@ def _candidates(s: State, player: str) -> list:
     cands += [K.PlaceDepot(hex=o["hex"], depot=o["depot"]) for o in depot_options(s, corp)]
     cands += [K.PlaceResearchMarker(hex=h) for h in bd.research_targets(s.board)] if s.owns_private(corp, "P4") else []
     cands += [K.MoveTransport(from_base=b, transport=t) for b in ("LB", "SP") for t in set(c.transports[b])]
-    if s.op.step in ("tiles", "token", "run"):
+    if OR_STEPS.before(s.op.step, "buy"):
         best = best_turn(s, corp)
         cands.append(K.RunTransports(runs={b: [{"transport": r["transport"], "stops": r["stops"]}
                                                for r in best[b]["runs"]] for b in ("LB", "SP")}))

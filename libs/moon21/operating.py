@@ -12,7 +12,7 @@ from moon21.bankruptcy import treasury_sellable
 from moon21.deals import buy_from_corporation
 from starbase_rules.scratch import Tx, refuse
 from moon21.rules import rules
-from moon21.state import C, State
+from moon21.state import C, OR_STEPS, State
 
 OTHER = {"LB": "SP", "SP": "LB"}
 
@@ -56,7 +56,7 @@ def place_depot(tx: Tx[State], corp: str, cmd: K.PlaceDepot) -> None:
     s = tx.state
     if s.op.token_placed:
         raise refuse("TOKEN_ALREADY_PLACED", "only one depot token may be placed per turn")
-    if s.op.step not in ("tiles", "token"):
+    if not OR_STEPS.before(s.op.step, "run"):
         raise refuse("WRONG_STEP", "depot tokens are placed after tiles and before running")
     c = s.corps[corp]
     if not c.depots_left:
@@ -154,4 +154,4 @@ def finish_step(tx: Tx[State], corp: str) -> None:
             raise refuse("MUST_BUY_TRANSPORT", f"{corp} has a route and no transport: it must buy one")
         tx.emit(E.OperatingTurnEnded(corp=corp))
         return
-    tx.emit(E.StepFinished(corp=corp, step=step, next_step={"tiles": "token", "token": "run"}[step]))
+    tx.emit(E.StepFinished(corp=corp, step=step, next_step=OR_STEPS.after(step)))

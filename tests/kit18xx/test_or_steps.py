@@ -1,0 +1,30 @@
+"""`kit18xx.or_steps`: an operating turn's steps in order, and the questions rules ask about them."""
+import pytest
+
+from kit18xx.or_steps import StepSequence
+
+STEPS = StepSequence(("tiles", "token", "run", "buy"))
+
+
+def test_each_step_is_followed_by_the_next_and_the_last_by_the_end_of_the_turn():
+    assert [STEPS.after(s) for s in STEPS.names] == ["token", "run", "buy", None]
+    assert STEPS.first == "tiles"
+    assert [STEPS.is_last(s) for s in STEPS.names] == [False, False, False, True]
+
+
+def test_before_compares_positions_in_the_turn():
+    assert STEPS.before("tiles", "run") and STEPS.before("token", "run")
+    assert not STEPS.before("run", "run") and not STEPS.before("buy", "run")
+
+
+@pytest.mark.parametrize("names", [(), ("tiles", "tiles")])
+def test_a_sequence_needs_distinct_steps(names):
+    with pytest.raises(ValueError, match="distinct steps"):
+        StepSequence(names)
+
+
+def test_an_unknown_step_is_an_error_naming_it():
+    with pytest.raises(ValueError, match="'dividends' is not a step"):
+        STEPS.after("dividends")
+    with pytest.raises(ValueError, match="'dividends' is not a step"):
+        STEPS.before("tiles", "dividends")
