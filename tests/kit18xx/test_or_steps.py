@@ -1,4 +1,6 @@
 """`kit18xx.or_steps`: an operating turn's steps in order, and the questions rules ask about them."""
+import dataclasses
+
 import pytest
 
 from kit18xx.or_steps import StepSequence
@@ -19,12 +21,19 @@ def test_before_compares_positions_in_the_turn():
 
 @pytest.mark.parametrize("names", [(), ("tiles", "tiles")])
 def test_a_sequence_needs_distinct_steps(names):
-    with pytest.raises(ValueError, match="distinct steps"):
+    with pytest.raises(ValueError) as refused:
         StepSequence(names)
+    assert str(refused.value) == f"an operating turn needs distinct steps, not {names!r}"
+
+
+def test_a_sequence_is_a_fixed_declaration():
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        STEPS.names = ("run",)
 
 
 def test_an_unknown_step_is_an_error_naming_it():
-    with pytest.raises(ValueError, match="'dividends' is not a step"):
+    with pytest.raises(ValueError) as refused:
         STEPS.after("dividends")
+    assert str(refused.value) == "'dividends' is not a step of this operating turn ('tiles', 'token', 'run', 'buy')"
     with pytest.raises(ValueError, match="'dividends' is not a step"):
         STEPS.before("tiles", "dividends")
