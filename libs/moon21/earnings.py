@@ -31,7 +31,7 @@ def validate(s: State, corp: str, runs: dict[str, list[dict]]) -> dict:
 
 def submit_runs(tx: Tx[State], corp: str, runs: dict[str, list[dict]]) -> None:
     s = tx.state
-    if not OR_STEPS.before(s.op.step, "buy"):
+    if not OR_STEPS.allows(s.op.step, "RunTransports"):
         raise refuse("WRONG_STEP", "transports have already run this turn")
     result = validate(s, corp, runs)
     if s.option("maximum_revenue") == "enforced" and result["revenue"] < best_turn(s, corp)["revenue"]:

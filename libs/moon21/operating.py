@@ -37,7 +37,7 @@ def depot_options(s: State, corp: str) -> list[dict]:
 
 def lay_tile(tx: Tx[State], corp: str, cmd: K.LayTile) -> None:
     s = tx.state
-    if s.op.step != "tiles":
+    if not OR_STEPS.allows(s.op.step, cmd.type):
         raise refuse("WRONG_STEP", "tiles are laid before depots, runs and purchases")
     if cmd.base in s.op.tile_bases:
         raise refuse("TILE_ACTION_USED", f"the {cmd.base} base has already had its tile action")
@@ -56,7 +56,7 @@ def place_depot(tx: Tx[State], corp: str, cmd: K.PlaceDepot) -> None:
     s = tx.state
     if s.op.token_placed:
         raise refuse("TOKEN_ALREADY_PLACED", "only one depot token may be placed per turn")
-    if not OR_STEPS.before(s.op.step, "run"):
+    if not OR_STEPS.allows(s.op.step, cmd.type):
         raise refuse("WRONG_STEP", "depot tokens are placed after tiles and before running")
     c = s.corps[corp]
     if not c.depots_left:
@@ -105,7 +105,7 @@ def open_bases(s: State, corp: str) -> list[str]:
 def buy_transport(tx: Tx[State], corp: str, cmd: K.BuyTransport) -> None:
     s = tx.state
     c = s.corps[corp]
-    if s.op.step != "buy":
+    if not OR_STEPS.allows(s.op.step, cmd.type):
         raise refuse("WRONG_STEP", "transports are bought after running")
     if cmd.base not in open_bases(s, corp):
         raise refuse("BASE_FULL", f"the {cmd.base} base cannot take a transport now "

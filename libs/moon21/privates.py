@@ -7,7 +7,7 @@ from moon21 import commands as K
 from moon21 import events as E
 from starbase_rules.scratch import Tx, refuse
 from moon21.rules import rules
-from moon21.state import State
+from moon21.state import OR_STEPS, State
 
 def un_choices(s: State) -> list[tuple[str, int | None]]:
     """Rule 6.1.2: add or remove a type 3-6 transport of the current phase or later."""
@@ -41,7 +41,7 @@ def lay_terminal(tx: Tx[State], corp: str, cmd: K.LayTerminal) -> None:
     s = tx.state
     if not s.owns_private(corp, "P5"):
         raise refuse("NOT_OWNER", f"{corp} does not own the Passenger Terminal")
-    if s.op.step != "tiles":
+    if not OR_STEPS.allows(s.op.step, cmd.type):
         raise refuse("WRONG_STEP", "the Terminal is laid in the tile step")
     option = next((o for o in bd.terminal_options(s.board) if o["rotation"] == cmd.rotation), None)
     if option is None:

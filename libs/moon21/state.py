@@ -56,8 +56,12 @@ class CorporateRound:
     bought: bool = False
 
 
-# The steps of an operating turn (rule 11), in order; passing the last ends the turn.
-OR_STEPS = StepSequence(("tiles", "token", "run", "buy"))
+# The steps of an operating turn (rule 11), in order; passing the last ends the turn. Tiles (and the
+# Terminal) are laid in the tile step, a depot before running, runs at the latest in the run step (an
+# earlier step may be skipped by running), transports bought after running; anything else at any step.
+OR_STEPS = StepSequence(("tiles", "token", "run", "buy"), only_in={
+    "LayTile": ("tiles",), "LayTerminal": ("tiles",), "PlaceDepot": ("tiles", "token"),
+    "RunTransports": ("tiles", "token", "run"), "BuyTransport": ("buy",)})
 
 
 @dataclass

@@ -5,7 +5,7 @@ import pytest
 
 from kit18xx.or_steps import StepSequence
 
-STEPS = StepSequence(("tiles", "token", "run", "buy"))
+STEPS = StepSequence(("tiles", "token", "run", "buy"), only_in={"LayTile": ("tiles",), "PlaceDepot": ("tiles", "token")})
 
 
 def test_each_step_is_followed_by_the_next_and_the_last_by_the_end_of_the_turn():
@@ -37,3 +37,15 @@ def test_an_unknown_step_is_an_error_naming_it():
     assert str(refused.value) == "'dividends' is not a step of this operating turn ('tiles', 'token', 'run', 'buy')"
     with pytest.raises(ValueError, match="'dividends' is not a step"):
         STEPS.before("tiles", "dividends")
+
+
+def test_a_command_bound_to_steps_is_allowed_in_those_only_and_any_other_command_everywhere():
+    assert [STEPS.allows(s, "LayTile") for s in STEPS.names] == [True, False, False, False]
+    assert [STEPS.allows(s, "PlaceDepot") for s in STEPS.names] == [True, True, False, False]
+    assert all(STEPS.allows(s, "Pass") for s in STEPS.names)
+
+
+def test_a_command_bound_to_an_unknown_step_is_an_error():
+    with pytest.raises(ValueError) as refused:
+        StepSequence(("tiles", "run"), only_in={"LayTile": ("tile",)})
+    assert str(refused.value) == "'tile' is not a step of this operating turn ('tiles', 'run')"
