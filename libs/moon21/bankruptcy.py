@@ -33,19 +33,19 @@ def emergency_sell(tx: Tx[State], corp: str, actor: str, cmd: K.SellShares) -> N
     s = tx.state
     need = s.op.raising
     if not need:
-        raise refuse("WRONG_STEP", "shares are sold in operating rounds only to raise money for a transport")
+        refuse("WRONG_STEP", "shares are sold in operating rounds only to raise money for a transport")
     if cmd.corp not in s.corps or not s.corps[cmd.corp].started or s.corps[cmd.corp].closed:
-        raise refuse("NOT_STARTED", f"{cmd.corp} has no shares in play")
+        refuse("NOT_STARTED", f"{cmd.corp} has no shares in play")
     price = s.price(cmd.corp)
     if cmd.seller == "corporation":
         if not may_sell(s.cash(C(corp)), need, price, cmd.count):
-            raise refuse("SELLING_TOO_MUCH", f"{corp} must stop selling once it has ₡{need}")
+            refuse("SELLING_TOO_MUCH", f"{corp} must stop selling once it has ₡{need}")
         sell(tx, C(corp), cmd.corp, cmd.count, drop=True)
     else:
         if treasury_sellable(s, corp):
-            raise refuse("SELL_TREASURY_FIRST", "the corporation sells its treasury stock first")
+            refuse("SELL_TREASURY_FIRST", "the corporation sells its treasury stock first")
         if not may_sell(s.cash(C(corp)) + s.cash(P(actor)), need, price, cmd.count):
-            raise refuse("SELLING_TOO_MUCH", f"stop selling once you can make up ₡{need}")
+            refuse("SELLING_TOO_MUCH", f"stop selling once you can make up ₡{need}")
         sell(tx, P(actor), cmd.corp, cmd.count, drop=True, keep_presidency=corp)
 
 
@@ -62,7 +62,7 @@ def declare_bankruptcy(tx: Tx[State], corp: str, actor: str) -> None:
     else:
         can_pay = have >= need or bool(president_sellable(s, corp))
     if not need or can_pay or treasury_sellable(s, corp):
-        raise refuse("NOT_BANKRUPT", "you can still raise the money for a transport")
+        refuse("NOT_BANKRUPT", "you can still raise the money for a transport")
     if short:
         for x, count in _president_sales(s, corp, actor):
             sell(tx, P(actor), x, count, drop=True, keep_presidency=corp)

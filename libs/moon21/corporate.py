@@ -19,7 +19,7 @@ def decide_cr(tx: Tx[State], cmd, actor: str) -> None:
     s = tx.state
     corp = s.cr.current
     if corp is None or actor != s.president(corp):
-        raise refuse("NOT_YOUR_TURN", f"it is {corporate_actor(s)}'s corporate turn")
+        refuse("NOT_YOUR_TURN", f"it is {corporate_actor(s)}'s corporate turn")
     if isinstance(cmd, K.SellShares):
         sell(tx, C(corp), cmd.corp, cmd.count, drop=cmd.corp not in s.cr.sold_corps)
     elif isinstance(cmd, K.IssueShares):
@@ -30,7 +30,7 @@ def decide_cr(tx: Tx[State], cmd, actor: str) -> None:
     elif isinstance(cmd, K.Pass):
         tx.emit(E.CorporateTurnEnded(corp=corp))
     else:
-        raise refuse("WRONG_ROUND", f"{cmd.type} is not a corporate round action")
+        refuse("WRONG_ROUND", f"{cmd.type} is not a corporate round action")
 
 
 def issue_limit(s, corp: str) -> int:
@@ -45,7 +45,7 @@ def issue_limit(s, corp: str) -> int:
 def issue(tx: Tx[State], corp: str, count: int) -> None:
     s = tx.state
     if count < 1 or count > issue_limit(s, corp):
-        raise refuse("ISSUE_LIMIT", f"{corp} may issue between 1 and {issue_limit(s, corp)} shares now")
+        refuse("ISSUE_LIMIT", f"{corp} may issue between 1 and {issue_limit(s, corp)} shares now")
     floated, already = s.corps[corp].floated, s.cr.issued
     certs = s.shares.ordinary_certs(corp, IPO)[:count]
     tx.emit(E.SharesIssued(corp=corp, certs=certs, price=s.price(corp)))
@@ -57,11 +57,11 @@ def issue(tx: Tx[State], corp: str, count: int) -> None:
 def _corporate_buy(tx: Tx[State], corp: str, cmd: K.BuyShare) -> None:
     s = tx.state
     if cmd.corp == corp and cmd.source == "ipo":
-        raise refuse("OWN_IPO", "a corporation may not buy from its own IPO")
+        refuse("OWN_IPO", "a corporation may not buy from its own IPO")
     if cmd.corp == corp and s.cr.issued:
-        raise refuse("ISSUED_THIS_ROUND", "a corporation that issued may not buy its own shares this round")
+        refuse("ISSUED_THIS_ROUND", "a corporation that issued may not buy its own shares this round")
     if cmd.corp in s.cr.sold_corps:
-        raise refuse("SOLD_THIS_ROUND", f"{corp} sold {cmd.corp} this turn")
+        refuse("SOLD_THIS_ROUND", f"{corp} sold {cmd.corp} this turn")
     buy(tx, C(corp), cmd.corp, cmd.source)
 
 

@@ -70,11 +70,11 @@ def decide_or(tx: Tx[State], cmd, actor: str) -> None:
     if s.op.deal:
         return answer_deal(tx, actor, cmd)
     if isinstance(cmd, K.AnswerDeal):
-        raise refuse("NO_DEAL", "there is no offer to answer")
+        refuse("NO_DEAL", "there is no offer to answer")
     if s.op.pending_un and not isinstance(cmd, K.UseUnContract):
-        raise refuse("UN_CONTRACT_PENDING", "choose what the UN Contract does first")
+        refuse("UN_CONTRACT_PENDING", "choose what the UN Contract does first")
     if s.op.raising and not isinstance(cmd, (K.SellShares, K.BuyTransport, K.DeclareBankruptcy)):
-        raise refuse("MUST_BUY_TRANSPORT", f"{corp} must raise money and buy a transport")
+        refuse("MUST_BUY_TRANSPORT", f"{corp} must raise money and buy a transport")
     handler = OR_HANDLERS.get(type(cmd))
     if handler:
         handler(tx, corp, cmd)
@@ -89,4 +89,4 @@ def decide_or(tx: Tx[State], cmd, actor: str) -> None:
     elif isinstance(cmd, K.Pass):
         finish_step(tx, corp)
     else:
-        raise refuse("WRONG_ROUND", f"{cmd.type} is not an operating round action")
+        refuse("WRONG_ROUND", f"{cmd.type} is not an operating round action")

@@ -22,7 +22,7 @@ def validate(s: State, corp: str, runs: dict[str, list[dict]]) -> dict:
     c = s.corps[corp]
     unknown = set(runs) - {"LB", "SP"}
     if unknown:
-        raise refuse("UNKNOWN_BASE", f"runs are given per base LB and SP, not {sorted(unknown)}")
+        refuse("UNKNOWN_BASE", f"runs are given per base LB and SP, not {sorted(unknown)}")
     return bd.validate_turn_runs(s.board, corp, {b: list(runs.get(b, [])) for b in ("LB", "SP")},
                                  {b: list(c.transports[b]) for b in ("LB", "SP")},
                                  sp_value=s.space_port_value, phase=s.phase,
@@ -32,12 +32,12 @@ def validate(s: State, corp: str, runs: dict[str, list[dict]]) -> dict:
 def submit_runs(tx: Tx[State], corp: str, runs: dict[str, list[dict]]) -> None:
     s = tx.state
     if not OR_STEPS.allows(s.op.step, "RunTransports"):
-        raise refuse("WRONG_STEP", "transports have already run this turn")
+        refuse("WRONG_STEP", "transports have already run this turn")
     result = validate(s, corp, runs)
     if s.option("maximum_revenue") == "enforced" and result["revenue"] < best_turn(s, corp)["revenue"]:
         best = best_turn(s, corp)
-        raise refuse("NOT_MAXIMUM_REVENUE",
-                     f"these runs earn ₡{result['revenue']}; the transports can earn ₡{best['revenue']}")
+        refuse("NOT_MAXIMUM_REVENUE",
+               f"these runs earn ₡{result['revenue']}; the transports can earn ₡{best['revenue']}")
     pay(tx, corp, result)
 
 

@@ -21,29 +21,29 @@ def decide_isr(tx: Tx[State], cmd, actor: str) -> None:
     a = s.auction
     if a.resolving:
         if actor != a.resolution_turn:
-            raise refuse("NOT_YOUR_TURN", f"it is {a.resolution_turn}'s turn in the {a.resolving} resolution auction")
+            refuse("NOT_YOUR_TURN", f"it is {a.resolution_turn}'s turn in the {a.resolving} resolution auction")
         return _resolution(tx, cmd, actor)
     if actor != s.auction_turn:
-        raise refuse("NOT_YOUR_TURN", f"it is {s.auction_turn}'s turn in the initial stock round")
+        refuse("NOT_YOUR_TURN", f"it is {s.auction_turn}'s turn in the initial stock round")
     nxt = next_seat(s.players, actor)
     increment = rules()["auction"]["bid_increment"]
     if isinstance(cmd, K.BuyPrivate):
         if cmd.private != a.first:
-            raise refuse("NOT_FIRST_IN_LINE", f"only {a.first} can be bought now; bid on later companies")
+            refuse("NOT_FIRST_IN_LINE", f"only {a.first} can be bought now; bid on later companies")
         price = a.price[cmd.private]
         if free_cash(s, actor) < price:
-            raise refuse("INSUFFICIENT_FUNDS",
-                         f"{cmd.private} costs ₡{price}; you have ₡{free_cash(s, actor)} free")
+            refuse("INSUFFICIENT_FUNDS",
+                   f"{cmd.private} costs ₡{price}; you have ₡{free_cash(s, actor)} free")
         tx.emit(E.PrivateBought(player=actor, private=cmd.private, price=price))
         continue_chain(tx, nxt)
     elif isinstance(cmd, K.BidOnPrivate):
         if cmd.private not in a.line or cmd.private == a.first:
-            raise refuse("NOT_BIDDABLE", f"bids go on companies after {a.first} still in line")
+            refuse("NOT_BIDDABLE", f"bids go on companies after {a.first} still in line")
         minimum = a.min_bid(cmd.private, increment)
         if cmd.amount < minimum:
-            raise refuse("BID_TOO_LOW", f"a bid on {cmd.private} must be at least ₡{minimum}")
+            refuse("BID_TOO_LOW", f"a bid on {cmd.private} must be at least ₡{minimum}")
         if free_cash(s, actor, cmd.private) < cmd.amount:
-            raise refuse("INSUFFICIENT_FUNDS", f"you have ₡{free_cash(s, actor, cmd.private)} not set aside")
+            refuse("INSUFFICIENT_FUNDS", f"you have ₡{free_cash(s, actor, cmd.private)} not set aside")
         tx.emit(E.BidPlaced(player=actor, private=cmd.private, amount=cmd.amount))
         tx.emit(E.AuctionTurn(player=nxt))
     elif isinstance(cmd, K.Pass):
@@ -58,7 +58,7 @@ def decide_isr(tx: Tx[State], cmd, actor: str) -> None:
                 return
         tx.emit(E.AuctionTurn(player=nxt))
     else:
-        raise refuse("WRONG_ROUND", "in the initial stock round: BuyPrivate, BidOnPrivate or Pass")
+        refuse("WRONG_ROUND", "in the initial stock round: BuyPrivate, BidOnPrivate or Pass")
 
 
 def _resolution(tx: Tx[State], cmd, actor: str) -> None:
@@ -67,12 +67,12 @@ def _resolution(tx: Tx[State], cmd, actor: str) -> None:
     item = a.resolving
     if isinstance(cmd, K.BidOnPrivate):
         if cmd.private != item:
-            raise refuse("NOT_BIDDABLE", f"the resolution auction is for {item}")
+            refuse("NOT_BIDDABLE", f"the resolution auction is for {item}")
         minimum = a.high_bid(item) + rules()["auction"]["bid_increment"]
         if cmd.amount < minimum:
-            raise refuse("BID_TOO_LOW", f"bid at least ₡{minimum} on {item}")
+            refuse("BID_TOO_LOW", f"bid at least ₡{minimum} on {item}")
         if free_cash(s, actor, item) < cmd.amount:
-            raise refuse("INSUFFICIENT_FUNDS", f"you have ₡{free_cash(s, actor, item)} not set aside")
+            refuse("INSUFFICIENT_FUNDS", f"you have ₡{free_cash(s, actor, item)} not set aside")
         tx.emit(E.BidPlaced(player=actor, private=item, amount=cmd.amount))
     elif isinstance(cmd, K.Pass):
         probe = clone(a)
@@ -85,7 +85,7 @@ def _resolution(tx: Tx[State], cmd, actor: str) -> None:
         else:
             tx.emit(E.ResolutionPassed(player=actor, next_player=probe.next_in_resolution(s.players, actor)))
     else:
-        raise refuse("WRONG_ROUND", "in a resolution auction: BidOnPrivate or Pass")
+        refuse("WRONG_ROUND", "in a resolution auction: BidOnPrivate or Pass")
 
 
 def continue_chain(tx: Tx[State], next_player: str) -> None:
@@ -109,6 +109,6 @@ def continue_chain(tx: Tx[State], next_player: str) -> None:
 
 def decide_ols(tx: Tx[State], cmd, actor: str) -> None:
     if not isinstance(cmd, K.PlaceOldLandingSite):
-        raise refuse("OLS_PENDING", "the Old Landing Site tile and token must be placed first")
+        refuse("OLS_PENDING", "the Old Landing Site tile and token must be placed first")
     bd.check_ols(tx.state.board, cmd.hex, cmd.tile, cmd.rotation, cmd.depot, ols_min_distance(tx.state))
     tx.emit(E.OldLandingSitePlaced(player=actor, hex=cmd.hex, tile=cmd.tile, rotation=cmd.rotation, depot=cmd.depot))

@@ -21,18 +21,18 @@ def un_choices(s: State) -> list[tuple[str, int | None]]:
 def use_un_contract(tx: Tx[State], corp: str, cmd: K.UseUnContract) -> None:
     s = tx.state
     if not s.op.pending_un:
-        raise refuse("NOT_OWNER", f"{corp} has no UN Contract choice to make")
+        refuse("NOT_OWNER", f"{corp} has no UN Contract choice to make")
     if (cmd.action, cmd.transport_type if cmd.action != "none" else None) not in un_choices(s):
-        raise refuse("ILLEGAL_TRANSPORT_TYPE", f"choose one of {un_choices(s)}")
+        refuse("ILLEGAL_TRANSPORT_TYPE", f"choose one of {un_choices(s)}")
     tx.emit(E.UnContractUsed(corp=corp, action=cmd.action, transport_type=cmd.transport_type))
 
 
 def place_research_marker(tx: Tx[State], corp: str, cmd: K.PlaceResearchMarker) -> None:
     s = tx.state
     if not s.owns_private(corp, "P4"):
-        raise refuse("NOT_OWNER", f"{corp} does not own the Research Lab")
+        refuse("NOT_OWNER", f"{corp} does not own the Research Lab")
     if cmd.hex not in bd.research_targets(s.board):
-        raise refuse("ILLEGAL_HEX", f"the +20 marker goes on a mineral or local base hex, not {cmd.hex}")
+        refuse("ILLEGAL_HEX", f"the +20 marker goes on a mineral or local base hex, not {cmd.hex}")
     tx.emit(E.ResearchMarkerPlaced(corp=corp, hex=cmd.hex))
     tx.emit(E.PrivateClosed(private="P4", reason="marker placed"))
 
@@ -40,12 +40,12 @@ def place_research_marker(tx: Tx[State], corp: str, cmd: K.PlaceResearchMarker) 
 def lay_terminal(tx: Tx[State], corp: str, cmd: K.LayTerminal) -> None:
     s = tx.state
     if not s.owns_private(corp, "P5"):
-        raise refuse("NOT_OWNER", f"{corp} does not own the Passenger Terminal")
+        refuse("NOT_OWNER", f"{corp} does not own the Passenger Terminal")
     if not OR_STEPS.allows(s.op.step, cmd.type):
-        raise refuse("WRONG_STEP", "the Terminal is laid in the tile step")
+        refuse("WRONG_STEP", "the Terminal is laid in the tile step")
     option = next((o for o in bd.terminal_options(s.board) if o["rotation"] == cmd.rotation), None)
     if option is None:
-        raise refuse("ILLEGAL_ROTATION", f"the Terminal cannot be laid at rotation {cmd.rotation}")
+        refuse("ILLEGAL_ROTATION", f"the Terminal cannot be laid at rotation {cmd.rotation}")
     tx.emit(E.TileLaid(corp=corp, base="T", hex=option["hex"], tile=option["tile"], rotation=cmd.rotation, cost=0))
     c = tx.state.corps[corp]
     if cmd.place_depot and c.depots_left and not tx.state.board.corp_in_hex(corp, option["hex"]):

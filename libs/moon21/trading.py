@@ -46,7 +46,7 @@ def settle_presidency(tx: Tx[State], corp: str) -> None:
     successor = presidency_successor(s.shares, corp, s.players, holder_of(s), outgoing)
     if successor and successor != outgoing:
         tx.emit(E.PresidencyChanged(corp=corp, outgoing=holder, incoming=P(successor),
-                               handed=s.shares.ordinary_certs(corp, P(successor))[:2]))
+                                    handed=s.shares.ordinary_certs(corp, P(successor))[:2]))
 
 
 def leave_receivership(tx: Tx[State], corp: str, player: str) -> None:
@@ -54,7 +54,7 @@ def leave_receivership(tx: Tx[State], corp: str, player: str) -> None:
     s = tx.state
     if s.corps[corp].receivership and s.shares.held_percent(corp, P(player)) >= 20:
         tx.emit(E.PresidencyChanged(corp=corp, outgoing=POOL, incoming=P(player),
-                               handed=s.shares.ordinary_certs(corp, P(player))[:2]))
+                                    handed=s.shares.ordinary_certs(corp, P(player))[:2]))
 
 
 def check_float(tx: Tx[State], corp: str) -> None:
@@ -68,27 +68,27 @@ def sell(tx: Tx[State], seller: str, corp: str, count: int, drop: bool, keep_pre
     s = tx.state
     c = s.corps.get(corp)
     if c is None or not c.started or c.closed:
-        raise refuse("NOT_STARTED", f"{corp} has no shares in play")
+        refuse("NOT_STARTED", f"{corp} has no shares in play")
     if count < 1:
-        raise refuse("INVALID_COUNT", "sell at least one share")
+        refuse("INVALID_COUNT", "sell at least one share")
     held = s.shares.held_percent(corp, seller)
     if held < 10 * count:
-        raise refuse("NOT_ENOUGH_SHARES", f"{seller} holds {held}% of {corp}, cannot sell {count} shares")
+        refuse("NOT_ENOUGH_SHARES", f"{seller} holds {held}% of {corp}, cannot sell {count} shares")
     if s.shares.held_percent(corp, POOL) + 10 * count > pool_cap(s):
-        raise refuse("POOL_FULL", f"the bank pool may hold at most {pool_cap(s)}% of {corp}")
+        refuse("POOL_FULL", f"the bank pool may hold at most {pool_cap(s)}% of {corp}")
     president = s.shares.president_of(corp)
     if president == seller and held - 10 * count < 20:
         if keep_presidency == corp:
-            raise refuse("PRESIDENCY_PROTECTED", f"selling cannot change {corp}'s presidency while it raises money")
+            refuse("PRESIDENCY_PROTECTED", f"selling cannot change {corp}'s presidency while it raises money")
         outgoing = name_of(seller)
         others = clockwise_from(s.players, outgoing)
         best = max((s.shares.held_percent(corp, P(p)) for p in others), default=0)
         if best < 20:
-            raise refuse("CANNOT_SELL_PRESIDENCY",
-                         f"nobody else holds two shares of {corp}, so the president's certificate cannot go")
+            refuse("CANNOT_SELL_PRESIDENCY",
+                   f"nobody else holds two shares of {corp}, so the president's certificate cannot go")
         successor = next(p for p in others if s.shares.held_percent(corp, P(p)) == best)
         tx.emit(E.PresidencyChanged(corp=corp, outgoing=seller, incoming=P(successor),
-                               handed=s.shares.ordinary_certs(corp, P(successor))[:2]))
+                                    handed=s.shares.ordinary_certs(corp, P(successor))[:2]))
     certs = [x for x in tx.state.shares.ordinary_certs(corp, seller)][-count:]
     tx.emit(E.SharesSold(seller=seller, certs=certs, price=s.price(corp)))
     if keep_presidency is not None:
@@ -105,7 +105,7 @@ def _refuse_if_presidency_changes(tx: Tx[State], corp: str, protected: str) -> N
     holder = s.shares.president_of(corp)
     successor = presidency_successor(s.shares, corp, s.players, holder_of(s), name_of(holder))
     if successor != name_of(holder):
-        raise refuse("PRESIDENCY_PROTECTED", f"selling cannot change {corp}'s presidency while it raises money")
+        refuse("PRESIDENCY_PROTECTED", f"selling cannot change {corp}'s presidency while it raises money")
 
 
 def _close_if_in_closed_box(tx: Tx[State], corp: str) -> None:
@@ -128,7 +128,7 @@ def take_cert(tx: Tx[State], buyer: str, corp: str, source: str) -> str:
     s = tx.state
     certs = s.shares.ordinary_certs(corp, IPO if source == "ipo" else POOL)
     if not certs:
-        raise refuse("NO_SHARE_AVAILABLE", f"no {corp} share in the {'IPO' if source == 'ipo' else 'bank pool'}")
+        refuse("NO_SHARE_AVAILABLE", f"no {corp} share in the {'IPO' if source == 'ipo' else 'bank pool'}")
     return certs[0]
 
 
@@ -136,13 +136,13 @@ def buy(tx: Tx[State], buyer: str, corp: str, source: str) -> None:
     s = tx.state
     c = s.corps.get(corp)
     if c is None or c.closed:
-        raise refuse("UNKNOWN_CORPORATION", f"no corporation {corp}")
+        refuse("UNKNOWN_CORPORATION", f"no corporation {corp}")
     if not c.started:
-        raise refuse("NOT_STARTED", f"{corp} must first be started by buying its president's certificate")
+        refuse("NOT_STARTED", f"{corp} must first be started by buying its president's certificate")
     cert = take_cert(tx, buyer, corp, source)
     price = s.price(corp)
     if s.cash(buyer) < price:
-        raise refuse("INSUFFICIENT_FUNDS", f"a {corp} share costs ₡{price}; you have ₡{s.cash(buyer)}")
+        refuse("INSUFFICIENT_FUNDS", f"a {corp} share costs ₡{price}; you have ₡{s.cash(buyer)}")
     tx.emit(E.ShareBought(buyer=buyer, cert=cert, source=IPO if source == "ipo" else POOL, price=price))
     check_float(tx, corp)
     if buyer.startswith("p:"):
