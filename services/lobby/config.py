@@ -57,6 +57,8 @@ class LobbySettings(CoreSettings):
     lobby_limit_tables: str = "10/minute;100/day"           # new tables per player
     lobby_limit_tickets: str = "30/minute"                  # per player
     lobby_limit_reports: str = "10/hour"                    # per player
+    lobby_limit_invitations: str = "10/minute;100/day"      # per player (docs/notifier.md)
+    lobby_limit_notifications: str = "10/minute;100/day"    # settings saved or tested, per player
     lobby_max_open_tables: int = 3                          # open (not yet started) tables a player hosts
     lobby_max_sockets_per_player: int = 16
     lobby_max_sockets_per_address: int = 64
@@ -65,7 +67,8 @@ class LobbySettings(CoreSettings):
     lobby_limits_exempt: str = ""
 
     @field_validator("lobby_limit_registrations", "lobby_limit_logins", "lobby_limit_commands", "lobby_limit_chat",
-                     "lobby_limit_tables", "lobby_limit_tickets", "lobby_limit_reports")
+                     "lobby_limit_tables", "lobby_limit_tickets", "lobby_limit_reports", "lobby_limit_invitations",
+                     "lobby_limit_notifications")
     @classmethod
     def _limit(cls, value: str) -> str:
         try:
