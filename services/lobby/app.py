@@ -26,6 +26,7 @@ from lobby.config import LobbySettings
 from lobby.bodygate import BodyGate
 from lobby.exceptions import LobbyError, error_body
 from lobby.accounts.router import router as accounts_router
+from lobby.loop.router import loop_router
 from lobby.moderation.router import router as moderation_router
 from lobby.router import router
 from lobby.validation import describe
@@ -56,6 +57,7 @@ def create_app(settings: LobbySettings, runtime: LobbyRuntime | None = None) -> 
     app.include_router(accounts_router)
     app.include_router(router)
     app.include_router(moderation_router)
+    app.include_router(loop_router)
     app.include_router(ws_router)
     app.include_router(health_router(runtime.ready))
     _install_errors(app)

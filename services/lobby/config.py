@@ -31,6 +31,10 @@ class LobbySettings(CoreSettings):
     scoring_prefix: str = "scoring"                 # the Redis key prefix scoring writes under
     # Where players connect for a game's real-time phase (Trucker's building): TRUCKER_PUBLIC_URL.
     trucker_public_url: str = "ws://127.0.0.1:8300"
+    # --- the player's loop (docs/api.md): turns, presence and quick play in Redis under this prefix ---
+    lobby_loop_prefix: str = "loop"
+    lobby_quickplay_band: float = Field(default=5.0, ge=0)      # rating (mu) either side of a table's mean
+    lobby_quickplay_widen: float = Field(default=0.5, ge=0)     # the band's growth per second a table waits
 
     # --- accounts and sessions (docs/accounts.md) ---
     lobby_access_token_seconds: int = Field(default=900, ge=30, le=86400)
@@ -57,6 +61,8 @@ class LobbySettings(CoreSettings):
     lobby_limit_tables: str = "10/minute;100/day"           # new tables per player
     lobby_limit_tickets: str = "30/minute"                  # per player
     lobby_limit_reports: str = "10/hour"                    # per player
+    lobby_limit_reviews: str = "60/minute"                  # past positions (each a fold), per player or address
+    lobby_limit_exports: str = "10/minute"                  # finished games' streams, per player or address
     lobby_max_open_tables: int = 3                          # open (not yet started) tables a player hosts
     lobby_max_sockets_per_player: int = 16
     lobby_max_sockets_per_address: int = 64
@@ -65,7 +71,8 @@ class LobbySettings(CoreSettings):
     lobby_limits_exempt: str = ""
 
     @field_validator("lobby_limit_registrations", "lobby_limit_logins", "lobby_limit_commands", "lobby_limit_chat",
-                     "lobby_limit_tables", "lobby_limit_tickets", "lobby_limit_reports")
+                     "lobby_limit_tables", "lobby_limit_tickets", "lobby_limit_reports", "lobby_limit_reviews",
+                     "lobby_limit_exports")
     @classmethod
     def _limit(cls, value: str) -> str:
         try:

@@ -26,6 +26,8 @@ WHAT = {
     "tables": "new tables",
     "tickets": "socket tickets",
     "reports": "reports",
+    "reviews": "reviews of past positions",
+    "exports": "game exports",
 }
 
 
