@@ -95,7 +95,7 @@ def due_at(owed: Owed | None, options: dict) -> str | None:
         return None
     since = datetime.fromisoformat(owed.since.replace("Z", "+00:00"))
     deadline = since.astimezone(timezone.utc) + timedelta(seconds=limit)
-    return deadline.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return deadline.isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
 Listener = Callable[[Turn, set[str]], None]
