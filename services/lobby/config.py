@@ -35,6 +35,10 @@ class LobbySettings(CoreSettings):
     lobby_loop_prefix: str = "loop"
     lobby_quickplay_band: float = Field(default=5.0, ge=0)      # rating (mu) either side of a table's mean
     lobby_quickplay_widen: float = Field(default=0.5, ge=0)     # the band's growth per second a table waits
+    # A waiting player leaves the queue after this long with no socket on the table and no POST /quickplay,
+    # or `grace` seconds after their last socket on it closed (idle must exceed the socket beat, 10 s).
+    lobby_quickplay_idle: float = Field(default=60.0, ge=1, le=3600)
+    lobby_quickplay_grace: float = Field(default=10.0, ge=0, le=3600)
 
     # --- accounts and sessions (docs/accounts.md) ---
     lobby_access_token_seconds: int = Field(default=900, ge=30, le=86400)

@@ -3,6 +3,9 @@
     {"v": 1, "kind": "your_turn", "game_id", "seq", "since", "due_at"}     game sockets, to the seat that owes
     {"v": 1, "kind": "presence", "table_id", "online": [player ids]}         table sockets, when it changes
 
+A socket on a quick-play table still filling also keeps its player in the queue (`QuickPlay.alive`);
+closing the last one leaves them a grace to come back (`QuickPlay.gone`).
+
 Opt-in, so a client that reads only events (older clients, the load tool) never meets a kind it does
 not know. Being online needs no opt-in: any socket opened with a ticket on a table or its game counts.
 
@@ -91,9 +94,12 @@ async def attend(loop, path_params: dict, player: str | None, notify: bool, send
     table_id = path_params.get("table_id") or path_params.get("game_id")
     on_game = "game_id" in path_params
     member, watcher, seat = None, None, None
+    queued = player is not None and loop.waiting(table_id)     # a quick-play table still filling
     try:
         if player is not None:
             member = await _quietly(loop.presence.enter(table_id, player))
+        if queued:
+            await _quietly(loop.quickplay.alive(table_id, player))
         if notify and on_game and player is not None:
             seat = loop.pushes.watch(table_id, player, send)
             await loop.pushes.tell(seat)
@@ -104,6 +110,8 @@ async def attend(loop, path_params: dict, player: str | None, notify: bool, send
             await asyncio.sleep(BEAT)
             if member is not None:
                 await _quietly(loop.presence.beat(table_id, member))
+            if queued:
+                await _quietly(loop.quickplay.alive(table_id, player))
             if watcher is not None:
                 await _quietly(loop.presence.tell(watcher))
     finally:
@@ -113,6 +121,8 @@ async def attend(loop, path_params: dict, player: str | None, notify: bool, send
             loop.presence.unwatch(watcher)
         if member is not None:
             await _quietly(loop.presence.leave(table_id, member))
+        if queued:
+            await _quietly(loop.quickplay.gone(table_id, player))
 
 
 async def _quietly(call: Awaitable):

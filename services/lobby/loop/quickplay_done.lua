@@ -8,6 +8,6 @@ for _, player in ipairs(members) do
 end
 local kind = redis.call('HGET', t, 'kind')
 if kind then redis.call('ZREM', base .. 'pool:' .. kind, id) end
-redis.call('DEL', t, base .. 'members:' .. id, base .. 'ratings:' .. id)
+redis.call('DEL', t, base .. 'members:' .. id, base .. 'ratings:' .. id, base .. 'seen:' .. id)
 redis.call('ZREM', base .. 'tables', id)
 return members

@@ -14,7 +14,10 @@ local current = redis.call('GET', mine)
 if current then
   local held = base .. 'table:' .. current
   if redis.call('EXISTS', held) == 1 then
-    if redis.call('HGET', held, 'kind') == kind then return {current, 'waiting'} end
+    if redis.call('HGET', held, 'kind') == kind then
+      redis.call('HSET', base .. 'seen:' .. current, player, now)     -- asking again is a sign of life
+      return {current, 'waiting'}
+    end
     return {current, 'elsewhere'}
   end
   redis.call('DEL', mine)
@@ -48,9 +51,10 @@ local count = redis.call('HINCRBY', t, 'count', 1)
 redis.call('HINCRBYFLOAT', t, 'sum', rating)
 redis.call('ZADD', base .. 'members:' .. id, order, player)
 redis.call('HSET', base .. 'ratings:' .. id, player, rating)
+redis.call('HSET', base .. 'seen:' .. id, player, now)
 redis.call('SET', mine, id, 'EX', ttl)
 if count >= seats then redis.call('ZREM', pool, id) end
 redis.call('ZADD', base .. 'tables', now, id)
-for _, key in ipairs({t, base .. 'members:' .. id, base .. 'ratings:' .. id}) do redis.call('EXPIRE', key, ttl) end
+for _, key in ipairs({t, base .. 'members:' .. id, base .. 'ratings:' .. id, base .. 'seen:' .. id}) do redis.call('EXPIRE', key, ttl) end
 if chosen then return {id, 'joined'} end
 return {id, 'created'}

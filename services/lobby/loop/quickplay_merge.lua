@@ -30,11 +30,13 @@ for i = 1, #ids do
             local order = redis.call('HINCRBY', ta, 'joins', 1)
             redis.call('ZADD', base .. 'members:' .. a, order, player)
             redis.call('HSET', base .. 'ratings:' .. a, player, rating)
+            redis.call('HSET', base .. 'seen:' .. a, player,
+                       redis.call('HGET', base .. 'seen:' .. b, player) or now)
             redis.call('HINCRBY', ta, 'count', 1)
             redis.call('HINCRBYFLOAT', ta, 'sum', rating)
             redis.call('SET', base .. 'player:' .. player, a, 'EX', ttl)
           end
-          redis.call('DEL', base .. 'members:' .. b, base .. 'ratings:' .. b)
+          redis.call('DEL', base .. 'members:' .. b, base .. 'ratings:' .. b, base .. 'seen:' .. b)
           redis.call('HSET', tb, 'count', 0, 'sum', 0, 'dissolved', 1)
           redis.call('ZREM', pool, b)
           redis.call('ZADD', base .. 'tables', 0, b)

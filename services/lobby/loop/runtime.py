@@ -30,7 +30,9 @@ class Loop:
         self.presence = await Presence(runtime.redis, runtime.nc, prefix, f"{settings.lobby_personal_prefix}-live",
                                        runtime.projection.get).start()
         self.quickplay = QuickPlay(runtime.redis, prefix, runtime.tables, runtime.ledger, runtime.limits,
-                                   band=settings.lobby_quickplay_band, widen=settings.lobby_quickplay_widen)
+                                   self.presence.online, band=settings.lobby_quickplay_band,
+                                   widen=settings.lobby_quickplay_widen, idle=settings.lobby_quickplay_idle,
+                                   grace=settings.lobby_quickplay_grace)
         self.review = Review(runtime.games, runtime.store, runtime.adjudicator, runtime.limits)
         runtime.supervisor.start("warm turns", self._warm, once=True)
         runtime.supervisor.start("quick play sweep", self.quickplay.sweep_forever)
@@ -57,6 +59,11 @@ class Loop:
     def options_of(self, game_id: str) -> dict:
         table = self.runtime.projection.get(game_id)
         return table.options if table is not None else {}
+
+    def waiting(self, table_id: str) -> bool:
+        """Whether the table is a quick-play table still filling (its sockets keep players queued)."""
+        table = self.runtime.projection.get(table_id)
+        return table is not None and table.quickplay and table.status == "open"
 
     def seat_turn(self, table: Table, player: str | None) -> tuple[bool, str | None]:
         """(whether `player` owes a decision at this table, until when)."""
