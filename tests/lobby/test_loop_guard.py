@@ -10,7 +10,8 @@ pytestmark = pytest.mark.integration
 
 @pytest.fixture
 def stack_options() -> dict:
-    return {"settings": {"lobby_limit_reviews": "3/minute", "lobby_limit_exports": "2/minute"}}
+    return {"settings": {"lobby_limit_reviews": "3/minute", "lobby_limit_exports": "2/minute",
+                         "lobby_limit_quickplay": "2/minute"}}
 
 
 async def private_game_played_out(ann, bob) -> str:
@@ -64,3 +65,13 @@ async def test_reviews_and_exports_are_limited_per_player_or_per_address(stack, 
     assert [r.status_code for r in anonymous] == [200, 200, 429]
     guest = await ApiPlayer.guest(http)                                  # a signed-in caller: counted as a player
     assert (await guest.get(f"/games/{game_id}/export")).status_code == 200
+
+
+async def test_quick_play_is_limited_and_a_refused_call_changes_nothing(stack, register):
+    ann = await register("ann")
+    body = {"game": "testjack", "seats": 2, "rated": False}
+    first = await ann.ok(ann.post("/quickplay", body))
+    assert (await ann.ok(ann.post("/quickplay", body)))["table_id"] == first["table_id"]
+    limited = await ann.post("/quickplay", {"game": "testjack", "seats": 3, "rated": False})
+    assert (limited.status_code, limited.json()["error"]["code"]) == (429, "RATE_LIMITED")
+    assert [t["table_id"] for t in (await ann.ok(ann.get("/players/me/tables")))["items"]] == [first["table_id"]]

@@ -28,6 +28,7 @@ WHAT = {
     "reports": "reports",
     "reviews": "reviews of past positions",
     "exports": "game exports",
+    "quickplay": "quick-play requests",
 }
 
 

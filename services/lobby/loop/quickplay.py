@@ -78,7 +78,7 @@ class QuickPlay:
                           "BAD_SEAT_COUNT")
         if rated and who.guest:
             raise Forbidden("guests are never rated: ask for a game with rated false (or register)", "GUEST_UNRATED")
-        await self.limits.hit("tables", who.player_id)
+        await self.limits.hit("quickplay", who.player_id)
         rating = await self._rating(who.player_id, game)
         for _ in range(MATCH_ATTEMPTS):
             table_id, how = await self._run("match", who.player_id, game, seats, "1" if rated else "0", rating,
