@@ -15,7 +15,7 @@ So one adjudicator call per command whatever the number of lobby replicas, every
 same turn (the same `since`, so the same `due_at`), and a restarted replica reads the turns of the
 running games from Redis (`warm`) instead of asking again. The adjudicator folds the game anyway; the
 lobby never folds a game itself (no engine state per replica, no replay at start).
-Figures: benchmarks/bench_turns.py.
+Figures (the turn rule and "my games"): benchmarks/bench_review.py.
 """
 from __future__ import annotations
 
