@@ -29,6 +29,7 @@ from lobby.exceptions import LobbyError, error_body
 from lobby.accounts.router import router as accounts_router
 from lobby.loop.router import loop_router
 from lobby.moderation.router import router as moderation_router
+from lobby import invitations, notifications
 from lobby.router import router
 from lobby.validation import describe
 from lobby.websocket import ws_router
@@ -47,6 +48,7 @@ def create_app(settings: LobbySettings, runtime: LobbyRuntime | None = None) -> 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         await runtime.start()
+        await notifications.attach(app, runtime)
         try:
             yield
         finally:
@@ -59,6 +61,8 @@ def create_app(settings: LobbySettings, runtime: LobbyRuntime | None = None) -> 
     app.include_router(router)
     app.include_router(moderation_router)
     app.include_router(loop_router)
+    app.include_router(notifications.router)
+    app.include_router(invitations.router)
     app.include_router(ws_router)
     app.include_router(health_router(runtime.ready))
     _install_errors(app)

@@ -68,6 +68,8 @@ class LobbySettings(CoreSettings):
     lobby_limit_reviews: str = "60/minute"                  # past positions (each a fold), per player or address
     lobby_limit_exports: str = "10/minute"                  # finished games' streams, per player or address
     lobby_limit_quickplay: str = "20/minute;500/day"        # POST /quickplay (asking again included), per player
+    lobby_limit_invitations: str = "10/minute;100/day"      # per player (docs/notifier.md)
+    lobby_limit_notifications: str = "10/minute;100/day"    # settings saved or tested, per player
     lobby_max_open_tables: int = 3                          # open (not yet started) tables a player hosts
     lobby_max_sockets_per_player: int = 16
     lobby_max_sockets_per_address: int = 64
@@ -77,7 +79,8 @@ class LobbySettings(CoreSettings):
 
     @field_validator("lobby_limit_registrations", "lobby_limit_logins", "lobby_limit_commands", "lobby_limit_chat",
                      "lobby_limit_tables", "lobby_limit_tickets", "lobby_limit_reports", "lobby_limit_reviews",
-                     "lobby_limit_exports", "lobby_limit_quickplay")
+                     "lobby_limit_exports", "lobby_limit_quickplay", "lobby_limit_invitations",
+                     "lobby_limit_notifications")
     @classmethod
     def _limit(cls, value: str) -> str:
         try:

@@ -90,6 +90,8 @@ class TableOut(BaseModel):
     rated: bool = Field(True, description="false: nobody's rating moves")
     online: list[str] | None = Field(None, description="GET /tables/{id}: the seated players with a socket "
                                                        "open on the table or its game now (null in lists)")
+    # GET /tables/{id} of a game that runs with time controls: each seat's bank and due_at (docs/clock.md).
+    clock: dict[str, Any] | None = None
 
 
 class TablePage(BaseModel):

@@ -16,6 +16,7 @@ from typing import Mapping
 from adjudicator.__main__ import AdjudicatorSettings
 from clock.__main__ import ClockSettings
 from lobby.config import LobbySettings
+from notifier.config import NotifierSettings
 from scoring.config import ScoringSettings
 from starbase_core.config import CoreSettings, from_env
 from trucker.settings import TruckerSettings
@@ -38,6 +39,7 @@ SERVICES: dict[str, ServiceFacts] = {
                                 "shutdown_grace", ("adjudicator_port",)),
     "clock": ServiceFacts(ClockSettings, "clock_health_port", "clock_health_host", "shutdown_grace"),
     "lobby": ServiceFacts(LobbySettings, "lobby_port", "lobby_host", "lobby_shutdown_grace"),
+    "notifier": ServiceFacts(NotifierSettings, "notifier_health_port", "notifier_health_host", None),
     "scoring": ServiceFacts(ScoringSettings, "scoring_health_port", "scoring_health_host", None),
     "trucker": ServiceFacts(TruckerSettings, "trucker_port", "trucker_host", "trucker_shutdown_grace"),
 }

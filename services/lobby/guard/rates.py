@@ -29,6 +29,8 @@ WHAT = {
     "reviews": "reviews of past positions",
     "exports": "game exports",
     "quickplay": "quick-play requests",
+    "invitations": "invitations",
+    "notifications": "changes or tests of your notification settings",
 }
 
 
