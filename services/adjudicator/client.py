@@ -64,6 +64,15 @@ class AdjudicatorClient:
         reply = await self._call(self._stub.GetView, pb.GetViewRequest(game_id=game_id, viewer=viewer or ""))
         return json.loads(_json(reply))
 
+    async def view_at(self, game_id: str, seq: int, viewer: str | None = None) -> dict:
+        """The game at a past seq as `viewer` saw it (read-only; every seat's view once it is over)."""
+        reply = await self._call(self._stub.ViewAt, pb.ViewAtRequest(game_id=game_id, seq=seq, viewer=viewer or ""))
+        return json.loads(_json(reply))
+
+    async def to_act(self, game_id: str) -> dict:
+        """{"game_id", "seq", "to_act", "ended"}: who owes a decision now."""
+        return json.loads(_json(await self._call(self._stub.ToAct, pb.ToActRequest(game_id=game_id))))
+
     async def legal_actions(self, game_id: str, player: str) -> list[dict]:
         reply = await self._call(self._stub.LegalActions,
                                  pb.LegalActionsRequest(game_id=game_id, player=player))

@@ -81,6 +81,15 @@ class AdjudicatorServicer(rpc.AdjudicatorServicer):
         return pb.JsonReply(json=json.dumps(await self.adjudicator.view(request.game_id, request.viewer or None)))
 
     @_answers_with(pb.JsonReply)
+    async def ViewAt(self, request, context):
+        return pb.JsonReply(json=json.dumps(await self.adjudicator.view_at(
+            request.game_id, request.seq, request.viewer or None)))
+
+    @_answers_with(pb.JsonReply)
+    async def ToAct(self, request, context):
+        return pb.JsonReply(json=json.dumps(await self.adjudicator.to_act(request.game_id)))
+
+    @_answers_with(pb.JsonReply)
     async def LegalActions(self, request, context):
         return pb.JsonReply(json=json.dumps(await self.adjudicator.legal_actions(request.game_id, request.player)))
 

@@ -28,6 +28,7 @@ import structlog
 from prometheus_client import Counter, Histogram
 
 from adjudicator.cache import GameCache, Slot
+from adjudicator.review import Reviews, owing
 from starbase_core import tracing
 from starbase_core.envelope import Envelope
 from starbase_core.gamestream import GameRecord, game_stream
@@ -55,6 +56,7 @@ class Adjudicator:
         self.store, self.vault, self.games = store, vault, games
         self.cache = GameCache(store, games, size=cache_size, snapshots=snapshots,
                                snapshot_every=snapshot_every)
+        self.reviews = Reviews(store, games, snapshots)
 
     async def close(self) -> None:
         """Let snapshots being written finish (bounded); call before closing the store."""
@@ -171,9 +173,23 @@ class Adjudicator:
         async with slot.lock:
             record = await self.cache.record(slot, game_id, catch_up=True)
             view = record.engine.view(record.state, viewer or None)
+            to_act = owing(record)
         return {"game_id": game_id, "game": record.game_name, "seq": record.last_seq,
                 "players": record.players, "commitment": record.commitment, "ended": record.ended,
-                "view": view}
+                "to_act": to_act, "view": view}
+
+    async def view_at(self, game_id: str, seq: int, viewer: str | None) -> dict:
+        """Read-only: the game folded to `seq`, seen by `viewer` (every seat's view once the game is
+        over). Never takes the game's command lock: see `adjudicator.review`."""
+        return await self.reviews.view_at(game_id, seq, viewer)
+
+    async def to_act(self, game_id: str) -> dict:
+        """Who owes a decision now, at which seq (what the lobby's "my games" and pushes follow)."""
+        slot = self.cache.slot(game_id)
+        async with slot.lock:
+            record = await self.cache.record(slot, game_id, catch_up=True)
+            return {"game_id": game_id, "seq": record.last_seq, "to_act": owing(record),
+                    "ended": record.ended is not None}
 
     async def legal_actions(self, game_id: str, player: str) -> list[dict]:
         slot = self.cache.slot(game_id)

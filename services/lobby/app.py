@@ -28,6 +28,7 @@ from lobby.bodygate import BodyGate
 from lobby.exceptions import LobbyError, error_body
 from lobby.accounts.router import router as accounts_router
 from lobby.engines import engines_router
+from lobby.loop.router import loop_router
 from lobby.moderation.router import router as moderation_router
 from lobby import invitations, notifications
 from lobby.router import router
@@ -62,6 +63,7 @@ def create_app(settings: LobbySettings, runtime: LobbyRuntime | None = None) -> 
     app.include_router(accounts_router)
     app.include_router(router)
     app.include_router(moderation_router)
+    app.include_router(loop_router)
     app.include_router(notifications.router)
     app.include_router(invitations.router)
     app.include_router(ws_router)

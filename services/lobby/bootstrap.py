@@ -34,6 +34,7 @@ from lobby.games import GameService
 from lobby.guard.logins import LoginDelays
 from lobby.guard.rates import RateLimits
 from lobby.guard.sockets import SocketQuota
+from lobby.loop.runtime import Loop
 from lobby.moderation.service import Moderation
 from lobby.options import check_options
 from lobby.personal import PersonalStore
@@ -59,6 +60,8 @@ class PlatformOptions:
     async def create_game(self, game_id: str, game: str, players: list[str], options: dict):
         table = self._runtime.projection.get(game_id) or await self._runtime.tables.load(game_id)
         guests = [p for p in players if (a := await self._runtime.directory.account(p)) is not None and a.guest]
+        if not table.rated:             # quick play's `rated: false`: nobody's rating moves
+            guests = list(players)
         return await self._adjudicator.create_game(game_id, game, players,
                                                    {**options, PRIVATE: table.private, GUESTS: guests})
 
@@ -114,6 +117,7 @@ class LobbyRuntime:
         self.feed = Feed(self.store, on_envelope=self._on_live)
         self.games = GameService(self.store, self.tables, self.adjudicator, self.feed)
         self.ledger = ScoringReader(self.redis, settings.scoring_prefix)
+        self.loop = await Loop(self).start()
         await self.feed.start()
         self._rebuild_end = await self.store.end_position()
         self._last_applied = asyncio.get_running_loop().time()
@@ -179,7 +183,12 @@ class LobbyRuntime:
             if asyncio.get_running_loop().time() - self._last_applied >= quiet:
                 self._rebuilt.set()
 
+    async def rebuilt(self) -> None:
+        """Until the table list is rebuilt from the store."""
+        await self._rebuilt.wait()
+
     async def _on_live(self, envelope: Envelope) -> None:
+        await self.loop.on_envelope(envelope)
         if envelope.stream.startswith("game.") and ends_game(envelope):
             await self.tables.finish(envelope.stream.split(".", 1)[1], list(envelope.data.get("standings", [])))
 
@@ -208,6 +217,8 @@ class LobbyRuntime:
     async def stop(self) -> None:
         await self.feed.stop()
         await self.supervisor.stop()
+        if hasattr(self, "loop"):
+            await self.loop.stop()
         for part in ("sessions", "directory"):
             if hasattr(self, part):
                 await getattr(self, part).stop()

@@ -33,6 +33,8 @@ class TableCreated(TableEvent):
     private: bool = False
     invite: str | None = None       # the code a private table asks of joiners and spectators
     host: str
+    quickplay: bool = False         # opened by quick play: seats are given by POST /quickplay only
+    rated: bool = True              # False: nobody's rating moves (quick play's `rated: false`)
 
 
 class PlayerSeated(TableEvent):
@@ -120,6 +122,8 @@ class Table:
     standings: list[dict] = field(default_factory=list)
     invited: set[str] = field(default_factory=set)
     seq: int = 0                    # the last table-stream sequence folded in
+    quickplay: bool = False
+    rated: bool = True
 
     @property
     def exists(self) -> bool:
@@ -150,6 +154,7 @@ def evolve(table: Table, event: TableEvent) -> Table:
         case TableCreated():
             table.table_id, table.game, table.options = event.table_id, event.game, dict(event.options)
             table.seats, table.private, table.invite, table.host = event.seats, event.private, event.invite, event.host
+            table.quickplay, table.rated = event.quickplay, event.rated
             table.status = "open"
         case PlayerSeated():
             table.seated[event.seat] = event.player
@@ -218,6 +223,8 @@ def _require_seated(table: Table, player: str) -> int:
 def decide_join(table: Table, player: str, seat: int | None, invite: str | None) -> list[TableEvent]:
     _require_visible(table, player, invite)
     _require_open(table)
+    if table.quickplay:
+        raise Conflict("seats at a quick-play table are given by POST /quickplay", "QUICKPLAY_TABLE")
     if table.seat_of(player) is not None:
         raise Conflict(f"you already sit in seat {table.seat_of(player)}", "ALREADY_SEATED")
     free = [s for s in range(table.seats) if s not in table.seated]

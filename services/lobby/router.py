@@ -4,10 +4,12 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Query
+from fastapi.responses import PlainTextResponse
 
-from lobby.dependencies import OPTIONAL_AUTH, MaybePlayer, Player, lobby
+from lobby.dependencies import OPTIONAL_AUTH, MaybePlayer, Player, client_address, lobby
 from lobby.domain import Table
 from lobby.exceptions import NotFound
+from lobby.loop.review import as_text
 from lobby.projection import TableFilter
 from lobby.schemas import (
     ChatIn, ChatMessageOut, CommandIn, CommandOut, CreateTableIn, ErrorOut, HistoryOut, JoinIn,
@@ -25,15 +27,18 @@ Offset = Annotated[int, Query(ge=0, le=MAX_POSITION)]
 After = Annotated[int, Query(ge=0, le=MAX_POSITION, description="the last seq you saw (0 for everything)")]
 
 
-def table_out(runtime, table: Table, viewer: str | None) -> TableOut:
+def table_out(runtime, table: Table, viewer: str | None, online: list[str] | None = None) -> TableOut:
     member = viewer is not None and (table.seat_of(viewer) is not None or viewer == table.host)
     seats = [SeatOut(seat=s, player_id=table.seated.get(s), name=runtime.directory.name_of(table.seated.get(s)),
-                     ready=table.seated.get(s) in table.ready) for s in range(table.seats)]
+                     ready=table.seated.get(s) in table.ready,
+                     **dict(zip(("to_act", "due_at"), runtime.loop.seat_turn(table, table.seated.get(s)))))
+             for s in range(table.seats)]
     return TableOut(table_id=table.table_id, game=table.game, options=table.options, seats=seats,
                     free_seats=table.free_seats, private=table.private, invite=table.invite if member else None,
                     host=table.host, status=table.status, game_id=table.game_id,
                     spectators=len(table.spectators), standings=table.standings, seq=table.seq,
-                    realtime_url=realtime_url(runtime.settings, table))
+                    realtime_url=realtime_url(runtime.settings, table), quickplay=table.quickplay,
+                    rated=table.rated, online=online)
 
 
 def realtime_url(settings, table: Table) -> str | None:
@@ -96,7 +101,7 @@ async def get_table(table_id: str, runtime: Lobby, viewer: MaybePlayer, invite: 
     who = viewer.player_id if viewer else None
     if not table.may_see(who, invite):
         raise NotFound(f"no table {table_id!r}", "TABLE_NOT_FOUND")   # a private table is not disclosed
-    out = table_out(runtime, table, who)
+    out = table_out(runtime, table, who, online=await runtime.loop.presence.online(table_id))
     if table.status == "playing" and table.game_id:
         out.clock = await runtime.games.clocks.state(table.game_id)
     return out
@@ -154,9 +159,16 @@ async def submit(game_id: str, body: CommandIn, player: Player, runtime: Lobby) 
 
 
 @router.get("/games/{game_id}/view", tags=["games"], openapi_extra=OPTIONAL_AUTH)
-async def view(game_id: str, runtime: Lobby, viewer: MaybePlayer, invite: str | None = None) -> dict:
-    """Your view if you sit in the game, else a spectator's."""
-    return await runtime.games.view(viewer, game_id, invite)
+async def view(game_id: str, runtime: Lobby, viewer: MaybePlayer, invite: str | None = None,
+               at: Annotated[int | None, Query(ge=1, le=MAX_POSITION,
+                                               description="a past seq to review (every seat's view once over)")] = None,
+               address: Annotated[str, Depends(client_address)] = "") -> dict:
+    """Your view if you sit in the game, else a spectator's; `to_act` and their `due_at`. With `at`, the
+    game at that seq as you saw it then (nothing revealed later), and every seat's view once it is over."""
+    if at is not None:
+        past = await runtime.loop.review.view_at(viewer, game_id, at, invite, address)
+        return {**past, "due_at": {player: None for player in past.get("to_act", [])}}   # no clock runs in the past
+    return runtime.loop.with_deadlines(game_id, await runtime.games.view(viewer, game_id, invite))
 
 
 @router.get("/games/{game_id}/actions", response_model=list[dict], tags=["games"])
@@ -164,11 +176,17 @@ async def actions(game_id: str, player: Player, runtime: Lobby) -> list[dict]:
     return await runtime.games.legal_actions(player, game_id)
 
 
-@router.get("/games/{game_id}/log", response_model=LogPage, tags=["games"], openapi_extra=OPTIONAL_AUTH)
+@router.get("/games/{game_id}/log", response_model=LogPage, tags=["games"], openapi_extra=OPTIONAL_AUTH,
+            responses={200: {"content": {"text/plain": {"schema": {"type": "string"}}}}})
 async def game_log(game_id: str, runtime: Lobby, viewer: MaybePlayer, invite: str | None = None,
                    after: After = 0,
-                   limit: Annotated[int, Query(ge=1, le=1000)] = 500) -> LogPage:
-    events, last = await runtime.games.log(viewer, game_id, after, limit, invite)
+                   limit: Annotated[int, Query(ge=1, le=1000)] = 500,
+                   format: Literal["json", "text"] = "json"):
+    """The public log: what a spectator sees while the game runs, everything once it is over. `format=text`:
+    one readable line per event, as `starbase log` prints them."""
+    events, last = await runtime.loop.review.log(viewer, game_id, after, limit, invite)
+    if format == "text":
+        return PlainTextResponse(as_text(events))
     return LogPage(game_id=game_id, events=events, last_seq=last)
 
 

@@ -64,6 +64,9 @@ class SeatOut(BaseModel):
     player_id: str | None
     name: str | None
     ready: bool
+    to_act: bool = Field(False, description="this seat owes a decision in the running game")
+    due_at: str | None = Field(None, description="when the decision clock plays its default (tables with "
+                                                 "decision_seconds); null without a clock")
 
 
 class TableOut(BaseModel):
@@ -83,6 +86,10 @@ class TableOut(BaseModel):
     # While the game runs: the WebSocket of its real-time phase (Trucker's building), if it has one.
     # Connect with a ticket from POST /tickets (docs/accounts.md), never a token in the URL.
     realtime_url: str | None = None
+    quickplay: bool = Field(False, description="opened by quick play: seats come from POST /quickplay")
+    rated: bool = Field(True, description="false: nobody's rating moves")
+    online: list[str] | None = Field(None, description="GET /tables/{id}: the seated players with a socket "
+                                                       "open on the table or its game now (null in lists)")
     # GET /tables/{id} of a game that runs with time controls: each seat's bank and due_at (docs/clock.md).
     clock: dict[str, Any] | None = None
 

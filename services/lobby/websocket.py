@@ -38,6 +38,7 @@ from starbase_core import tickets
 from lobby.exceptions import InvalidToken, LobbyError
 from lobby.feed import SlowConsumer
 from lobby.guard.sockets import HEARTBEAT
+from lobby.loop.pushes import NOTIFY_VALUES, attend
 from lobby.router import MAX_POSITION
 
 log = structlog.get_logger(__name__)
@@ -132,6 +133,8 @@ async def _pump(websocket: WebSocket, caller: Caller, slot, opened: Opened, chat
         tasks = [asyncio.create_task(forward()), asyncio.create_task(_drain_incoming(websocket)),
                  asyncio.create_task(heartbeat())]
         sender = tasks[0]
+        tasks.append(asyncio.create_task(attend(runtime.loop, websocket.path_params, caller.player,
+                                                websocket.query_params.get("notify") in NOTIFY_VALUES, send)))
         done, _ = await asyncio.wait(set(tasks), return_when=asyncio.FIRST_COMPLETED)
         if sender in done:
             sender.result()
