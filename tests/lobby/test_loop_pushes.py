@@ -49,7 +49,7 @@ async def test_your_turn_reaches_the_seat_that_owes_and_nobody_else(stack, regis
         assert len(sockets["ann"].kind("your_turn")) == 1
         assert len(sockets["bob"].kind("your_turn")) == 1
         assert sockets["eve"].kind("your_turn") == [] and sockets["ann-plain"].kind("your_turn") == []
-        assert {m["kind"] for m in sockets["ann-plain"].messages} == {"event"}   # no opt-in, only events
+        assert {m["kind"] for m in sockets["ann-plain"].messages} == {"welcome", "event"}   # no opt-in: its welcome, then events
     finally:
         for inbox_ in sockets.values():
             await inbox_.close()

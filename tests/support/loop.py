@@ -35,7 +35,7 @@ class Inbox:
 
     def last_event_seq(self) -> int:
         events = self.kind("event")
-        return events[-1]["seq"] if events else 0
+        return events[-1]["event"]["seq"] if events else 0      # protocol 1: the event is nested
 
     async def close(self) -> None:
         await self.socket.close()
