@@ -211,6 +211,7 @@ class Whole:
         return False
 
     async def _last(self, game_id: str):
-        # One direct get of the subject's last message (the port's `read` would fetch the whole stream).
-        _, last = await self.store._last_message(self.store._subject(f"game.{game_id}"))
+        # The stream's last seq, then a read from there: the port's public calls, never the whole stream.
+        stream = f"game.{game_id}"
+        last = await self.store.read(stream, max(await self.store.last_seq(stream), 1))
         return last[-1] if last else None
