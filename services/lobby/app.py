@@ -28,6 +28,7 @@ from lobby.exceptions import LobbyError, error_body
 from lobby.accounts.router import router as accounts_router
 from lobby.moderation.router import router as moderation_router
 from lobby.router import router
+from lobby.seat_routes import router as seat_router
 from lobby.validation import describe
 from lobby.websocket import ws_router
 
@@ -55,6 +56,7 @@ def create_app(settings: LobbySettings, runtime: LobbyRuntime | None = None) -> 
     app.state.lobby = runtime
     app.include_router(accounts_router)
     app.include_router(router)
+    app.include_router(seat_router)
     app.include_router(moderation_router)
     app.include_router(ws_router)
     app.include_router(health_router(runtime.ready))

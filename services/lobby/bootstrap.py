@@ -18,7 +18,7 @@ from adjudicator.client import AdjudicatorClient
 from starbase_core import tickets
 from starbase_core.bus import connect_nats
 from starbase_core.envelope import Envelope
-from starbase_core.gamestream import GUESTS, PRIVATE, ends_game
+from starbase_core.gamestream import BOTS, GUESTS, PRIVATE, ends_game
 from starbase_core.store_jetstream import JetStreamEventStore
 from starbase_core.supervise import Supervisor
 
@@ -48,7 +48,8 @@ log = structlog.get_logger(__name__)
 
 class PlatformOptions:
     """The adjudicator as the table service sees it, adding the platform options only the lobby knows
-    when a game is created: whether its table is private, and which seats are guests (never rated)."""
+    when a game is created: whether its table is private, which seats are guests (never rated), and
+    which seats bots play ({seat's player id: level})."""
 
     def __init__(self, adjudicator, runtime: "LobbyRuntime"):
         self._adjudicator, self._runtime = adjudicator, runtime
@@ -59,8 +60,9 @@ class PlatformOptions:
     async def create_game(self, game_id: str, game: str, players: list[str], options: dict):
         table = self._runtime.projection.get(game_id) or await self._runtime.tables.load(game_id)
         guests = [p for p in players if (a := await self._runtime.directory.account(p)) is not None and a.guest]
+        bots = {table.seated[seat]: level for seat, level in table.bots.items()}
         return await self._adjudicator.create_game(game_id, game, players,
-                                                   {**options, PRIVATE: table.private, GUESTS: guests})
+                                                   {**options, PRIVATE: table.private, GUESTS: guests, BOTS: bots})
 
 
 class LobbyRuntime:
