@@ -94,7 +94,7 @@ class Tracker:
         found = []
         for player in record.engine.to_act(record.state):
             try:
-                move = self._move(record, player)
+                move = self.move_for(record, player)
             except Exception as problem:   # an engine's bug must not stop the worker for other games
                 log.error("bot_move_failed", game_id=game_id, player=player, problem=repr(problem))
                 move = None
@@ -103,7 +103,7 @@ class Tracker:
         return found
 
     @staticmethod
-    def _move(record: GameRecord, player: str) -> Move | None:
+    def move_for(record: GameRecord, player: str) -> Move | None:
         controller = record.seats.controllers.get(player, player)
         seq = record.last_seq
         if is_bot(controller):
