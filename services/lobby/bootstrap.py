@@ -38,6 +38,7 @@ from lobby.moderation.service import Moderation
 from lobby.options import check_options
 from lobby.personal import PersonalStore
 from lobby.projection import TableProjection
+from lobby.seating import record_from_game
 from lobby.service import TableService, load_engine
 from lobby.sockets import SocketRegistry
 from lobby.tokens import Identity, TokenSigner
@@ -184,6 +185,7 @@ class LobbyRuntime:
     async def _on_live(self, envelope: Envelope) -> None:
         if envelope.stream.startswith("game.") and ends_game(envelope):
             await self.tables.finish(envelope.stream.split(".", 1)[1], list(envelope.data.get("standings", [])))
+        await record_from_game(self.tables, envelope)
 
     async def _reconcile(self) -> None:
         """Mark finished the tables whose game ended while no lobby was following (the live feed only

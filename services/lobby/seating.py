@@ -19,6 +19,9 @@ UNDO_REVEALED, UNDO_OTHERS_ACTED, …) are the platform's too (`starbase_core.un
 """
 from __future__ import annotations
 
+from starbase_core.envelope import Envelope
+from starbase_core.gamestream import is_platform
+from starbase_core.undo import PLAYER_RESIGNED, SEAT_TAKEN
 from starbase_rules.contract import RuleViolation
 
 from lobby import domain
@@ -77,6 +80,27 @@ class SeatService:
                 table.game_id, actor, command, command_id, **by))
         except RuleViolation as refusal:
             raise RuleRefused(refusal.message, refusal.code) from None
+
+
+async def record_from_game(tables: TableService, envelope: Envelope) -> None:
+    """Record on the table a resignation or a substitute the game accepted by another way than the
+    routes above (a `Resign` sent through `POST /games/{id}/commands`), or whose table write was lost.
+    Called by the live feed on every replica: the command ids are the routes', so it is recorded once."""
+    if not envelope.stream.startswith("game.") or not is_platform(envelope) \
+            or envelope.type not in (PLAYER_RESIGNED, SEAT_TAKEN):
+        return
+    game_id, data = envelope.stream.split(".", 1)[1], envelope.data
+    try:
+        table = await tables.load(game_id)
+    except NotFound:
+        return                      # a game started outside the lobby: no table to tell
+    seat, by = table.seat_of(data["player"]), data["by"]
+    if seat is None or table.game_id != game_id:
+        return
+    if envelope.type == PLAYER_RESIGNED:
+        await tables.record(game_id, by, f"resign:{seat}:{by}", lambda t: decide_resigned(t, seat, by))
+    else:
+        await tables.record(game_id, by, f"take:{seat}:{by}", lambda t: decide_substitute(t, seat, by))
 
 
 def seats_of(runtime) -> SeatService:

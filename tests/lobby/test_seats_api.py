@@ -160,3 +160,17 @@ async def test_undo_in_a_rated_game_waits_for_the_others(stack, register):
 async def test_strangers_and_spectators_cannot_use_seats_of_an_open_or_unknown_game(stack, register, path):
     ann = await register("ann")
     await refused(ann.post(f"/games/nosuchgame/{path}"), 404, "GAME_NOT_FOUND")
+
+
+async def test_a_resign_sent_as_a_command_is_recorded_on_the_table_too(stack, register):
+    ann, bob, cyd = [await register(name) for name in ("ann", "bob", "cyd")]
+    game_id = await started([ann, bob, cyd])
+    await play(bob, game_id, {"type": "Resign"})
+
+    async def offered():
+        table = await cyd.ok(cyd.get(f"/tables/{game_id}"))
+        return table if table["seats"][1]["abandoned"] else None
+
+    table = await eventually(offered)
+    assert table["seats"][1]["bot"] == "normal" and table["status"] == "playing"
+    await refused(bob.post(f"/games/{game_id}/commands", {"command": {"type": "EndTurn"}}), 422, "NOT_IN_CONTROL")
