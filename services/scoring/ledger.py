@@ -40,13 +40,11 @@ class EndedGame:
 
     @property
     def rated(self) -> list[dict]:
-        """The standings the ratings are computed from: people's seats (no guest, no bot) of a rated
-        game, if at least two (one person against bots changes no rating)."""
+        """The standings the ratings are computed from: people's seats (no guest, no bot) of a rated game
+        (a lone person against guests or bots is counted, their rating unchanged: `ratings.rate`)."""
         if not self.rated_game:
             return []
         people = [s for s in self.standings if s["player"] not in self.guests and s["player"] not in self.bots]
-        if len(people) < 2:
-            return []
         if not self.resigned:
             return people
         # A seat given up counts as lost by whoever gave it up, however the bot or substitute then did:

@@ -54,7 +54,7 @@ async def test_bot_seats_are_never_rated_and_the_people_are(scored):
 
 async def test_one_person_against_bots_changes_no_rating(scored):
     ledger = await scored("solo", [("ann", 1), ("bot-s-1", 2)], {"bots": {"bot-s-1": "strong"}})
-    assert await board_of(ledger) == {}
+    assert await board_of(ledger) == {"ann": Rating.initial().mu}      # counted as played, not moved
 
 
 async def test_an_abandoned_game_counts_only_the_quitters_loss(scored):
