@@ -18,6 +18,7 @@ import uuid
 import grpc
 
 from adjudicator.wire import pb, rpc
+from starbase_core import tracing
 from starbase_core.envelope import Envelope
 from starbase_rules.contract import RuleViolation
 
@@ -32,6 +33,7 @@ class AdjudicatorClient:
         self.timeout, self.retries, self.retry_delay = timeout, retries, retry_delay
         self._channel = grpc.aio.insecure_channel(
             target, options=[("grpc.lb_policy_name", "round_robin"), ("grpc.enable_retries", 0)],
+            interceptors=tracing.grpc_client_interceptors(),
         )
         self._stub = rpc.AdjudicatorStub(self._channel)
 

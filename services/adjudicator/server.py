@@ -12,6 +12,7 @@ from nats.errors import Error as NatsError
 from adjudicator.service import Adjudicator
 from adjudicator.wire import pb, rpc
 from starbase_core.envelope import InvalidName
+from starbase_core import tracing
 from starbase_core.store import StoreError
 from starbase_rules.contract import RuleViolation
 
@@ -86,7 +87,7 @@ class AdjudicatorServicer(rpc.AdjudicatorServicer):
 
 async def start_grpc_server(adjudicator: Adjudicator, port: int, host: str = "0.0.0.0") -> tuple[grpc.aio.Server, int]:
     """A started server and the port it listens on (pass port 0 for a free one)."""
-    server = grpc.aio.server()
+    server = grpc.aio.server(interceptors=tracing.grpc_server_interceptors())
     rpc.add_AdjudicatorServicer_to_server(AdjudicatorServicer(adjudicator), server)
     bound = server.add_insecure_port(f"{host}:{port}")
     await server.start()

@@ -18,6 +18,7 @@ from prometheus_client import Counter, Histogram
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import compile_path
 
+from starbase_core import tracing
 from starbase_core.health import health_router
 from starbase_core.store import StoreError
 
@@ -64,6 +65,7 @@ def create_app(settings: LobbySettings, runtime: LobbyRuntime | None = None) -> 
     _install_metrics(app)
     _document_plain_text_routes(app)
     app.add_middleware(BodyGate, limit=settings.lobby_max_body_bytes)
+    tracing.instrument_http(app)       # a span per request when OTEL_TRACES_EXPORTER is set
     return app
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import uvicorn
 
+from starbase_core.descriptors import raise_open_files_limit
 from starbase_core.logging import configure_logging
 
 from trucker.api import create_app
@@ -12,6 +13,7 @@ from trucker.settings import load_settings
 def main() -> None:
     settings = load_settings()
     configure_logging("trucker", settings.log_level, settings.log_json)
+    raise_open_files_limit()                      # one descriptor per WebSocket
     # Frames above 64 KiB are cut off by the server itself (close code 1009); smaller ones above
     # TRUCKER_MAX_MESSAGE_BYTES get a MESSAGE_TOO_LARGE refusal on the socket.
     uvicorn.run(create_app(settings), host=settings.trucker_host, port=settings.trucker_port,
