@@ -9,6 +9,10 @@ lists in `to_act` (none in a real-time phase, played by another service):
   "platform", command id `forced:<seq>:<seat>`.
 Ids are derived from the stream alone, and a bot's random choices from (game, seq, seat), so every
 replica (and a restarted one) makes the same move under the same id: the store applies it once.
+A bot's move the game refuses (an engine listing an action it then refuses) is left out of the next
+choice at the same seq, under the id `bot:<n>:<seq>:<seat>` (n: the moves refused so far), up to
+MAX_REFUSED times; a replica that did not see the refusals meets them again (refusals are final per
+command id) and so reaches the same choice under the same id.
 """
 from __future__ import annotations
 
@@ -31,6 +35,7 @@ from starbase_rules.registry import get_game
 
 log = structlog.get_logger(__name__)
 FINISHED_KEPT = 100_000          # ids of finished games remembered (so their old appends are not read again)
+MAX_REFUSED = 4                  # a bot's refused moves at one decision before it gives up (the game waits)
 
 
 @dataclass(frozen=True)
@@ -48,6 +53,14 @@ class Tracker:
         self.games = games
         self.records: dict[str, GameRecord] = {}
         self.finished: OrderedDict[str, None] = OrderedDict()
+        # game → (seq, seat) → the bot's commands refused at that decision (dropped once the game moves on)
+        self.refused: dict[str, dict[tuple[int, str], list[dict]]] = {}
+
+    def refuse(self, move: Move) -> bool:
+        """Remember a bot's refused move; False when the bot has had too many refused at that decision."""
+        tried = self.refused.setdefault(move.game_id, {}).setdefault((move.at_seq, move.player), [])
+        tried.append(move.command)
+        return len(tried) < MAX_REFUSED
 
     def last_seq(self, game_id: str) -> int | None:
         record = self.records.get(game_id)
@@ -91,10 +104,13 @@ class Tracker:
         record = self.records.get(game_id)
         if record is None or record.ended is not None or realtime_service(record) is not None:
             return []
+        refused = {key: tried for key, tried in self.refused.pop(game_id, {}).items() if key[0] == record.last_seq}
+        if refused:
+            self.refused[game_id] = refused
         found = []
         for player in record.engine.to_act(record.state):
             try:
-                move = self.move_for(record, player)
+                move = self.move_for(record, player, refused.get((record.last_seq, player), []))
             except Exception as problem:   # an engine's bug must not stop the worker for other games
                 log.error("bot_move_failed", game_id=game_id, player=player, problem=repr(problem))
                 move = None
@@ -103,19 +119,24 @@ class Tracker:
         return found
 
     @staticmethod
-    def move_for(record: GameRecord, player: str) -> Move | None:
+    def move_for(record: GameRecord, player: str, refused: list[dict] | None = None) -> Move | None:
         controller = record.seats.controllers.get(player, player)
         seq = record.last_seq
         if is_bot(controller):
-            rnd = random.Random(f"{record.game_id}:{seq}:{player}")
+            refused = refused or []
+            if len(refused) >= MAX_REFUSED:
+                return None
+            rnd = random.Random(f"{record.game_id}:{seq}:{player}:{len(refused)}")
             engine, state = record.engine, record.state
+            legal = [action for action in engine.legal_actions(state, player) if action not in refused]
             # Only what the seat's own player is shown reaches the policy (see `bots.policies`).
-            command = choose(engine, controller.removeprefix(BOT_PREFIX), engine.view(state, player),
-                             engine.legal_actions(state, player), player, rnd)
+            command = choose(engine, controller.removeprefix(BOT_PREFIX), engine.view(state, player), legal,
+                             player, rnd)
             if command is None:
                 log.warning("bot_found_no_move", game_id=record.game_id, player=player, seq=seq)
                 return None
-            return Move(record.game_id, player, command, command_id("bot", seq, player), controller, seq)
+            kind = f"bot:{len(refused)}" if refused else "bot"
+            return Move(record.game_id, player, command, command_id(kind, seq, player), controller, seq)
         forced = forced_command(record.engine, record.state, player)
         if forced is None:
             return None

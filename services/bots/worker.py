@@ -11,8 +11,9 @@ and goes on while the game owes it more (a table of bots plays on without waitin
 
 A message is acknowledged once handled. If the adjudicator or the store fails, it is handed back (`nak`)
 and `run` raises: the supervisor restarts it with back-off, and the message comes again. A refusal is
-not a failure: STALE_POSITION (the game moved on) means read on and decide again; any other is logged
-and the game waits for its next append (or for the clock).
+not a failure: STALE_POSITION (the game moved on) means read on and decide again; a bot's move refused
+otherwise is left out and the bot chooses again (a few times: `tracker.MAX_REFUSED`); any other is
+logged and the game waits for its next append (or for the clock).
 """
 from __future__ import annotations
 
@@ -150,6 +151,8 @@ class BotWorker:
             MOVES.labels(kind, "refused").inc()
             log.warning("bot_move_refused", game_id=move.game_id, player=move.player, kind=kind,
                         command=move.command, code=refusal.code, reason=refusal.message)
+            if kind == "bot" and self.tracker.refuse(move):
+                return []           # decide again without that move
             return None
         MOVES.labels(kind, "applied").inc()
         log.info("bot_move_applied", game_id=move.game_id, player=move.player, kind=kind,

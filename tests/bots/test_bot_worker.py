@@ -49,7 +49,7 @@ async def play_person_until_the_end(client, store, game_id: str, person: str) ->
             return stream
         record = replay(game_id, stream, get_game)
         if person in record.engine.to_act(record.state) and person not in record.state.folded:
-            command = {"type": "Add", "points": rnd.randint(1, 3)} if rnd.random() < 0.5 else {"type": "EndTurn"}
+            command = {"type": "Add", "points": rnd.randint(1, 2)} if rnd.random() < 0.5 else {"type": "EndTurn"}
             await client.submit(game_id, person, command, f"p{next(ids)}", expected_seq=stream[-1].seq)
         return None
 
@@ -155,3 +155,16 @@ class _Cards:
 
     def randint(self, low, high):
         return next(self.cards)
+
+
+async def test_a_bot_move_the_engine_refuses_is_left_out_and_the_bot_chooses_again(nats_url, jetstream_store,
+                                                                                 grpc_adjudicator):
+    client, target = grpc_adjudicator
+    await client.create_game("liar", "lying_tally", ["ann", "bot1"], {"bots": {"bot1": "normal"}, "rounds": 3})
+    async with worker_of(nats_url, jetstream_store, target):
+        stream = await play_person_until_the_end(client, jetstream_store, "liar", "ann")
+    by_bot = [e for e in stream if e.meta.get("command") and e.actor == "bot1"]
+    assert by_bot and all(e.meta["command"] != {"type": "Add", "points": 3} for e in by_bot)
+    # the bot chose the refused move at some decision, and its next choice there was applied
+    assert any(e.command_id.startswith("bot:1:") for e in by_bot), [e.command_id for e in by_bot]
+    assert audit_game("liar", stream, get_game).verdict == PASS

@@ -197,10 +197,27 @@ class Tally:
         return Pass() if player in state.folded else EndTurn()
 
 
+class LyingTally(Tally):
+    """Tally whose legal actions offer `Add 3`, which it then refuses: an engine's bug the bot worker
+    must survive (it leaves a refused move out and chooses again)."""
+    name = "lying_tally"
+
+    def decide(self, state, command, actor, rng):
+        if isinstance(command, Add) and command.points == 3:
+            raise RuleViolation("NOT_NOW", "three points are listed but never allowed")
+        return super().decide(state, command, actor, rng)
+
+    def legal_actions(self, state, player):
+        listed = super().legal_actions(state, player)
+        return [a for a in listed if a in ({"type": "Add", "points": 3}, {"type": "EndTurn"})] or listed
+
+
 GAME = Tally()
+LYING = LyingTally()
 ENGINE_PATH = "tests.support.tally:GAME"
 
 
 def register() -> None:
     from starbase_rules import registry
     registry.ENGINES.setdefault("tally", ENGINE_PATH)
+    registry.ENGINES.setdefault("lying_tally", "tests.support.tally:LYING")
