@@ -211,6 +211,10 @@ class LyingTally(Tally):
         listed = super().legal_actions(state, player)
         return [a for a in listed if a in ({"type": "Add", "points": 3}, {"type": "EndTurn"})] or listed
 
+    def bot_command(self, state, player, rnd: random.Random):
+        """Its own bot (for suites that play every registered engine) keeps to what it allows."""
+        return Pass() if player in state.folded else EndTurn()
+
 
 GAME = Tally()
 LYING = LyingTally()
