@@ -16,8 +16,8 @@ marked `meta.platform = true`: `ends_game` is the one answer to "is this the end
 service asks it), `is_platform` tells the platform's three types; never the type alone.
 The transaction that writes these envelopes is `starbase_core.transaction`.
 
-Table options are of two kinds: the platform's own (`PLATFORM_OPTIONS`: `decision_seconds`, read by
-the decision clock; `private` and `guests`, read by scoring) and the engine's. `GameCreated.options` records them all; `engine.setup` gets only
+Table options are of two kinds: the platform's own (`PLATFORM_OPTIONS`: the time controls
+(`timecontrol.py`), read by the decision clock; `private` and `guests`, read by scoring) and the engine's. `GameCreated.options` records them all; `engine.setup` gets only
 `engine_options(options)`, in the adjudicator and in the audit's re-run alike, so an engine that refuses
 unknown options still takes a table with a clock, and the audit re-runs exactly the setup that was run.
 
@@ -35,6 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
+from starbase_core import timecontrol
 from starbase_core.envelope import GENESIS_HASH, Envelope, NewEvent, check_stream_name
 from starbase_core.seats import SeatControl, bots_problems
 from starbase_core.undo import (
@@ -54,7 +55,7 @@ PRIVATE = "private"
 GUESTS = "guests"
 BOTS = "bots"           # {seat id: bot level}: the seats a bot plays from the start
 RATED = "rated"         # false: the game changes nobody's rating (absent: rated)
-PLATFORM_OPTIONS = frozenset({DECISION_SECONDS, PRIVATE, GUESTS, BOTS, RATED})
+PLATFORM_OPTIONS = frozenset({PRIVATE, GUESTS, BOTS, RATED}) | timecontrol.OPTIONS   # the time controls: timecontrol.py
 
 
 def is_rated(options: dict) -> bool:
@@ -74,6 +75,12 @@ def platform_option_problems(options: dict) -> list[str]:
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < float("inf"):
             problems.append(f"{DECISION_SECONDS} must be a number of seconds, 0 or more (0: no clock), "
                             f"not {value!r}")
+    for key in timecontrol.OPTIONS - {DECISION_SECONDS, timecontrol.TIMEOUT_POLICY}:
+        value = options.get(key, 0)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < float("inf"):
+            problems.append(f"{key} must be a number, 0 or more (0: off), not {value!r}")
+    if options.get(timecontrol.TIMEOUT_POLICY, timecontrol.DEFAULT_MOVE) not in timecontrol.POLICIES:
+        problems.append(f"{timecontrol.TIMEOUT_POLICY} must be one of {', '.join(timecontrol.POLICIES)}")
     if PRIVATE in options and not isinstance(options[PRIVATE], bool):
         problems.append(f"{PRIVATE} must be true or false")
     if GUESTS in options and not (isinstance(options[GUESTS], list)

@@ -2,7 +2,7 @@
 
 Environment: NATS_URL, EVENT_STREAM, EVENT_SUBJECT_PREFIX, STORE_REPLICAS, ADJUDICATOR_TARGET
 (127.0.0.1:50051), BOTS_DURABLE (bots: the durable consumer's name, shared by replicas),
-BOTS_HEALTH_PORT (8086: /healthz, /readyz, /metrics), BOTS_HEALTH_HOST, SHUTDOWN_GRACE (10 s), LOG_LEVEL,
+BOTS_HEALTH_PORT (8087: /healthz, /readyz, /metrics), BOTS_HEALTH_HOST, SHUTDOWN_GRACE (10 s), LOG_LEVEL,
 LOG_JSON. The worker runs under a supervisor: a failure (NATS or the adjudicator away) is logged and
 retried with back-off, and `/readyz` answers 503 until it runs again. SIGTERM or SIGINT: finish the
 batch in hand, close.
@@ -24,7 +24,7 @@ from starbase_core.supervise import Supervisor
 class BotSettings(CoreSettings):
     adjudicator_target: str = "127.0.0.1:50051"
     bots_durable: str = "bots"
-    bots_health_port: int = 8086
+    bots_health_port: int = 8087
     bots_health_host: str = "0.0.0.0"
     shutdown_grace: float = 10.0
 

@@ -33,7 +33,8 @@ class LobbySettings(CoreSettings):
     trucker_public_url: str = "ws://127.0.0.1:8300"
 
     # --- accounts and sessions (docs/accounts.md) ---
-    lobby_access_token_seconds: int = Field(default=900, ge=30, le=86400)
+    # At least 5 s: the browser tests shorten it to watch the web client refresh (docs/web-client.md).
+    lobby_access_token_seconds: int = Field(default=900, ge=5, le=86400)
     lobby_refresh_token_seconds: int = Field(default=30 * 24 * 3600, ge=300)
     lobby_ticket_seconds: int = Field(default=30, ge=5, le=300)
     lobby_accounts_bucket: str = "accounts"         # JetStream KV: accounts and the name index
@@ -57,6 +58,8 @@ class LobbySettings(CoreSettings):
     lobby_limit_tables: str = "10/minute;100/day"           # new tables per player
     lobby_limit_tickets: str = "30/minute"                  # per player
     lobby_limit_reports: str = "10/hour"                    # per player
+    lobby_limit_invitations: str = "10/minute;100/day"      # per player (docs/notifier.md)
+    lobby_limit_notifications: str = "10/minute;100/day"    # settings saved or tested, per player
     lobby_max_open_tables: int = 3                          # open (not yet started) tables a player hosts
     lobby_max_sockets_per_player: int = 16
     lobby_max_sockets_per_address: int = 64
@@ -65,7 +68,8 @@ class LobbySettings(CoreSettings):
     lobby_limits_exempt: str = ""
 
     @field_validator("lobby_limit_registrations", "lobby_limit_logins", "lobby_limit_commands", "lobby_limit_chat",
-                     "lobby_limit_tables", "lobby_limit_tickets", "lobby_limit_reports")
+                     "lobby_limit_tables", "lobby_limit_tickets", "lobby_limit_reports", "lobby_limit_invitations",
+                     "lobby_limit_notifications")
     @classmethod
     def _limit(cls, value: str) -> str:
         try:

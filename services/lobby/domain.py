@@ -95,6 +95,13 @@ class SubstituteSeated(TableEvent):
     player: str
 
 
+class PlayerInvited(TableEvent):
+    """A seated player (or the host) invited `player` (ids only): they may join or watch without the code."""
+    type: Literal["PlayerInvited"] = "PlayerInvited"
+    player: str
+    by: str
+
+
 class ChatPosted(TableEvent):
     """No longer written: chat lives outside the append-only stream (`lobby.chat`). Kept so that
     table streams written before still fold."""
@@ -104,7 +111,8 @@ class ChatPosted(TableEvent):
 
 
 AnyTableEvent = Union[TableCreated, PlayerSeated, PlayerLeft, ReadinessChanged, SpectatorJoined,
-                      GameStarted, StartFailed, GameFinished, SeatResigned, SubstituteSeated, ChatPosted]
+                      GameStarted, StartFailed, GameFinished, ChatPosted, PlayerInvited, SeatResigned,
+                      SubstituteSeated]
 TABLE_EVENTS = TypeAdapter(AnyTableEvent)
 
 
@@ -127,6 +135,7 @@ class Table:
     status: str = "new"             # new | open | playing | finished | closed
     game_id: str | None = None
     standings: list[dict] = field(default_factory=list)
+    invited: set[str] = field(default_factory=set)
     seq: int = 0                    # the last table-stream sequence folded in
     bots: dict[int, str] = field(default_factory=dict)          # seat → level, bots seated at creation
     abandoned: dict[int, str] = field(default_factory=dict)     # seat → who resigned it; a bot plays it now
@@ -162,7 +171,9 @@ class Table:
         if not self.private:
             return True
         return (player is not None and (player in self.seated.values() or player in self.spectators
-                                        or player in self.substitutes.values() or player == self.host)) or (invite is not None and invite == self.invite)
+                                        or player in self.substitutes.values() or player == self.host
+                                        or player in self.invited)) \
+            or (invite is not None and invite == self.invite)
 
 
 def evolve(table: Table, event: TableEvent) -> Table:
@@ -202,6 +213,8 @@ def evolve(table: Table, event: TableEvent) -> Table:
         case SubstituteSeated():
             table.abandoned.pop(event.seat, None)
             table.substitutes[event.seat] = event.player
+        case PlayerInvited():
+            table.invited.add(event.player)
         case ChatPosted():
             pass
     return table
@@ -323,6 +336,24 @@ def decide_finish(table: Table, game_id: str, standings: list[dict]) -> list[Tab
     if table.status != "playing" or table.game_id != game_id:
         return []                   # already recorded (another lobby replica was first) or not ours
     return [GameFinished(game_id=game_id, standings=standings)]
+
+
+MAX_INVITATIONS = 50        # per table: an invitation is a notification, and the stream keeps it for ever
+
+
+def decide_invite(table: Table, by: str, player: str) -> list[TableEvent]:
+    _require_visible(table, by)
+    if table.status not in ("open", "playing"):
+        raise Conflict(f"table {table.table_id} is {table.status}: nobody can be invited", "TABLE_NOT_OPEN")
+    if table.seat_of(by) is None and by != table.host:
+        raise Forbidden(f"only the players of table {table.table_id} may invite", "NOT_SEATED")
+    if player == by:
+        raise Invalid("you cannot invite yourself", "CANNOT_INVITE_YOURSELF")
+    if table.seat_of(player) is not None or player in table.invited:
+        return []                   # seated or invited already: nothing to record, nobody told twice
+    if len(table.invited) >= MAX_INVITATIONS:
+        raise Conflict(f"a table sends at most {MAX_INVITATIONS} invitations", "TOO_MANY_INVITATIONS")
+    return [PlayerInvited(player=player, by=by)]
 
 
 def check_chat(table: Table, player: str, text: str) -> str:

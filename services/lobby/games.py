@@ -11,6 +11,7 @@ from typing import AsyncIterator, Awaitable, Callable, TypeVar
 
 from starbase_rules.contract import RuleViolation
 
+from lobby.clockview import ClockViews
 from lobby.domain import Table
 from lobby.exceptions import Forbidden, NotFound, RuleRefused
 from lobby.feed import Feed
@@ -24,6 +25,7 @@ T = TypeVar("T")
 class GameService:
     def __init__(self, store, tables: TableService, adjudicator, feed: Feed):
         self.store, self.tables, self.adjudicator, self.feed = store, tables, adjudicator, feed
+        self.clocks = ClockViews(store)
 
     async def table_of(self, game_id: str) -> Table:
         if not domain_id_ok(game_id):
@@ -79,7 +81,9 @@ class GameService:
     async def view(self, who: Identity | None, game_id: str, invite: str | None = None) -> dict:
         table = await self.table_of(game_id)
         viewer = self.viewer_at(table, who, invite)
-        return await self._ask(table, lambda: self.adjudicator.view(game_id, viewer))
+        view = await self._ask(table, lambda: self.adjudicator.view(game_id, viewer))
+        # Everyone who sees the game sees its clock: each seat's bank and the due_at of what it owes.
+        return {**view, "clock": await self.clocks.state(game_id)}
 
     async def legal_actions(self, who: Identity, game_id: str) -> list[dict]:
         table = await self.table_of(game_id)

@@ -110,7 +110,10 @@ async def get_table(table_id: str, runtime: Lobby, viewer: MaybePlayer, invite: 
     who = viewer.player_id if viewer else None
     if not table.may_see(who, invite):
         raise NotFound(f"no table {table_id!r}", "TABLE_NOT_FOUND")   # a private table is not disclosed
-    return table_out(runtime, table, who)
+    out = table_out(runtime, table, who)
+    if table.status == "playing" and table.game_id:
+        out.clock = await runtime.games.clocks.state(table.game_id)
+    return out
 
 
 @router.post("/tables/{table_id}/join", response_model=TableOut, tags=["tables"])

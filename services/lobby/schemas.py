@@ -106,6 +106,8 @@ class TableOut(BaseModel):
     # While the game runs: the WebSocket of its real-time phase (Trucker's building), if it has one.
     # Connect with a ticket from POST /tickets (docs/accounts.md), never a token in the URL.
     realtime_url: str | None = None
+    # GET /tables/{id} of a game that runs with time controls: each seat's bank and due_at (docs/clock.md).
+    clock: dict[str, Any] | None = None
 
 
 class TablePage(BaseModel):

@@ -110,6 +110,9 @@ class TableService:
         return await self._write(table_id, who.player_id,
                                  lambda t: domain.decide_spectate(t, who.player_id, invite))
 
+    async def invite(self, who: Identity, table_id: str, player: str) -> Table:
+        return await self._write(table_id, who.player_id, lambda t: domain.decide_invite(t, who.player_id, player))
+
     async def start(self, who: Identity, table_id: str) -> Table:
         """Lock the table (GameStarted, which fixes who plays) first, then create the game.
 

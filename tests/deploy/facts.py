@@ -17,6 +17,7 @@ from adjudicator.__main__ import AdjudicatorSettings
 from bots.__main__ import BotSettings
 from clock.__main__ import ClockSettings
 from lobby.config import LobbySettings
+from notifier.config import NotifierSettings
 from scoring.config import ScoringSettings
 from starbase_core.config import CoreSettings, from_env
 from trucker.settings import TruckerSettings
@@ -40,6 +41,7 @@ SERVICES: dict[str, ServiceFacts] = {
     "bots": ServiceFacts(BotSettings, "bots_health_port", "bots_health_host", "shutdown_grace"),
     "clock": ServiceFacts(ClockSettings, "clock_health_port", "clock_health_host", "shutdown_grace"),
     "lobby": ServiceFacts(LobbySettings, "lobby_port", "lobby_host", "lobby_shutdown_grace"),
+    "notifier": ServiceFacts(NotifierSettings, "notifier_health_port", "notifier_health_host", None),
     "scoring": ServiceFacts(ScoringSettings, "scoring_health_port", "scoring_health_host", None),
     "trucker": ServiceFacts(TruckerSettings, "trucker_port", "trucker_host", "trucker_shutdown_grace"),
 }

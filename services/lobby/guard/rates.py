@@ -26,6 +26,8 @@ WHAT = {
     "tables": "new tables",
     "tickets": "socket tickets",
     "reports": "reports",
+    "invitations": "invitations",
+    "notifications": "changes or tests of your notification settings",
 }
 
 
