@@ -3,6 +3,7 @@
 #   docker run IMAGE python -m adjudicator  gRPC 50051, health 8081
 #   docker run IMAGE python -m scoring      health 8082 (durable JetStream consumer)
 #   docker run IMAGE python -m clock        health 8085 (the decision clock)
+#   docker run IMAGE python -m bots         health 8087 (the bot worker)
 #   docker run IMAGE python -m notifier     health 8086 (webhooks and e-mail to players)
 #   docker run IMAGE python -m trucker      HTTP + WebSocket, port 8300
 # NATS and Redis come from their official images (see docker-compose.yml, deploy/kubernetes).
@@ -11,7 +12,7 @@ FROM python:3.11-slim
 # Every service binds all interfaces in a container (the lobby and trucker default to loopback).
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_DISABLE_PIP_VERSION_CHECK=1 \
     LOBBY_HOST=0.0.0.0 TRUCKER_HOST=0.0.0.0 ADJUDICATOR_HOST=0.0.0.0 \
-    SCORING_HEALTH_HOST=0.0.0.0 CLOCK_HEALTH_HOST=0.0.0.0 NOTIFIER_HEALTH_HOST=0.0.0.0 \
+    SCORING_HEALTH_HOST=0.0.0.0 CLOCK_HEALTH_HOST=0.0.0.0 NOTIFIER_HEALTH_HOST=0.0.0.0 BOTS_HEALTH_HOST=0.0.0.0 \
     ADJUDICATOR_PROTO_DIR=/app/proto
 
 WORKDIR /app
@@ -28,8 +29,8 @@ RUN pip install --no-cache-dir -e . \
 RUN useradd --system --uid 10001 starbase
 USER 10001
 
-# lobby, adjudicator (gRPC, health), scoring, clock, notifier, trucker
-EXPOSE 8000 50051 8081 8082 8085 8086 8300
+# lobby, adjudicator (gRPC, health), scoring, clock, notifier, bots, trucker
+EXPOSE 8000 50051 8081 8082 8085 8086 8087 8300
 # Services stop gracefully on SIGTERM (drain, finish in-flight work, close the store).
 STOPSIGNAL SIGTERM
 CMD ["python", "-m", "lobby"]

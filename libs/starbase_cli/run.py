@@ -129,6 +129,10 @@ def services(env: dict) -> list[Child]:
                "CLOCK_DEFAULT_SECONDS": env.get("CLOCK_DEFAULT_SECONDS", "120")},
               address=f"health http://127.0.0.1:{health}/readyz  (default moves after "
                       f"{env.get('CLOCK_DEFAULT_SECONDS', '120')} s without a decision)"),
+        Child("bots", "bots", f"http://127.0.0.1:{(health := free_port())}/readyz",
+              {"BOTS_HEALTH_PORT": str(health), "BOTS_HEALTH_HOST": "127.0.0.1",
+               "ADJUDICATOR_TARGET": f"127.0.0.1:{adjudicator_port}"},
+              address=f"health http://127.0.0.1:{health}/readyz  (plays bot seats and forced moves)"),
         notifier_child(env, lobby_port),
         Child("trucker", "trucker", f"http://127.0.0.1:{trucker_port}/readyz",
               {"TRUCKER_PORT": str(trucker_port)},

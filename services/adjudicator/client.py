@@ -54,10 +54,12 @@ class AdjudicatorClient:
         return _envelopes(await self._call(self._stub.CreateGame, request))
 
     async def submit(self, game_id: str, actor: str, command: dict, command_id: str | None = None, *,
-                     expected_seq: int | None = None) -> list[Envelope]:
-        """`expected_seq`: refuse (STALE_POSITION) unless the game's last envelope is still this seq."""
+                     expected_seq: int | None = None, played_by: str | None = None) -> list[Envelope]:
+        """`expected_seq`: refuse (STALE_POSITION) unless the game's last envelope is still this seq.
+        `played_by`: who plays the seat when not its own player (`starbase_core.seats`)."""
         request = pb.SubmitRequest(game_id=game_id, actor=actor, command_json=json.dumps(command),
-                                   command_id=command_id or uuid.uuid4().hex, expected_seq=expected_seq or 0)
+                                   command_id=command_id or uuid.uuid4().hex, expected_seq=expected_seq or 0,
+                                   played_by=played_by or "")
         return _envelopes(await self._call(self._stub.Submit, request))
 
     async def view(self, game_id: str, viewer: str | None = None) -> dict:

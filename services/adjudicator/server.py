@@ -73,7 +73,7 @@ class AdjudicatorServicer(rpc.AdjudicatorServicer):
             raise RuleViolation("MISSING_COMMAND_ID", "every command needs a command_id")
         return _events_reply(await self.adjudicator.submit(
             request.game_id, request.actor, _json_object(request.command_json, "command_json"),
-            request.command_id, expected_seq=request.expected_seq or None,
+            request.command_id, expected_seq=request.expected_seq or None, played_by=request.played_by or None,
         ))
 
     @_answers_with(pb.JsonReply)

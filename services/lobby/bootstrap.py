@@ -18,7 +18,7 @@ from adjudicator.client import AdjudicatorClient
 from starbase_core import tickets
 from starbase_core.bus import connect_nats
 from starbase_core.envelope import Envelope
-from starbase_core.gamestream import GUESTS, PRIVATE, ends_game
+from starbase_core.gamestream import BOTS, GUESTS, PRIVATE, RATED, ends_game
 from starbase_core.store_jetstream import JetStreamEventStore
 from starbase_core.supervise import Supervisor
 
@@ -39,6 +39,7 @@ from lobby.moderation.service import Moderation
 from lobby.options import check_options
 from lobby.personal import PersonalStore
 from lobby.projection import TableProjection
+from lobby.seating import record_from_game
 from lobby.service import TableService, load_engine
 from lobby.sockets import SocketRegistry
 from lobby.tokens import Identity, TokenSigner
@@ -49,7 +50,8 @@ log = structlog.get_logger(__name__)
 
 class PlatformOptions:
     """The adjudicator as the table service sees it, adding the platform options only the lobby knows
-    when a game is created: whether its table is private, and which seats are guests (never rated)."""
+    when a game is created: whether its table is private, which seats are guests (never rated), and
+    which seats bots play ({seat's player id: level})."""
 
     def __init__(self, adjudicator, runtime: "LobbyRuntime"):
         self._adjudicator, self._runtime = adjudicator, runtime
@@ -60,10 +62,11 @@ class PlatformOptions:
     async def create_game(self, game_id: str, game: str, players: list[str], options: dict):
         table = self._runtime.projection.get(game_id) or await self._runtime.tables.load(game_id)
         guests = [p for p in players if (a := await self._runtime.directory.account(p)) is not None and a.guest]
-        if not table.rated:             # quick play's `rated: false`: nobody's rating moves
-            guests = list(players)
+        if not table.rated:             # quick play's `rated: false`: the game's own option, for scoring
+            options = {**options, RATED: False}
+        bots = {table.seated[seat]: level for seat, level in table.bots.items()}
         return await self._adjudicator.create_game(game_id, game, players,
-                                                   {**options, PRIVATE: table.private, GUESTS: guests})
+                                                   {**options, PRIVATE: table.private, GUESTS: guests, BOTS: bots})
 
 
 class LobbyRuntime:
@@ -191,6 +194,7 @@ class LobbyRuntime:
         await self.loop.on_envelope(envelope)
         if envelope.stream.startswith("game.") and ends_game(envelope):
             await self.tables.finish(envelope.stream.split(".", 1)[1], list(envelope.data.get("standings", [])))
+        await record_from_game(self.tables, envelope)
 
     async def _reconcile(self) -> None:
         """Mark finished the tables whose game ended while no lobby was following (the live feed only

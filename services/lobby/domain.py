@@ -35,6 +35,7 @@ class TableCreated(TableEvent):
     host: str
     quickplay: bool = False         # opened by quick play: seats are given by POST /quickplay only
     rated: bool = True              # False: nobody's rating moves (quick play's `rated: false`)
+    bots: dict[int, str] = Field(default_factory=dict)     # seat → bot level: seats bots hold from the start
 
 
 class PlayerSeated(TableEvent):
@@ -81,6 +82,21 @@ class GameFinished(TableEvent):
     standings: list[dict] = Field(default_factory=list)
 
 
+class SeatResigned(TableEvent):
+    """The seat's player (or its substitute) resigned in the game; a bot plays the seat from then on, and
+    it is offered to substitutes (`lobby.seating`). Written once the adjudicator accepted the `Resign`."""
+    type: Literal["SeatResigned"] = "SeatResigned"
+    seat: int
+    player: str                     # who resigned: the seat's player or its substitute
+
+
+class SubstituteSeated(TableEvent):
+    """A substitute took a resigned seat (the adjudicator accepted its `TakeSeat`) and plays it now."""
+    type: Literal["SubstituteSeated"] = "SubstituteSeated"
+    seat: int
+    player: str
+
+
 class PlayerInvited(TableEvent):
     """A seated player (or the host) invited `player` (ids only): they may join or watch without the code."""
     type: Literal["PlayerInvited"] = "PlayerInvited"
@@ -97,7 +113,8 @@ class ChatPosted(TableEvent):
 
 
 AnyTableEvent = Union[TableCreated, PlayerSeated, PlayerLeft, ReadinessChanged, SpectatorJoined,
-                      GameStarted, StartFailed, GameFinished, ChatPosted, PlayerInvited]
+                      GameStarted, StartFailed, GameFinished, ChatPosted, PlayerInvited, SeatResigned,
+                      SubstituteSeated]
 TABLE_EVENTS = TypeAdapter(AnyTableEvent)
 
 
@@ -124,6 +141,9 @@ class Table:
     seq: int = 0                    # the last table-stream sequence folded in
     quickplay: bool = False
     rated: bool = True
+    bots: dict[int, str] = field(default_factory=dict)          # seat → level, bots seated at creation
+    abandoned: dict[int, str] = field(default_factory=dict)     # seat → who resigned it; a bot plays it now
+    substitutes: dict[int, str] = field(default_factory=dict)   # seat → the substitute who took it last
 
     @property
     def exists(self) -> bool:
@@ -140,12 +160,23 @@ class Table:
     def seat_of(self, player: str) -> int | None:
         return next((seat for seat, who in self.seated.items() if who == player), None)
 
+    def played_seat(self, player: str) -> tuple[int, str, str | None] | None:
+        """The seat `player` plays in this table's game as (seat, the seat's player id, `played_by`):
+        their own seat (played_by None), or a seat they took as a substitute (played_by: them). Who
+        controls the seat *now* is the adjudicator's to check (NOT_IN_CONTROL after a resignation)."""
+        seat = self.seat_of(player)
+        if seat is not None and seat not in self.bots:
+            return seat, player, None
+        taken = next((seat for seat, who in self.substitutes.items() if who == player), None)
+        return None if taken is None else (taken, self.seated[taken], player)
+
     def may_see(self, player: str | None, invite: str | None = None) -> bool:
         """Public tables are open to all; a private one to its members and holders of the invite."""
         if not self.private:
             return True
         return (player is not None and (player in self.seated.values() or player in self.spectators
-                                        or player == self.host or player in self.invited)) \
+                                        or player in self.substitutes.values() or player == self.host
+                                        or player in self.invited)) \
             or (invite is not None and invite == self.invite)
 
 
@@ -156,15 +187,20 @@ def evolve(table: Table, event: TableEvent) -> Table:
             table.seats, table.private, table.invite, table.host = event.seats, event.private, event.invite, event.host
             table.quickplay, table.rated = event.quickplay, event.rated
             table.status = "open"
+            table.bots = dict(event.bots)
+            for seat in event.bots:
+                table.seated[seat] = bot_player(event.table_id, seat)
+                table.ready.add(table.seated[seat])
         case PlayerSeated():
             table.seated[event.seat] = event.player
         case PlayerLeft():
             table.seated.pop(event.seat, None)
             table.ready.discard(event.player)
-            if not table.seated:
+            people = [table.seated[seat] for seat in sorted(table.seated) if seat not in table.bots]
+            if not people:          # bots alone do not keep a table open
                 table.status = "closed"
             elif event.player == table.host:
-                table.host = table.players[0]
+                table.host = people[0]
         case ReadinessChanged():
             (table.ready.add if event.ready else table.ready.discard)(event.player)
         case SpectatorJoined():
@@ -177,11 +213,21 @@ def evolve(table: Table, event: TableEvent) -> Table:
         case GameFinished():
             table.status = "finished"
             table.standings = list(event.standings)
+        case SeatResigned():
+            table.abandoned[event.seat] = event.player
+        case SubstituteSeated():
+            table.abandoned.pop(event.seat, None)
+            table.substitutes[event.seat] = event.player
         case PlayerInvited():
             table.invited.add(event.player)
         case ChatPosted():
             pass
     return table
+
+
+def bot_player(table_id: str, seat: int) -> str:
+    """The player id of a bot seated at creation (never an account's: those are plain hex)."""
+    return f"bot-{table_id}-{seat}"
 
 
 def fold(events: list[TableEvent], table: Table | None = None) -> Table:
@@ -194,11 +240,14 @@ def fold(events: list[TableEvent], table: Table | None = None) -> Table:
 # --- decisions: each returns the events to append, or raises a LobbyError and changes nothing ---
 
 def decide_create(table_id: str, game: str, options: dict, seats: int, min_players: int, max_players: int,
-                  private: bool, invite: str | None, host: str) -> list[TableEvent]:
+                  private: bool, invite: str | None, host: str, bots: dict[int, str] | None = None) -> list[TableEvent]:
     if not min_players <= seats <= max_players:
         raise Invalid(f"{game} is played by {min_players} to {max_players} players, not {seats}", "BAD_SEAT_COUNT")
+    bots = bots or {}
+    if any(not 1 <= seat < seats for seat in bots):
+        raise Invalid(f"bot seats are numbered 1 to {seats - 1} (the host sits in seat 0)", "NO_SUCH_SEAT")
     return [TableCreated(table_id=table_id, game=game, options=options, seats=seats, private=private,
-                         invite=invite if private else None, host=host),
+                         invite=invite if private else None, host=host, bots=dict(bots)),
             PlayerSeated(player=host, seat=0)]
 
 

@@ -4,7 +4,8 @@
   5 s to 30 days, `days_per_move` 0 or 1 to 30 whole days, `bank_seconds` 0 or 10 s to 30 days,
   `increment_seconds` 0 or 1 s to a day and only with a bank, `timeout_policy` `default_move`), each
   bounded so that no value can stop or overflow the clock.
-  `private` and `guests` are the lobby's to write (from the table and its seats), never a player's.
+  `private`, `guests` and `bots` are the lobby's to write (from the table and its seats), never a
+  player's. `rated` (true or false, default true) is the table's: see docs/seats.md for what counts.
 - The engine's: the engine's own `setup` is the check (each engine refuses options it does not take),
   run with stand-in players and a throwaway seed: nothing is stored, no game starts. Its refusal keeps
   the engine's message; its code becomes UNKNOWN_OPTION or BAD_OPTION. An engine that fails in any
@@ -15,21 +16,23 @@ When engines declare their options (type, range, default), this reads the declar
 from __future__ import annotations
 
 from starbase_core import timecontrol
-from starbase_core.gamestream import GUESTS, PRIVATE, engine_options
+from starbase_core.gamestream import BOTS, GUESTS, PRIVATE, RATED, engine_options
 from starbase_rules.contract import RuleViolation
 from starbase_rules.fair import FairRng
 
 from lobby.exceptions import Invalid
 
-LOBBY_WRITTEN = (PRIVATE, GUESTS)
+LOBBY_WRITTEN = (PRIVATE, GUESTS, BOTS)
 OPTION_CODES = ("UNKNOWN_OPTION", "BAD_OPTION")
 
 
 def check_options(engine, options: dict, seats: int) -> None:
     for key in LOBBY_WRITTEN:
         if key in options:
-            raise Invalid(f"{key!r} is not a table option: the lobby sets it (use the table's 'private' field)",
-                          "UNKNOWN_OPTION")
+            raise Invalid(f"{key!r} is not a table option: the lobby sets it (use the table's 'private' and "
+                          "'bots' fields)", "UNKNOWN_OPTION")
+    if RATED in options and not isinstance(options[RATED], bool):
+        raise Invalid(f"{RATED} is true or false", "BAD_OPTION")
     problems = timecontrol.problems(options)
     if problems:
         raise Invalid("; ".join(problems), "BAD_OPTION")

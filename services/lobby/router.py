@@ -6,11 +6,14 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Depends, Query
 from fastapi.responses import PlainTextResponse
 
+from starbase_core.seats import REPLACEMENT_LEVEL
+
 from lobby.dependencies import OPTIONAL_AUTH, MaybePlayer, Player, client_address, lobby
 from lobby.domain import Table
-from lobby.exceptions import NotFound
+from lobby.exceptions import Invalid, NotFound
 from lobby.loop.review import as_text
 from lobby.projection import TableFilter
+from lobby.seating import seats_of
 from lobby.schemas import (
     ChatIn, ChatMessageOut, CommandIn, CommandOut, CreateTableIn, ErrorOut, HistoryOut, JoinIn,
     LeaderboardEntry, LeaderboardOut, LogPage, ReadyIn, SeatOut, SpectateIn, TableOut, TablePage,
@@ -29,16 +32,23 @@ After = Annotated[int, Query(ge=0, le=MAX_POSITION, description="the last seq yo
 
 def table_out(runtime, table: Table, viewer: str | None, online: list[str] | None = None) -> TableOut:
     member = viewer is not None and (table.seat_of(viewer) is not None or viewer == table.host)
-    seats = [SeatOut(seat=s, player_id=table.seated.get(s), name=runtime.directory.name_of(table.seated.get(s)),
-                     ready=table.seated.get(s) in table.ready,
-                     **dict(zip(("to_act", "due_at"), runtime.loop.seat_turn(table, table.seated.get(s)))))
-             for s in range(table.seats)]
+    seats = [seat_out(runtime, table, s) for s in range(table.seats)]
     return TableOut(table_id=table.table_id, game=table.game, options=table.options, seats=seats,
                     free_seats=table.free_seats, private=table.private, invite=table.invite if member else None,
                     host=table.host, status=table.status, game_id=table.game_id,
                     spectators=len(table.spectators), standings=table.standings, seq=table.seq,
                     realtime_url=realtime_url(runtime.settings, table), quickplay=table.quickplay,
                     rated=table.rated, online=online)
+
+
+def seat_out(runtime, table: Table, seat: int) -> SeatOut:
+    player = table.seated.get(seat)
+    bot = table.bots.get(seat) or (REPLACEMENT_LEVEL if seat in table.abandoned else None)
+    name = f"bot ({bot})" if seat in table.bots else runtime.directory.name_of(player)
+    return SeatOut(seat=seat, player_id=player, name=name, ready=player in table.ready, bot=bot,
+                   abandoned=seat in table.abandoned,
+                   substitute=None if seat in table.abandoned else table.substitutes.get(seat),
+                   **dict(zip(("to_act", "due_at"), runtime.loop.seat_turn(table, player))))
 
 
 def realtime_url(settings, table: Table) -> str | None:
@@ -79,7 +89,10 @@ async def leaderboard(board: str, runtime: Lobby, offset: Offset = 0,
 async def create_table(body: CreateTableIn, player: Player, runtime: Lobby) -> TableOut:
     """Options are checked now (UNKNOWN_OPTION, BAD_OPTION), not when the game starts."""
     await runtime.check_new_table(player, body.game, body.options, body.seats)
-    table = await runtime.tables.create(player, body.game, body.options, body.seats, body.private)
+    bots = {bot.seat: bot.level for bot in body.bots}
+    if len(bots) < len(body.bots):
+        raise Invalid("each bot seat is named once", "BAD_BOT_SEATS")
+    table = await runtime.tables.create(player, body.game, body.options, body.seats, body.private, bots)
     return table_out(runtime, table, player.player_id)
 
 
@@ -115,7 +128,8 @@ async def join(table_id: str, player: Player, runtime: Lobby, body: JoinIn | Non
 
 @router.post("/tables/{table_id}/leave", response_model=TableOut, tags=["tables"])
 async def leave(table_id: str, player: Player, runtime: Lobby) -> TableOut:
-    return table_out(runtime, await runtime.tables.leave(player, table_id), player.player_id)
+    """Leave an open table; leaving a running game resigns your seat (`POST /games/{id}/resign`)."""
+    return table_out(runtime, await seats_of(runtime).leave(player, table_id), player.player_id)
 
 
 @router.post("/tables/{table_id}/ready", response_model=TableOut, tags=["tables"])

@@ -5,6 +5,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
+from starbase_core.undo import UNDO_STEPS
+
 
 class Body(BaseModel):
     # Unknown fields are refused rather than ignored, so a typo is a 422, not a silent no-op. Strict:
@@ -35,11 +37,29 @@ class ErrorOut(BaseModel):
 
 # --- tables ---
 
+BotLevel = Literal["easy", "normal", "strong"]
+
+
+class BotSeatIn(Body):
+    seat: WholeNumber = Field(ge=1, le=15, description="1 or more: the host sits in seat 0")
+    level: BotLevel = "normal"
+
+
 class CreateTableIn(Body):
     game: str = Field(min_length=1, max_length=40)
     seats: WholeNumber = Field(ge=1, le=16)
     options: dict[str, Any] = Field(default_factory=dict)
     private: bool = False
+    bots: list[BotSeatIn] = Field(default_factory=list, max_length=15,
+                                  description="seats a bot plays (the bot worker), filled and ready at once")
+
+
+class UndoIn(Body):
+    count: WholeNumber = Field(default=1, ge=1, le=UNDO_STEPS, description="how many of your last commands")
+
+
+class TakeSeatIn(Body):
+    invite: str | None = Field(default=None, max_length=100, description="a private table's invite code")
 
 
 class JoinIn(Body):
@@ -67,6 +87,9 @@ class SeatOut(BaseModel):
     to_act: bool = Field(False, description="this seat owes a decision in the running game")
     due_at: str | None = Field(None, description="when the decision clock plays its default (tables with "
                                                  "decision_seconds); null without a clock")
+    bot: BotLevel | None = Field(default=None, description="the level of the bot playing this seat now")
+    abandoned: bool = Field(default=False, description="given up: a bot plays it until a substitute takes it")
+    substitute: str | None = Field(default=None, description="the player who took this seat over")
 
 
 class TableOut(BaseModel):

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Mapping
 
 from adjudicator.__main__ import AdjudicatorSettings
+from bots.__main__ import BotSettings
 from clock.__main__ import ClockSettings
 from lobby.config import LobbySettings
 from notifier.config import NotifierSettings
@@ -37,6 +38,7 @@ class ServiceFacts:
 SERVICES: dict[str, ServiceFacts] = {
     "adjudicator": ServiceFacts(AdjudicatorSettings, "adjudicator_health_port", "adjudicator_host",
                                 "shutdown_grace", ("adjudicator_port",)),
+    "bots": ServiceFacts(BotSettings, "bots_health_port", "bots_health_host", "shutdown_grace"),
     "clock": ServiceFacts(ClockSettings, "clock_health_port", "clock_health_host", "shutdown_grace"),
     "lobby": ServiceFacts(LobbySettings, "lobby_port", "lobby_host", "lobby_shutdown_grace"),
     "notifier": ServiceFacts(NotifierSettings, "notifier_health_port", "notifier_health_host", None),
