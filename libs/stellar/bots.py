@@ -10,6 +10,7 @@ from stellar.board import alpha
 from stellar.building import placement_error
 from stellar.corporate import can_order_ship, may_pass, must_force
 from stellar.investor import battle_candidates, seats
+from stellar.powers import dismantle_refusal
 from stellar.state import State, liquid, treasury
 
 
@@ -96,10 +97,8 @@ def _free_powers(s: State, player: str) -> list[cmd.Command]:
         if s.round == "corporation" and turn is not None and turn.corp == corp.id:
             if "alien_alchemist" in corp.powers and not turn.alchemist_used and corp.supply >= 2:
                 result.append(cmd.UseAlienAlchemist(corp=corp.id))
-            if "dismantling_outposts" in corp.powers and not turn.dismantle_used \
-                    and s.ledger.balance(treasury(corp.id)) >= 1:
-                result += [cmd.DismantleOutpost(corp=corp.id, hex=h) for h in q.on_board(s, corp.id)
-                           if alpha().hexes[h].kind == "deep_space"]
+            result += [cmd.DismantleOutpost(corp=corp.id, hex=h) for h in q.on_board(s, corp.id)
+                       if dismantle_refusal(s, corp.id, h) is None]
     return result
 
 

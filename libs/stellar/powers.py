@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from stellar import commands as cmd
 from stellar import events as ev
+from stellar import queries as q
 from stellar.board import alpha
 from stellar.corporate import require_power, require_president, require_quiet, take_pending
 from stellar.facts import tables
@@ -36,17 +37,32 @@ def alien_alchemist(tx: Tx, command: cmd.UseAlienAlchemist, actor: str) -> None:
         tx.emit(ev.TechnologyGained(player=actor, count=1, reason="alien_alchemist"))
 
 
+def dismantle_refusal(s: State, corp_id: str, hex_key: str) -> tuple[str, str] | None:
+    """Why `corp_id` may not dismantle its outpost on `hex_key` now (its turn assumed), or None. Shared
+    by the handler and the bots' candidates so both ask the same question."""
+    corp = s.corps[corp_id]
+    if "dismantling_outposts" not in corp.powers:
+        return "POWER_NOT_ACTIVE", f"{corp_id} does not have dismantling_outposts"
+    if s.corp_turn.dismantle_used:
+        return "POWER_ALREADY_USED", "Dismantling Outposts is used once per corporation round"
+    if corp_id not in s.outposts.get(hex_key, []) or alpha().hexes[hex_key].kind != "deep_space":
+        return "NOT_DISMANTLABLE", f"{corp_id} has no outpost on a deep space hex {hex_key!r}"
+    # An open build of this corporation pays from the same treasury when it finishes: the money it
+    # already owes is not free, or the build could never be paid (nor finished).
+    owed = q.build_cost(s.build) if s.build is not None and s.build.payer == treasury(corp_id) else 0
+    cost = tables().power("dismantling_outposts", "cost")
+    if s.ledger.balance(treasury(corp_id)) < owed + cost:
+        return "INSUFFICIENT_FUNDS", f"dismantling costs {cost} from the treasury, beyond the {owed} the build owes"
+    return None
+
+
 @RULES.decides(cmd.DismantleOutpost)
 def dismantle(tx: Tx, command: cmd.DismantleOutpost, actor: str) -> None:
     s = tx.state
     corp = _require_own_turn(s, actor, command.corp)
-    require_power(corp, "dismantling_outposts")
-    if s.corp_turn.dismantle_used:
-        refuse("POWER_ALREADY_USED", "Dismantling Outposts is used once per corporation round")
-    if corp.id not in s.outposts.get(command.hex, []) or alpha().hexes[command.hex].kind != "deep_space":
-        refuse("NOT_DISMANTLABLE", f"{corp.id} has no outpost on a deep space hex {command.hex!r}")
-    if s.ledger.balance(treasury(corp.id)) < 1:
-        refuse("INSUFFICIENT_FUNDS", "dismantling costs 1 from the treasury")
+    refusal = dismantle_refusal(s, corp.id, command.hex)
+    if refusal:
+        refuse(*refusal)
     tx.emit(ev.PowerUsed(corp=corp.id, power="dismantling_outposts"))
     tx.emit(ev.OutpostRemoved(corp=corp.id, hex=command.hex, to="supply"))
     tx.emit(ev.CashMoved(source=treasury(corp.id), destination=BANK,

@@ -425,3 +425,25 @@ def test_g_liq_4_accounting_gimmick_of_an_unsigned_corporation_is_not_used():
     tx = GAME.tx(t.state)
     finish_liquidation(tx)
     assert "accounting_gimmick" in tx.state.corps[FR].powers and not of_type(tx.events, "PowerDiscarded")
+
+
+def test_g_pwr_5_dismantling_may_not_spend_what_its_own_open_build_owes():
+    """The build is paid when it finishes, from the same treasury: dismantling with only that money left
+    would leave a build that can neither be paid nor finished (a bot playout found it)."""
+    t = started_table()
+    t.power(GG, "dismantling_outposts")
+    t.outpost(GG, "0,5")
+    t.corporation_turn(GG, step="build")
+    t.treasury(GG, 10)
+    t.do("bob", c.BeginExpansion())
+    target = next(a["hex"] for a in GAME.legal_actions(t.state, "bob") if a["type"] == "PlaceOutpost")
+    t.do("bob", c.PlaceOutpost(hex=target))
+    owed = q.build_cost(t.state.build)
+    t.treasury(GG, owed)
+    assert not any(a["type"] == "DismantleOutpost" for a in GAME.legal_actions(t.state, "bob"))
+    t.refused("bob", c.DismantleOutpost(corp=GG, hex="0,5"), "INSUFFICIENT_FUNDS")
+    t.treasury(GG, owed + 1)
+    assert {"type": "DismantleOutpost", "corp": GG, "hex": "0,5"} in GAME.legal_actions(t.state, "bob")
+    t.do("bob", c.DismantleOutpost(corp=GG, hex="0,5"))
+    t.do("bob", c.FinishBuilding())
+    assert t.state.build is None and t.state.ledger.balance("corp:" + GG) == 0
