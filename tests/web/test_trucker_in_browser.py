@@ -128,7 +128,7 @@ async def test_two_players_build_their_ships_at_once_while_a_visitor_watches(sta
         await caught_up(person)
         await person.page.get_by_role("button", name=f"Finish: take order tile {tile}").click()
     for person in people:
-        await expect(person.page.locator("[data-board=trucker]:not([data-phase=building])")).to_be_visible(timeout=30_000)
+        await expect(person.page.locator("[data-board=trucker]:not([data-phase=building])")).to_be_visible(timeout=90_000)
         await expect(person.page.locator(".log-lines li", has_text="finished building")).to_have_count(2)
     await expect(cy.page.locator(f".trucker tr[data-player='{ann.player_id}'] td").nth(2)).to_have_text("1")
     await expect(cy.page.locator(f".trucker tr[data-player='{bob.player_id}'] td").nth(2)).to_have_text("2")
