@@ -52,8 +52,8 @@ def bot_command(state: State, player: str, rnd: random.Random):
         if kind == "form":
             return cmd.FormLeague() if rnd.random() < 0.7 else cmd.Decline()
         if kind == "deal":      # sell only at or above the game's list value, never into bankruptcy
-            fair = fair_for_seller(state, state.pending[0][3])
-            return cmd.AcceptDeal() if fair and accepted(state, player, cmd.AcceptDeal()) else cmd.Decline()
+            take = rnd.random() < 0.5 and fair_for_seller(state, state.pending[0][3])   # a fair deal half the time
+            return cmd.AcceptDeal() if take and accepted(state, player, cmd.AcceptDeal()) else cmd.Decline()
         merge = cmd.MergeIndependent(independent=number)
         return merge if rnd.random() < 0.4 and accepted(state, player, merge) else cmd.Decline()
     if state.round == "stock":
