@@ -33,7 +33,8 @@ class LobbySettings(CoreSettings):
     trucker_public_url: str = "ws://127.0.0.1:8300"
 
     # --- accounts and sessions (docs/accounts.md) ---
-    lobby_access_token_seconds: int = Field(default=900, ge=30, le=86400)
+    # At least 5 s: the browser tests shorten it to watch the web client refresh (docs/web-client.md).
+    lobby_access_token_seconds: int = Field(default=900, ge=5, le=86400)
     lobby_refresh_token_seconds: int = Field(default=30 * 24 * 3600, ge=300)
     lobby_ticket_seconds: int = Field(default=30, ge=5, le=300)
     lobby_accounts_bucket: str = "accounts"         # JetStream KV: accounts and the name index

@@ -34,13 +34,9 @@ MAX_COMMANDS = 6000         # a game the bots cannot finish in this many command
 # Checks an engine not yet on the base fails today. The porter of that engine removes its lines: the
 # marks are strict, so a check that starts passing fails the suite until its line goes.
 NOT_YET: dict[tuple[str, str], str] = {
-    ("moon21", "metadata"): "21Moon is not on the engine base: no GameInfo declaration",
     ("trucker", "metadata"): "Trucker is not on the engine base: no GameInfo declaration",
-    ("moon21", "bad_option_values"): "21Moon declares no options to check values against",
     ("trucker", "bad_option_values"): "Trucker declares no options to check values against",
-    ("moon21", "declared_option_values"): "21Moon declares no options",
     ("trucker", "declared_option_values"): "Trucker declares no options",
-    ("moon21", "duplicate_player"): "21Moon refuses a duplicate player with BAD_PLAYER_COUNT",
     ("trucker", "redaction"): "Trucker redacts by hand: its events declare no secret_fields",
     ("trucker", "refusals"): "Trucker answers a non-player in flight with NOT_FLYING, not NOT_A_PLAYER (3, 4 players)",
     ("trucker", "turns"): "Trucker lists GiveUp for players not to act but declares no free actions (3, 4 players)",

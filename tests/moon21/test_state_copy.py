@@ -1,4 +1,4 @@
-"""The state copy `decide` works on (`moon21.clone`): equal to the original and sharing nothing mutable,
+"""The state copy `decide` works on (`GAME.copy_state`, the engine base's generated copier): equal to the original and sharing nothing mutable,
 on every position of bot games; and `decide`/`legal_actions` leave the caller's state untouched."""
 import copy
 import random
@@ -7,7 +7,6 @@ from dataclasses import is_dataclass
 import pytest
 
 from moon21 import events as E
-from moon21.clone import clone_state
 from moon21.game import GAME
 from starbase_rules.contract import fold
 from starbase_rules.fair import FairRng
@@ -64,7 +63,7 @@ def test_given_any_position_of_a_game_when_cloned_then_equal_and_nothing_mutable
         kinds.add(state.kind)
         ids = mutable_ids(state, [])
         assert len(ids) == len(set(ids)), "the state is not a tree: a copy without memo would split it"
-        twin = clone_state(state)
+        twin = GAME.copy_state(state)
         assert twin == state
         assert shared_mutables(state, twin) == []
     assert {"ISR", "SR", "CR", "OR", "END"} <= kinds
@@ -73,7 +72,7 @@ def test_given_any_position_of_a_game_when_cloned_then_equal_and_nothing_mutable
 def test_given_a_clone_when_the_clone_evolves_then_the_original_is_unchanged(table):
     t = table().stock_round().start("ann", "VH", 70, extra_shares=1)
     before = copy.deepcopy(t.state)
-    twin = clone_state(t.state)
+    twin = GAME.copy_state(t.state)
     GAME.evolve(twin, E.ShareBought(buyer="p:bob", cert="VH_2", source="ipo", price=70))
     GAME.evolve(twin, E.PriceMoved(corp="VH", direction="up", steps=1))
     assert t.state == before and twin != before
