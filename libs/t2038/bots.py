@@ -10,6 +10,7 @@ import random
 from starbase_rules.contract import RuleViolation
 from t2038 import auction, planner, purchases, ships, stock
 from t2038 import commands as cmd
+from t2038.deal_values import fair_for_seller, offer_value
 from t2038.earnings import sellable, shortfall
 from t2038.routes import flying_for, operator_bases
 from t2038.state import State, p
@@ -50,9 +51,9 @@ def bot_command(state: State, player: str, rnd: random.Random):
         kind, _, number, _ = state.pending[0]
         if kind == "form":
             return cmd.FormLeague() if rnd.random() < 0.7 else cmd.Decline()
-        if kind == "deal":
-            return cmd.AcceptDeal() if rnd.random() < 0.5 and accepted(state, player, cmd.AcceptDeal()) \
-                else cmd.Decline()
+        if kind == "deal":      # sell only at or above the game's list value, never into bankruptcy
+            take = rnd.random() < 0.5 and fair_for_seller(state, state.pending[0][3])   # a fair deal half the time
+            return cmd.AcceptDeal() if take and accepted(state, player, cmd.AcceptDeal()) else cmd.Decline()
         merge = cmd.MergeIndependent(independent=number)
         return merge if rnd.random() < 0.4 and accepted(state, player, merge) else cmd.Decline()
     if state.round == "stock":
@@ -139,12 +140,13 @@ def _operating_bot(state: State, player: str, rnd: random.Random):
     if rnd.random() < 0.7:
         candidates += _claim_candidates(state, op)
     if rnd.random() < 0.1 and op.startswith("c:"):
-        for company in (0, 7, 8, 9):
-            candidates.append(cmd.BuyPrivate(company=company, price=rnd.choice([1, 20, 50])))
+        offers = [cmd.BuyPrivate(company=company, price=rnd.choice([1, 20, 50])) for company in (0, 7, 8, 9)]
         others = [sid for sid, ship in state.ships.items()
                   if ship.owner.startswith(("c:", "i:")) and ship.owner != op and ship.kind != "probe"]
         if others:
-            candidates.append(cmd.BuyShipFrom(ship=rnd.choice(others), price=rnd.choice([1, 50, 100])))
+            offers.append(cmd.BuyShipFrom(ship=rnd.choice(others), price=rnd.choice([1, 50, 100])))
+        # never offer more than the list value: a seller would gladly take the difference
+        candidates += [offer for offer in offers if offer.price <= (offer_value(state, offer) or 0)]
     if rnd.random() < 0.3 and op.startswith("c:"):
         for company in (7, 8, 9):
             if state.company_owner.get(company) == op and company not in state.private_used:
