@@ -29,7 +29,7 @@ def rows_by(result, kind: str) -> dict[str, dict]:
     return {row["Name"]: row for row in result.rows if row["Type"] == kind}
 
 
-def assert_a_clean_run(result) -> None:
+def assert_a_clean_run(result, users: int) -> None:
     verdict = result.verdict
     assert verdict is not None, (result.out / "locust.log").read_text()[-3000:]
     assert verdict["failures"] == [], verdict
@@ -37,7 +37,10 @@ def assert_a_clean_run(result) -> None:
     assert verdict["acknowledged"] > 0 and verdict["games"] >= 1
     assert result.exit_code == 0, (result.out / "locust.log").read_text()[-3000:]
     commands = rows_by(result, "COMMAND")
-    assert sum(int(row["Request Count"]) for row in commands.values()) == verdict["acknowledged"]
+    timed = sum(int(row["Request Count"]) for row in commands.values())
+    # Every acknowledged command was timed, except one per player at most: a command whose answer came
+    # as the run stopped is in the journal (so the check holds it to the store) but past Locust's stats.
+    assert 0 <= verdict["acknowledged"] - timed <= users and timed > 0
     assert set(commands) == {"moon21"}
     pushes = rows_by(result, "PUSH")
     assert int(pushes["event -> player socket"]["Request Count"]) > 0
@@ -49,13 +52,13 @@ def assert_a_clean_run(result) -> None:
 async def test_a_bounded_headless_run_plays_real_games_and_the_store_holds_every_acknowledged_command(
         stack, namespace, tmp_path):
     result = await asyncio.to_thread(run, plan_for(stack, namespace, tmp_path))
-    assert_a_clean_run(result)
+    assert_a_clean_run(result, users=5)
     assert result.verdict["journals"] == 1
 
 
 async def test_a_master_and_two_workers_share_the_users_and_both_journals_are_checked(stack, namespace, tmp_path):
     result = await asyncio.to_thread(run, plan_for(stack, namespace, tmp_path, users=6, workers=2))
-    assert_a_clean_run(result)
+    assert_a_clean_run(result, users=6)
     journals = sorted((tmp_path / "journal").rglob("journal-*.jsonl"))
     assert result.verdict["journals"] == len(journals) >= 2
     assert all(path.stat().st_size > 0 for path in journals)
