@@ -10,6 +10,7 @@ the settings that secure it:
 | `adjudicator_client` | `ADJUDICATOR_TOKEN_FILE` | the bearer secret it presents to the adjudicator |
 | `adjudicator_server` | `ADJUDICATOR_CALLERS_FILE` | who may call the adjudicator (hashes of their secrets) |
 | `lobby_secret` | `LOBBY_SECRET` | signs and checks players' tokens |
+| `no_trusted_player_param` | `TRUCKER_TRUST_PLAYER_PARAM` | must be off: it lets anyone play as anyone |
 
 Anything missing, unreadable, shorter than `MIN_SECRET_CHARS` or a known placeholder (`replace-me`,
 `change-me`, `secret`, …) stops the service with one sentence naming the setting and how to make one,
@@ -101,6 +102,7 @@ def _problems(settings: Any, needs: Iterable[str]) -> list[str]:
         "adjudicator_server": lambda: _check_callers_file(settings.adjudicator_callers_file),
         "lobby_secret": lambda: check_secret("LOBBY_SECRET", settings.lobby_secret
                                              if "lobby_secret" in settings.model_fields_set else None),
+        "no_trusted_player_param": lambda: _check_trusted_param(settings),
     }
     problems = []
     for need in needs:
@@ -109,6 +111,12 @@ def _problems(settings: Any, needs: Iterable[str]) -> list[str]:
         except InsecureSetting as problem:
             problems.append(str(problem))
     return problems
+
+
+def _check_trusted_param(settings: Any) -> None:
+    if settings.trucker_trust_player_param:
+        raise InsecureSetting("TRUCKER_TRUST_PLAYER_PARAM lets anyone act as any player (`?player=`): "
+                              "it is for benchmarks and local play only")
 
 
 def _check_redis(settings: Any) -> None:
@@ -150,7 +158,7 @@ def secret_from_file(path: str) -> str | None:
 
 def write_private(path: Path, data: bytes | str) -> None:
     """Create (or replace) a file only its owner may read, without a moment when it is wider."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(descriptor, "wb") as file:
         file.write(data.encode() if isinstance(data, str) else data)

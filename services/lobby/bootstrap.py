@@ -11,6 +11,7 @@ import structlog
 from redis.asyncio import Redis
 
 from adjudicator.client import AdjudicatorClient
+from starbase_core.connections import nats_auth, redis_options
 from starbase_core.envelope import Envelope
 from starbase_core.gamestream import ends_game
 from starbase_core.store_jetstream import JetStreamEventStore
@@ -42,14 +43,14 @@ class LobbyRuntime:
         if self.store is None:
             self.store = await JetStreamEventStore.connect(
                 settings.nats_url, name=settings.event_stream, subject_prefix=settings.event_subject_prefix,
-                replicas=settings.store_replicas)
+                replicas=settings.store_replicas, auth=nats_auth(settings, "lobby"))
             self._owned.append(self.store)
         if self.redis is None:
-            self.redis = Redis.from_url(settings.redis_url, decode_responses=True)
+            self.redis = Redis.from_url(settings.redis_url, decode_responses=True, **redis_options(settings))
             self._owned.append(self.redis)
         if self.adjudicator is None:
             # A bounded retry budget: an HTTP caller hears 503 within ~25 s rather than waiting minutes.
-            self.adjudicator = AdjudicatorClient(settings.adjudicator_target, timeout=5.0, retries=4)
+            self.adjudicator = AdjudicatorClient.from_settings(settings, timeout=5.0, retries=4)
             self._owned.append(self.adjudicator)
         self.projection = TableProjection(self.store)
         self.players = PlayerService(self.store, self.projection, self.signer)

@@ -15,9 +15,10 @@ class LobbySettings(CoreSettings):
     lobby_host: str = "127.0.0.1"
     lobby_port: int = 8000
     adjudicator_target: str = "127.0.0.1:50051"
-    # Tokens are signed with this. Without LOBBY_SECRET a random one is drawn: still safe (nobody can
-    # forge a token) but a restart logs everyone out and replicas reject each other's tokens, so set it
-    # (the same on every replica) in production.
+    # Tokens are signed with this: set LOBBY_SECRET, the same on every replica. `python -m lobby` refuses
+    # to start without it (or with a short or placeholder one) unless INSECURE_DEV_MODE=true; then, or
+    # when a test builds settings without it, a random one is drawn: nobody can forge a token, but a
+    # restart logs everyone out and replicas reject each other's tokens.
     lobby_secret: str = Field(default_factory=lambda: secrets.token_urlsafe(32))
     lobby_token_max_age: int = 7 * 24 * 3600        # seconds
     lobby_max_body_bytes: int = 64 * 1024
@@ -26,6 +27,11 @@ class LobbySettings(CoreSettings):
     scoring_prefix: str = "scoring"                 # the Redis key prefix scoring writes under
     # Where players connect for a game's real-time phase (Trucker's building): TRUCKER_PUBLIC_URL.
     trucker_public_url: str = "ws://127.0.0.1:8300"
+    adjudicator_token_file: str = ""                # the lobby's caller secret for the adjudicator
+    metrics_port: int = 9100                        # /metrics, away from the public port
+
+
+NEEDS = ("nats", "redis", "adjudicator_client", "lobby_secret")
 
 
 def load_settings() -> LobbySettings:
