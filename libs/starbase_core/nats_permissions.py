@@ -32,12 +32,14 @@ ROLES = ("adjudicator", "lobby", "scoring", "clock", "trucker", "audit")
 
 @dataclass(frozen=True)
 class Names:
-    """The configurable names the permissions are about (the services' settings of the same meaning)."""
+    """The configurable names the permissions (NATS and Redis) are about: the services' settings of the
+    same meaning."""
     stream: str = "STARBASE"                 # EVENT_STREAM
     prefix: str = "sb"                       # EVENT_SUBJECT_PREFIX
     seeds: str = "game-secrets"              # SEED_BUCKET
     trucker_bus: str = "trucker"             # TRUCKER_BUS_PREFIX
     scoring_durable: str = "scoring"         # SCORING_DURABLE
+    scoring_prefix: str = "scoring"          # SCORING_PREFIX (Redis keys `{<prefix>}:*`)
 
     @property
     def index(self) -> str:

@@ -90,7 +90,7 @@ class Credentials:
 
     def redis_acl(self) -> str:
         return acl_file({role: self.redis_password_file(role).read_text().strip() for role in REDIS_ROLES},
-                        scoring_prefix="scoring", trucker_prefix=self.names.trucker_bus)
+                        scoring_prefix=self.names.scoring_prefix, trucker_prefix="trucker")
 
     def env(self, service: str) -> dict[str, str]:
         """The credential settings of one service (or of the `audit` tool), as environment variables."""
