@@ -56,7 +56,7 @@ class Issued:
     def write(self, directory: Path, stem: str) -> tuple[Path, Path]:
         """`<stem>.crt` and `<stem>.key` in `directory`: (certificate path, key path)."""
         cert_path, key_path = directory / f"{stem}.crt", directory / f"{stem}.key"
-        directory.mkdir(parents=True, exist_ok=True)
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
         cert_path.write_bytes(self.cert_pem)
         write_private(key_path, self.key_pem)
         return cert_path, key_path

@@ -18,7 +18,7 @@ import hashlib
 
 ROLES = ("lobby", "scoring", "trucker")
 RULES = {
-    "lobby": "~{{{scoring}}}:* -@all +@read +ping +hello +auth",
+    "lobby": "~{{{scoring}}}:* -@all +@read +ping +hello +auth -@dangerous",
     "scoring": "~{{{scoring}}}:* -@all +@read +@write +@keyspace +@transaction +@scripting +ping +hello "
                "+auth -@dangerous",
     "trucker": "~{trucker}:* -@all +@read +@write +@keyspace +@scripting +@fast +time +ping +hello +auth "

@@ -126,7 +126,7 @@ def pki(tmp_path_factory):
 
 async def cannot_connect(url: str, **options) -> bool:
     try:
-        await connect_nats(url, name="stranger", attempts=1, **options)
+        await connect_nats(url, name="stranger", attempts=1, attempt_timeout=5, **options)
     except ConnectionError:
         return True
     return False
