@@ -159,7 +159,8 @@ def main() -> None:
         env = {**os.environ, "NATS_URL": nats.url, "REDIS_URL": redis.url, "LOG_LEVEL": "warning",
                "ADJUDICATOR_PORT": str(grpc_port), "ADJUDICATOR_HOST": "127.0.0.1",
                "ADJUDICATOR_HEALTH_PORT": str(health_port), "LOBBY_PORT": str(lobby_port),
-               "ADJUDICATOR_TARGET": f"127.0.0.1:{grpc_port}", "LOBBY_SECRET": "bench"}
+               "ADJUDICATOR_TARGET": f"127.0.0.1:{grpc_port}", "LOBBY_SECRET": "bench",
+               "INSECURE_DEV_MODE": "true", "METRICS_PORT": "0"}   # open servers; bench_security measures auth
         children = [start_service("adjudicator", env, logs)]
         try:
             wait_ready(f"http://127.0.0.1:{health_port}/readyz", children[0])
