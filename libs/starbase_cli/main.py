@@ -1,4 +1,4 @@
-"""`starbase`: play games with bots, run game scripts, audit, log and export game streams."""
+"""`starbase`: play games with bots, run game scripts, audit, log and export game streams, make credentials."""
 from __future__ import annotations
 
 import argparse
@@ -6,7 +6,8 @@ import importlib
 import sys
 
 # Each module offers `register(subparsers)`; a module that is not installed is simply left out.
-COMMAND_MODULES = ["starbase_cli.play", "starbase_cli.script", "starbase_cli.audit", "starbase_cli.load"]
+COMMAND_MODULES = ["starbase_cli.play", "starbase_cli.script", "starbase_cli.audit", "starbase_cli.load",
+                   "starbase_cli.credentials"]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -21,7 +21,7 @@ from starbase_core.health import HealthServer, serve_metrics
 from starbase_core.logging import configure_logging
 from starbase_core.store_jetstream import JetStreamEventStore
 
-from scoring.config import ScoringSettings, load_settings
+from scoring.config import NEEDS, ScoringSettings, load_settings
 from scoring.consumer import ScoringConsumer
 from scoring.durable import DurableScoring
 from scoring.ledger import Ledger
@@ -67,7 +67,7 @@ async def main(argv: list[str] | None = None) -> None:
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
     settings = load_settings()
-    require(settings, ("nats", "redis"), "scoring")
+    require(settings, NEEDS, "scoring")
     serve_metrics(settings.metrics_host, settings.metrics_port)
     await serve(settings, stop, args.rebuild)
 

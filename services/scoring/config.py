@@ -12,5 +12,8 @@ class ScoringSettings(CoreSettings):
     metrics_port: int = 9102
 
 
+NEEDS = ("nats", "redis")
+
+
 def load_settings() -> ScoringSettings:
     return from_env(ScoringSettings)
