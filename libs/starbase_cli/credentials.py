@@ -25,7 +25,7 @@ from pathlib import Path
 import yaml
 
 from starbase_core.credentials import write_private
-from starbase_core.provision import ADJUDICATOR_CALLERS, SERVICES, Credentials, provision
+from starbase_core.provision import CALLS_ADJUDICATOR, SERVICES, Credentials, provision
 from starbase_core.redis_acl import ROLES as REDIS_ROLES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,7 +56,7 @@ def _service_files(creds: Credentials, service: str) -> dict[str, Path]:
     files = {"nats.nk": creds.nats_seed_file(service)}
     if service in REDIS_ROLES:
         files["redis.password"] = creds.redis_password_file(service)
-    if service in ADJUDICATOR_CALLERS and service != "trucker":   # the Trucker service calls nobody yet
+    if service in CALLS_ADJUDICATOR:
         files["adjudicator.token"] = creds.token_file(service)
     if service == "adjudicator":
         files["callers"] = creds.callers_file

@@ -36,6 +36,8 @@ ADJUDICATOR_CALLERS: dict[str, tuple[str, ...]] = {
     "clock": ("Submit",),
     "trucker": ("CreateGame", "Submit", "GetView", "LegalActions"),
 }
+# Who calls it today (and so gets its secret in its settings): Trucker has a caller entry for when it does.
+CALLS_ADJUDICATOR = ("lobby", "clock")
 SERVICES = ("adjudicator", "lobby", "scoring", "clock", "trucker")
 USES_LOBBY_SECRET = ("lobby", "trucker")
 
@@ -97,7 +99,7 @@ class Credentials:
         env = {"NATS_NKEY_FILE": str(self.nats_seed_file(service))}
         if service in REDIS_ROLES:
             env.update(REDIS_USERNAME=service, REDIS_PASSWORD_FILE=str(self.redis_password_file(service)))
-        if service in ADJUDICATOR_CALLERS:
+        if service in CALLS_ADJUDICATOR:
             env["ADJUDICATOR_TOKEN_FILE"] = str(self.token_file(service))
         if service == "adjudicator":
             env["ADJUDICATOR_CALLERS_FILE"] = str(self.callers_file)
