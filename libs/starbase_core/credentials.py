@@ -94,7 +94,8 @@ def read_nkey_seed(path: str) -> str:
     return seed
 
 
-def _problems(settings: Any, needs: Iterable[str]) -> list[str]:
+def problems(settings: Any, needs: Iterable[str]) -> list[str]:
+    """One sentence per secret setting of `needs` (see the table above) that is not fit to start with."""
     checks = {
         "nats": lambda: read_nkey_seed(settings.nats_nkey_file),
         "redis": lambda: _check_redis(settings),
@@ -104,13 +105,13 @@ def _problems(settings: Any, needs: Iterable[str]) -> list[str]:
                                              if "lobby_secret" in settings.model_fields_set else None),
         "no_trusted_player_param": lambda: _check_trusted_param(settings),
     }
-    problems = []
+    found = []
     for need in needs:
         try:
             checks[need]()
         except InsecureSetting as problem:
-            problems.append(str(problem))
-    return problems
+            found.append(str(problem))
+    return found
 
 
 def _check_trusted_param(settings: Any) -> None:
@@ -137,14 +138,14 @@ def _check_callers_file(path: str) -> None:
 def require(settings: Any, needs: Iterable[str], service: str) -> None:
     """Stop the process (exit 2) with a clear sentence if a secret is missing, short or a placeholder;
     under INSECURE_DEV_MODE only warn. Called by each service's `main` before anything connects."""
-    problems = _problems(settings, needs)
-    if not problems:
+    found = problems(settings, needs)
+    if not found:
         return
     if getattr(settings, "insecure_dev_mode", False):
-        for problem in problems:
+        for problem in found:
             print(f"{service}: WARNING (INSECURE_DEV_MODE): {problem}", file=sys.stderr, flush=True)
         return
-    for problem in problems:
+    for problem in found:
         print(f"{service}: refusing to start: {problem}", file=sys.stderr, flush=True)
     print(f"{service}: (for a throw-away local run only, INSECURE_DEV_MODE=true skips these checks)",
           file=sys.stderr, flush=True)

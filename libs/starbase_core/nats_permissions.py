@@ -107,7 +107,7 @@ def permissions(role: str, names: Names = Names()) -> dict:
     else:
         raise ValueError(f"no NATS role {role!r}; roles: {', '.join(ROLES)}")
     block: dict = {"publish": {"allow": sorted(set(publish))}, "subscribe": {"allow": subscribe}}
-    if role not in ("scoring",):
+    if role != "scoring":
         # Only scoring may remove (or reset) scoring's place in the store.
         block["publish"]["deny"] = [f"$JS.API.CONSUMER.DELETE.{n.stream}.{n.scoring_durable}"]
     return block

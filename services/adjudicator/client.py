@@ -54,6 +54,8 @@ class AdjudicatorClient:
         and the TLS_* files."""
         tls = None
         if settings.adjudicator_tls:
+            if not (settings.tls_ca_file and settings.tls_cert_file and settings.tls_key_file):
+                raise ValueError("ADJUDICATOR_TLS needs TLS_CA_FILE, TLS_CERT_FILE and TLS_KEY_FILE")
             tls = TlsFiles(settings.tls_ca_file, settings.tls_cert_file, settings.tls_key_file)
         return cls(settings.adjudicator_target, token=secret_from_file(settings.adjudicator_token_file),
                    tls=tls, **options)

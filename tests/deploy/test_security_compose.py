@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from starbase_cli.credentials import write_compose
-from starbase_core.credentials import _problems
+from starbase_core.credentials import problems
 from starbase_core.servers import find_binary
 from tests.deploy import facts
 from tests.deploy.test_compose import COMPOSE, OURS, SERVICES, _bindings, _env, _service
@@ -51,7 +51,7 @@ def test_each_service_mounts_only_its_own_credentials_and_would_accept_them(name
     relocated = {k: v.replace("/run/starbase", str(generated / service)) if k.endswith("_FILE") else v
                  for k, v in env.items()}
     relocated["LOBBY_SECRET"] = (generated / "compose.env").read_text().split("LOBBY_SECRET=")[1].split()[0]
-    assert _problems(facts.effective(service, relocated), facts.SERVICES[service].needs) == []
+    assert problems(facts.effective(service, relocated), facts.SERVICES[service].needs) == []
     assert re.match(r"\$\{STARBASE_UID:\?", spec["user"]), "the container must run as the credentials' owner"
 
 

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 import pytest
 from cryptography import x509
 
-from starbase_core.credentials import _problems
+from starbase_core.credentials import problems
 from starbase_core.servers import find_binary
 from tests.deploy import facts
 from tests.deploy.test_manifests import (
@@ -176,7 +176,7 @@ def test_each_service_would_accept_its_mounted_credentials_at_startup(workload, 
                 (root / path.strip("/") / key).write_bytes(value)
     relocated = {k: (str(root / v.strip("/")) if k.endswith("_FILE") else v) for k, v in env.items()}
     settings = facts.effective(service, relocated)
-    assert _problems(settings, facts.SERVICES[service].needs) == []
+    assert problems(settings, facts.SERVICES[service].needs) == []
     for name, value in env.items():
         if name.endswith("_FILE") and value:
             assert (root / value.strip("/")).is_file(), f"{service}: {name} names {value}, which is not mounted"
