@@ -215,8 +215,9 @@ def main() -> int:
         print(f"  Redis        {redis.url}", flush=True)
         print(f"  credentials  {creds.directory}/  (each service its own; TLS {'on' if creds.tls else 'off'})",
               flush=True)
-        print(f"  audit        NATS_NKEY_FILE={creds.nats_seed_file('audit')} starbase audit GAME_ID"
-              f"{' --nats-url ' + nats.url if nats.port != 4222 else ''}", flush=True)
+        audit_env = " ".join(f"{k}={v}" for k, v in creds.env("audit").items() if k.endswith("_FILE"))
+        print(f"  audit        {audit_env} starbase audit GAME_ID"
+              f"{' --nats-url ' + nats.url if nats.url != 'nats://127.0.0.1:4222' else ''}", flush=True)
         print(f"  logs         {logs}/\n\nCtrl-C stops everything.", flush=True)
         while True:
             check_alive(children)

@@ -13,17 +13,11 @@ from __future__ import annotations
 import asyncio
 from typing import Awaitable, Callable
 
-from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
-
 ReadyCheck = Callable[[], Awaitable[bool]]
 
 
 async def _always_ready() -> bool:
     return True
-
-
-def metrics_payload() -> tuple[bytes, str]:
-    return generate_latest(REGISTRY), CONTENT_TYPE_LATEST
 
 
 class HealthServer:

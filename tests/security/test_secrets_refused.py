@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from starbase_core.credentials import HOW_TO_MAKE, InsecureSetting, check_secret, problem_with_secret, require
+from starbase_core.credentials import HOW_TO_MAKE, InsecureSetting, check_secret, problem_with_secret, problems, require
 from starbase_core.provision import provision
 from lobby.config import LobbySettings
 
@@ -86,3 +86,13 @@ def test_a_lobby_secret_drawn_for_a_test_is_not_taken_as_configured():
     with pytest.raises(SystemExit):
         require(LobbySettings(), ["lobby_secret"], "lobby")
     require(LobbySettings(lobby_secret="Zq3-xY8_pLm2Nw7Rt5Kv1Hb9Jc4Gd6Fs0"), ["lobby_secret"], "lobby")
+
+
+def test_a_placeholder_in_a_secret_file_is_refused_naming_the_setting(tmp_path):
+    weak = tmp_path / "redis.password"
+    weak.write_text("changeme\n")
+    settings = LobbySettings(redis_username="lobby", redis_password_file=str(weak))
+    found = problems(settings, ["redis"])
+    assert len(found) == 1 and "REDIS_PASSWORD_FILE" in found[0] and "changeme" not in found[0]
+    missing = LobbySettings(redis_username="lobby", redis_password_file=str(tmp_path / "nowhere"))
+    assert "cannot read" in problems(missing, ["redis"])[0]
