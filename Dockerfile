@@ -4,13 +4,15 @@
 #   docker run IMAGE python -m scoring      health 8082 (durable JetStream consumer)
 #   docker run IMAGE python -m clock        health 8085 (the decision clock)
 #   docker run IMAGE python -m trucker      HTTP + WebSocket, port 8300
+# Every service serves Prometheus metrics on port 9100 (METRICS_PORT), never on its public port, and
+# refuses to start without its credentials (docs/security.md: `starbase credentials compose|kubernetes`).
 # NATS and Redis come from their official images (see docker-compose.yml, deploy/kubernetes).
 FROM python:3.11-slim
 
 # Every service binds all interfaces in a container (the lobby and trucker default to loopback).
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_DISABLE_PIP_VERSION_CHECK=1 \
     LOBBY_HOST=0.0.0.0 TRUCKER_HOST=0.0.0.0 ADJUDICATOR_HOST=0.0.0.0 \
-    SCORING_HEALTH_HOST=0.0.0.0 CLOCK_HEALTH_HOST=0.0.0.0 \
+    SCORING_HEALTH_HOST=0.0.0.0 CLOCK_HEALTH_HOST=0.0.0.0 METRICS_HOST=0.0.0.0 METRICS_PORT=9100 \
     ADJUDICATOR_PROTO_DIR=/app/proto
 
 WORKDIR /app
@@ -27,8 +29,8 @@ RUN pip install --no-cache-dir -e . \
 RUN useradd --system --uid 10001 starbase
 USER 10001
 
-# lobby, adjudicator (gRPC, health), scoring, clock, trucker
-EXPOSE 8000 50051 8081 8082 8085 8300
+# lobby, adjudicator (gRPC, health), scoring, clock, trucker, metrics (every service)
+EXPOSE 8000 50051 8081 8082 8085 8300 9100
 # Services stop gracefully on SIGTERM (drain, finish in-flight work, close the store).
 STOPSIGNAL SIGTERM
 CMD ["python", "-m", "lobby"]

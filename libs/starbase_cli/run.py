@@ -6,8 +6,15 @@ waits until each answers its readiness probe, and prints the URLs. Ctrl-C or SIG
 in reverse order — the lobby first (so no new commands arrive), the store last (so nothing accepted is
 lost) — and each child gets its grace period before being killed.
 
-Data lives in `.run/` (JetStream files, Redis append-only file, the lobby's token secret), so games,
-tables and leaderboards survive a restart. Ports: LOBBY_PORT (8000), NATS_PORT (4222), REDIS_PORT
+Nothing internal is open, even here: the first start makes every credential under `.run/credentials/`
+(files mode 0600, `starbase_core.provision`): an NKey per service for NATS, which runs with each
+service's least-privilege permissions, a Redis ACL user per service, the adjudicator's caller secrets
+and the lobby's token secret. Each service gets only its own. RUN_TLS=true also makes a private CA and
+certificates and runs every internal link over mutual TLS (off by default: loopback only, and it
+costs a little on every call; see `make bench`).
+
+Data lives in `.run/` (JetStream files, Redis append-only file, the credentials), so games, tables,
+tokens and leaderboards survive a restart. Ports: LOBBY_PORT (8000), NATS_PORT (4222), REDIS_PORT
 (6379), ADJUDICATOR_PORT (50051), TRUCKER_PORT (8300); a busy port is replaced by a free one and said so.
 CLOCK_DEFAULT_SECONDS (120) is how long a player may owe a decision before the clock plays the engine's
 default for them (a table's `decision_seconds` option overrides it).
@@ -15,7 +22,6 @@ default for them (a table's `decision_seconds` option overrides it).
 from __future__ import annotations
 
 import os
-import secrets
 import signal
 import socket
 import subprocess
@@ -25,7 +31,9 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from starbase_core.provision import Credentials, provision
 from starbase_core.servers import NatsServer, RedisServer, free_port
+from starbase_core.tls import TlsFiles
 
 RUN_DIR = Path(os.environ.get("STARBASE_RUN_DIR", ".run"))
 STOP_GRACE = 15.0
@@ -95,24 +103,32 @@ def _raise_stop(signum, frame):
     raise Stop()
 
 
-def lobby_secret() -> str:
-    """One secret kept in .run/, so tokens stay valid across restarts (LOBBY_SECRET overrides it)."""
-    if os.environ.get("LOBBY_SECRET"):
-        return os.environ["LOBBY_SECRET"]
-    path = RUN_DIR / "lobby_secret"
-    if not path.exists():
-        path.write_text(secrets.token_urlsafe(32))
-        path.chmod(0o600)
-    return path.read_text().strip()
+def credentials() -> Credentials:
+    """Every credential, made on the first start and kept in .run/credentials/ (mode 0600 files)."""
+    directory = RUN_DIR / "credentials"
+    older = RUN_DIR / "lobby_secret"          # where earlier versions kept it: players stay logged in
+    if older.exists() and not (directory / "lobby_secret").exists():
+        directory.mkdir(parents=True, exist_ok=True)
+        older.rename(directory / "lobby_secret")
+    tls = os.environ.get("RUN_TLS", "").lower() in ("1", "true", "yes")
+    return provision(directory, tls_hosts=["127.0.0.1", "localhost"] if tls else None)
 
 
-def services(env: dict) -> list[Child]:
-    """Every service as a child process. They share the base env (NATS_URL, REDIS_URL, LOBBY_SECRET),
-    so the Trucker service accepts the lobby's tokens; the lobby tells Trucker players where it is."""
+def server_tls(creds: Credentials, name: str) -> TlsFiles | None:
+    if not creds.tls:
+        return None
+    return TlsFiles(str(creds.tls_file("ca.crt")), str(creds.tls_file(f"{name}.crt")),
+                    str(creds.tls_file(f"{name}.key")))
+
+
+def services(env: dict, creds: Credentials) -> list[Child]:
+    """Every service as a child process, each with its own credentials (and a metrics port of its
+    own). The lobby and the Trucker service share the token secret, so Trucker accepts the lobby's
+    tokens; the lobby tells Trucker players where it is."""
     adjudicator_port = pick_port("ADJUDICATOR_PORT", 50051)
     lobby_port = pick_port("LOBBY_PORT", 8000)
     trucker_port = pick_port("TRUCKER_PORT", 8300)
-    return [
+    children = [
         Child("adjudicator", "adjudicator", f"http://127.0.0.1:{(health := free_port())}/readyz",
               {"ADJUDICATOR_PORT": str(adjudicator_port), "ADJUDICATOR_HOST": "127.0.0.1",
                "ADJUDICATOR_HEALTH_PORT": str(health)}, address=f"gRPC 127.0.0.1:{adjudicator_port}"),
@@ -132,6 +148,12 @@ def services(env: dict) -> list[Child]:
               {"LOBBY_PORT": str(lobby_port), "ADJUDICATOR_TARGET": f"127.0.0.1:{adjudicator_port}",
                "TRUCKER_PUBLIC_URL": env.get("TRUCKER_PUBLIC_URL", f"ws://127.0.0.1:{trucker_port}")}),
     ]
+    for child in children:
+        own = creds.env(child.name)
+        if os.environ.get("LOBBY_SECRET") and "LOBBY_SECRET" in own:
+            own["LOBBY_SECRET"] = os.environ["LOBBY_SECRET"]     # the caller's own choice wins (still checked)
+        child.env = {**own, "METRICS_PORT": str(free_port()), **child.env}
+    return children
 
 
 def check_alive(children: list[Child]) -> None:
@@ -166,14 +188,20 @@ def main() -> int:
     logs.mkdir(parents=True, exist_ok=True)
     children: list[Child] = []
     print("Starting Starbase…", flush=True)
-    nats = NatsServer(port=pick_port("NATS_PORT", 4222), workdir=RUN_DIR / "nats")
-    redis = RedisServer(port=pick_port("REDIS_PORT", 6379), workdir=RUN_DIR / "redis", persist=True)
+    creds = credentials()
+    nats = NatsServer(port=pick_port("NATS_PORT", 4222), workdir=RUN_DIR / "nats",
+                      authorization=creds.nats_authorization(), tls=server_tls(creds, "nats"))
+    redis = RedisServer(port=pick_port("REDIS_PORT", 6379), workdir=RUN_DIR / "redis", persist=True,
+                        acl=creds.redis_acl(), tls=server_tls(creds, "redis"))
     try:
         nats.start()
         redis.start()
-        env = {**os.environ, "NATS_URL": nats.url, "REDIS_URL": redis.url, "LOBBY_SECRET": lobby_secret(),
-               "PYTHONUNBUFFERED": "1"}
-        children = services(env)
+        # No secret in the shared environment: each child gets its own credentials (services()).
+        env = {**os.environ, "NATS_URL": nats.url, "REDIS_URL": redis.url, "PYTHONUNBUFFERED": "1"}
+        for inherited in ("NATS_NKEY_FILE", "REDIS_USERNAME", "REDIS_PASSWORD_FILE", "ADJUDICATOR_TOKEN_FILE",
+                          "ADJUDICATOR_CALLERS_FILE", "INSECURE_DEV_MODE", "LOBBY_SECRET"):
+            env.pop(inherited, None)
+        children = services(env, creds)
         for child in children:
             child.start(env, logs)
         wait_ready(children)
@@ -185,6 +213,11 @@ def main() -> int:
                 print(f"  {child.name:<12} {child.address}", flush=True)
         print(f"  NATS         {nats.url}  (monitoring {nats.monitor_url})", flush=True)
         print(f"  Redis        {redis.url}", flush=True)
+        print(f"  credentials  {creds.directory}/  (each service its own; TLS {'on' if creds.tls else 'off'})",
+              flush=True)
+        audit_env = " ".join(f"{k}={v}" for k, v in creds.env("audit").items() if k.endswith("_FILE"))
+        print(f"  audit        {audit_env} starbase audit GAME_ID"
+              f"{' --nats-url ' + nats.url if nats.url != 'nats://127.0.0.1:4222' else ''}", flush=True)
         print(f"  logs         {logs}/\n\nCtrl-C stops everything.", flush=True)
         while True:
             check_alive(children)

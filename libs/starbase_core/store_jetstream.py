@@ -28,7 +28,7 @@ from nats.js.kv import KeyValue
 from nats.errors import TimeoutError as NatsTimeoutError
 from nats.js.errors import BadRequestError, KeyNotFoundError, KeyWrongLastSequenceError, NotFoundError
 
-from starbase_core.bus import connect_nats
+from starbase_core.bus import NatsAuth, connect_nats
 from starbase_core.envelope import (
     GENESIS_HASH, Envelope, NewEvent, check_command_id, check_stream_name, seal,
 )
@@ -60,10 +60,11 @@ class JetStreamEventStore:
         self._hints: dict[str, tuple[int, str, int]] = {}
 
     @classmethod
-    async def connect(cls, url: str, *, ensure: bool = True, attempts: int = 30,
+    async def connect(cls, url: str, *, ensure: bool = True, attempts: int = 30, auth: NatsAuth | None = None,
                       **options) -> "JetStreamEventStore":
-        """Connect and (by default) create the stream and index; `ensure=False` for read-only tools."""
-        connection = await connect_nats(url, name="starbase-store", attempts=attempts)
+        """Connect and (by default) create the stream and index; `ensure=False` for read-only tools.
+        `auth`: the service's NATS credentials and TLS (`starbase_core.connections.nats_auth`)."""
+        connection = await connect_nats(url, name="starbase-store", attempts=attempts, auth=auth)
         store = cls(connection, owns_connection=True, **options)
         if ensure:
             await store.ensure()

@@ -1,4 +1,7 @@
-"""`python -m lobby`: the HTTP/WebSocket lobby on LOBBY_PORT (8000).
+"""`python -m lobby`: the HTTP/WebSocket lobby on LOBBY_PORT (8000); Prometheus metrics on METRICS_PORT (9100).
+
+It refuses to start without its secrets (LOBBY_SECRET, NATS_NKEY_FILE, REDIS_USERNAME/REDIS_PASSWORD_FILE,
+ADJUDICATOR_TOKEN_FILE; docs/security.md) unless INSECURE_DEV_MODE=true.
 
 SIGTERM or Ctrl-C: uvicorn stops accepting, lets requests in flight finish (LOBBY_SHUTDOWN_GRACE
 seconds), closes the WebSockets (clients resume from their last seq on another replica), then the
@@ -8,17 +11,21 @@ from __future__ import annotations
 
 import uvicorn
 
+from starbase_core.credentials import require
+from starbase_core.health import serve_metrics
 from starbase_core.logging import configure_logging
 
 from lobby import logfilter
 from lobby.app import create_app
-from lobby.config import load_settings
+from lobby.config import NEEDS, load_settings
 
 
 def main() -> None:
     settings = load_settings()
+    require(settings, NEEDS, "lobby")
     configure_logging("lobby", settings.log_level, settings.log_json)
     logfilter.install()
+    serve_metrics(settings.metrics_host, settings.metrics_port)
     app = create_app(settings)
     uvicorn.run(app, host=settings.lobby_host, port=settings.lobby_port, log_config=None,
                 timeout_graceful_shutdown=int(settings.lobby_shutdown_grace), proxy_headers=True,

@@ -13,6 +13,7 @@ from redis.asyncio import Redis
 from adjudicator.client import AdjudicatorClient
 from starbase_core import tickets
 from starbase_core.bus import connect_nats
+from starbase_core.connections import nats_auth, redis_options
 from starbase_core.envelope import Envelope
 from starbase_core.gamestream import GUESTS, PRIVATE, ends_game
 from starbase_core.store_jetstream import JetStreamEventStore
@@ -78,16 +79,16 @@ class LobbyRuntime:
         if self.store is None:
             self.store = await JetStreamEventStore.connect(
                 settings.nats_url, name=settings.event_stream, subject_prefix=settings.event_subject_prefix,
-                replicas=settings.store_replicas)
+                replicas=settings.store_replicas, auth=nats_auth(settings, "lobby"))
             self._owned.append(self.store)
         if self.redis is None:
-            self.redis = Redis.from_url(settings.redis_url, decode_responses=True)
+            self.redis = Redis.from_url(settings.redis_url, decode_responses=True, **redis_options(settings))
             self._owned.append(self.redis)
         if self.adjudicator is None:
             # A bounded retry budget: an HTTP caller hears 503 within ~25 s rather than waiting minutes.
-            self.adjudicator = AdjudicatorClient(settings.adjudicator_target, timeout=5.0, retries=4)
+            self.adjudicator = AdjudicatorClient.from_settings(settings, timeout=5.0, retries=4)
             self._owned.append(self.adjudicator)
-        self.nc = await connect_nats(settings.nats_url, name="starbase-lobby")
+        self.nc = await connect_nats(settings.nats_url, name="starbase-lobby", auth=nats_auth(settings, "lobby"))
         self.limits = RateLimits(settings)
         prefix = settings.lobby_personal_prefix
         self.personal = await PersonalStore(self.nc, settings.lobby_personal_stream, prefix,

@@ -21,7 +21,11 @@ class TruckerSettings(CoreSettings):
     # `?player=<id>` at its word instead.
     lobby_secret: str | None = None
     lobby_token_max_age: int = 7 * 24 * 3600
-    trucker_trust_player_param: bool = False
+    trucker_trust_player_param: bool = False    # refused by `python -m trucker` unless INSECURE_DEV_MODE
+    metrics_port: int = 9103                    # /metrics, away from the players' port
+
+
+NEEDS = ("nats", "redis", "lobby_secret", "no_trusted_player_param")
 
 
 def load_settings() -> TruckerSettings:

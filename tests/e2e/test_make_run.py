@@ -37,4 +37,4 @@ def test_run_starts_every_service_prints_the_urls_and_stops_on_ctrl_c(tmp_path):
         rest, _ = runner.communicate(timeout=90)
     assert runner.returncode == 0, text + rest
     assert rest.strip().endswith("Stopped."), rest
-    assert (tmp_path / "run" / "lobby_secret").exists()
+    assert (tmp_path / "run" / "credentials" / "lobby_secret").exists()
