@@ -25,7 +25,7 @@ from pathlib import Path
 import yaml
 
 from starbase_core.credentials import write_private
-from starbase_core.provision import CALLS_ADJUDICATOR, SERVICES, Credentials, provision
+from starbase_core.provision import CALLS_ADJUDICATOR, CONSOLE_TOOLS, SERVICES, Credentials, provision
 from starbase_core.redis_acl import ROLES as REDIS_ROLES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,6 +56,8 @@ def _service_files(creds: Credentials, service: str) -> dict[str, Path]:
     files = {"nats.nk": creds.nats_seed_file(service)}
     if service in REDIS_ROLES:
         files["redis.password"] = creds.redis_password_file(service)
+    if service == "lobby":
+        files["scores.redis.password"] = creds.redis_password_file("lobby-scores")
     if service in CALLS_ADJUDICATOR:
         files["adjudicator.token"] = creds.token_file(service)
     if service == "adjudicator":
@@ -104,7 +106,7 @@ def write_kubernetes(out: Path, namespace: str = NAMESPACE) -> Path:
         CertificateAuthority.create().issued.write(tls, "ca")
     ca = CertificateAuthority.load(tls / "ca.crt", tls / "ca.key")
     hosts = kubernetes_hosts(namespace)
-    for name in (*SERVICES, "nats", "redis", "audit"):
+    for name in (*SERVICES, *CONSOLE_TOOLS, "nats", "redis"):
         if not (tls / f"{name}.crt").exists():
             ca.issue(name, hosts.get(name, [name])).write(tls, name)
 
@@ -116,7 +118,8 @@ def write_kubernetes(out: Path, namespace: str = NAMESPACE) -> Path:
                          {**{k: p.read_bytes() for k, p in _service_files(creds, service).items()}, **tls_files(service)})
                  for service in SERVICES]
     documents += [
-        _secret("starbase-audit", namespace, {"nats.nk": creds.nats_seed_file("audit").read_bytes(), **tls_files("audit")}),
+        *(_secret(f"starbase-{tool}", namespace, {"nats.nk": creds.nats_seed_file(tool).read_bytes(), **tls_files(tool)})
+          for tool in CONSOLE_TOOLS),
         _secret("starbase-lobby-secret", namespace, {"LOBBY_SECRET": creds.lobby_secret.encode()}),
         _secret("nats-auth", namespace, {"auth.conf": creds.nats_authorization().encode()}),
         _secret("nats-tls", namespace, tls_files("nats")),

@@ -123,8 +123,8 @@ def server_tls(creds: Credentials, name: str) -> TlsFiles | None:
 
 def services(env: dict, creds: Credentials) -> list[Child]:
     """Every service as a child process, each with its own credentials (and a metrics port of its
-    own). The lobby and the Trucker service share the token secret, so Trucker accepts the lobby's
-    tokens; the lobby tells Trucker players where it is."""
+    own). The lobby and the Trucker service share Redis, where the lobby keeps the single-use socket
+    tickets Trucker redeems; the lobby tells Trucker players where it is."""
     adjudicator_port = pick_port("ADJUDICATOR_PORT", 50051)
     lobby_port = pick_port("LOBBY_PORT", 8000)
     trucker_port = pick_port("TRUCKER_PORT", 8300)
@@ -154,6 +154,14 @@ def services(env: dict, creds: Credentials) -> list[Child]:
             own["LOBBY_SECRET"] = os.environ["LOBBY_SECRET"]     # the caller's own choice wins (still checked)
         child.env = {**own, "METRICS_PORT": str(free_port()), **child.env}
     return children
+
+
+def tool_command(creds: Credentials, tool: str, nats_url: str, command: str) -> str:
+    """How to run a console tool against this stack as its own NATS user (files, never a secret)."""
+    env = {k: v for k, v in creds.env(tool).items() if k.endswith("_FILE")}
+    if nats_url != "nats://127.0.0.1:4222":
+        env["NATS_URL"] = nats_url
+    return " ".join([*(f"{k}={v}" for k, v in env.items()), command])
 
 
 def check_alive(children: list[Child]) -> None:
@@ -215,9 +223,8 @@ def main() -> int:
         print(f"  Redis        {redis.url}", flush=True)
         print(f"  credentials  {creds.directory}/  (each service its own; TLS {'on' if creds.tls else 'off'})",
               flush=True)
-        audit_env = " ".join(f"{k}={v}" for k, v in creds.env("audit").items() if k.endswith("_FILE"))
-        print(f"  audit        {audit_env} starbase audit GAME_ID"
-              f"{' --nats-url ' + nats.url if nats.url != 'nats://127.0.0.1:4222' else ''}", flush=True)
+        for tool, command in (("audit", "starbase audit GAME_ID"), ("admin", "starbase admin create-admin NAME")):
+            print(f"  {tool:<12} {tool_command(creds, tool, nats.url, command)}", flush=True)
         print(f"  logs         {logs}/\n\nCtrl-C stops everything.", flush=True)
         while True:
             check_alive(children)

@@ -21,7 +21,8 @@ T = TypeVar("T", bound=BaseModel)
 
 
 class CoreSettings(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # hide_input_in_errors: a refused setting is named, never echoed (it may be a secret, or sit beside one).
+    model_config = ConfigDict(frozen=True, extra="forbid", hide_input_in_errors=True)
 
     nats_url: str = "nats://127.0.0.1:4222"
     redis_url: str = "redis://127.0.0.1:6379/0"

@@ -47,12 +47,15 @@ def nats_auth(settings: CoreSettings, role: str) -> NatsAuth | None:
     return NatsAuth(nkey_seed=seed, tls=tls, inbox_prefix=inbox_prefix(role) if seed else None)
 
 
-def redis_options(settings: CoreSettings) -> dict[str, Any]:
-    """Keyword arguments for `Redis.from_url` / `ConnectionPool.from_url`: the ACL user and TLS."""
+def redis_options(settings: CoreSettings, *, username: str | None = None,
+                  password_file: str | None = None) -> dict[str, Any]:
+    """Keyword arguments for `Redis.from_url` / `ConnectionPool.from_url`: the ACL user and TLS.
+    `username`/`password_file`: another of the service's users than REDIS_USERNAME's."""
     options: dict[str, Any] = {}
-    if settings.redis_username:
-        options["username"] = settings.redis_username
-        options["password"] = secret_from_file(settings.redis_password_file)
+    username = settings.redis_username if username is None else username
+    if username:
+        options["username"] = username
+        options["password"] = secret_from_file(settings.redis_password_file if password_file is None else password_file)
     if _wants_tls(settings, "rediss", [settings.redis_url]):
         options.update(ssl_ca_certs=settings.tls_ca_file, ssl_cert_reqs="required", ssl_check_hostname=True)
         if settings.tls_cert_file:

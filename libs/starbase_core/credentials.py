@@ -7,6 +7,7 @@ the settings that secure it:
 |---|---|---|
 | `nats` | `NATS_NKEY_FILE` | the service's NATS user: an NKey seed file (`SU…`) |
 | `redis` | `REDIS_USERNAME`, `REDIS_PASSWORD_FILE` | the service's Redis ACL user |
+| `scores_redis` | `LOBBY_SCORES_REDIS_USERNAME`, `LOBBY_SCORES_REDIS_PASSWORD_FILE` | the lobby's read-only user of the boards |
 | `adjudicator_client` | `ADJUDICATOR_TOKEN_FILE` | the bearer secret it presents to the adjudicator |
 | `adjudicator_server` | `ADJUDICATOR_CALLERS_FILE` | who may call the adjudicator (hashes of their secrets) |
 | `lobby_secret` | `LOBBY_SECRET` | signs and checks players' tokens |
@@ -98,11 +99,12 @@ def problems(settings: Any, needs: Iterable[str]) -> list[str]:
     """One sentence per secret setting of `needs` (see the table above) that is not fit to start with."""
     checks = {
         "nats": lambda: read_nkey_seed(settings.nats_nkey_file),
-        "redis": lambda: _check_redis(settings),
+        "redis": lambda: _check_redis(settings.redis_username, settings.redis_password_file, "REDIS"),
+        "scores_redis": lambda: _check_redis(settings.lobby_scores_redis_username,
+                                             settings.lobby_scores_redis_password_file, "LOBBY_SCORES_REDIS"),
         "adjudicator_client": lambda: read_secret_file("ADJUDICATOR_TOKEN_FILE", settings.adjudicator_token_file),
         "adjudicator_server": lambda: _check_callers_file(settings.adjudicator_callers_file),
-        "lobby_secret": lambda: check_secret("LOBBY_SECRET", settings.lobby_secret
-                                             if "lobby_secret" in settings.model_fields_set else None),
+        "lobby_secret": lambda: check_secret("LOBBY_SECRET", settings.lobby_secret),
         "no_trusted_player_param": lambda: _check_trusted_param(settings),
     }
     found = []
@@ -120,10 +122,10 @@ def _check_trusted_param(settings: Any) -> None:
                               "it is for benchmarks and local play only")
 
 
-def _check_redis(settings: Any) -> None:
-    if not settings.redis_username:
-        raise InsecureSetting("REDIS_USERNAME is not set: it names this service's Redis ACL user")
-    read_secret_file("REDIS_PASSWORD_FILE", settings.redis_password_file)
+def _check_redis(username: str, password_file: str, setting: str) -> None:
+    if not username:
+        raise InsecureSetting(f"{setting}_USERNAME is not set: it names this service's Redis ACL user")
+    read_secret_file(f"{setting}_PASSWORD_FILE", password_file)
 
 
 def _check_callers_file(path: str) -> None:

@@ -20,14 +20,21 @@ How the store uses JetStream (see `starbase_core.store_jetstream`), as subjects:
 Seeds (`game-secrets`, stream `KV_game-secrets`, subjects `$KV.game-secrets.>`): the adjudicator
 creates and reads them, the Trucker service and the audit tool read them, nobody else sees them.
 Game streams (`<prefix>.game.>`) are written by the adjudicator and the Trucker service only; the
-lobby writes its own `table.>` and `player.>` streams.
+lobby writes its own `table.>` streams.
+
+Personal data is the lobby's alone (docs/accounts.md): the accounts KV bucket (which every replica
+watches), the sessions KV bucket, the personal stream (chat, reports, moderation log; the one stream
+that allows deleting messages and purging subjects) and the core subjects `<personal prefix>-live.>`
+(chat pushes, ended sessions) between replicas. No other service sees any of it. `starbase admin`
+(role `admin`) reads and writes accounts and appends to the moderation log, nothing else: no
+sessions, no event store, no deletes in the personal stream, no bucket or stream it would create.
 """
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
 
-ROLES = ("adjudicator", "lobby", "scoring", "clock", "trucker", "audit")
+ROLES = ("adjudicator", "lobby", "scoring", "clock", "trucker", "audit", "admin")
 
 
 @dataclass(frozen=True)
@@ -40,6 +47,11 @@ class Names:
     trucker_bus: str = "trucker"             # TRUCKER_BUS_PREFIX
     scoring_durable: str = "scoring"         # SCORING_DURABLE
     scoring_prefix: str = "scoring"          # SCORING_PREFIX (Redis keys `{<prefix>}:*`)
+    accounts: str = "accounts"               # LOBBY_ACCOUNTS_BUCKET
+    sessions: str = "sessions"               # LOBBY_SESSIONS_BUCKET
+    personal_stream: str = "PERSONAL"        # LOBBY_PERSONAL_STREAM
+    personal_prefix: str = "personal"        # LOBBY_PERSONAL_PREFIX
+    limits_prefix: str = "limits"            # LOBBY_LIMITS_PREFIX (Redis keys `<prefix>:*`)
 
     @property
     def index(self) -> str:
@@ -79,6 +91,36 @@ def _seed_reader(n: Names, *, create_bucket: bool) -> list[str]:
     return allowed
 
 
+def _kv_bucket(bucket: str, *, watch: bool = False) -> list[str]:
+    """Create (or find) a KV bucket, read and write its keys; with `watch`, follow it with an ordered
+    consumer (created and deleted by the client, flow control answered)."""
+    stream = f"KV_{bucket}"
+    allowed = [f"$JS.API.STREAM.CREATE.{stream}", f"$JS.API.STREAM.INFO.{stream}", f"$KV.{bucket}.>", *_kv_get(bucket)]
+    if watch:
+        allowed += [f"$JS.API.CONSUMER.CREATE.{stream}", f"$JS.API.CONSUMER.CREATE.{stream}.>",
+                    f"$JS.API.CONSUMER.INFO.{stream}.>", f"$JS.API.CONSUMER.DELETE.{stream}.>", f"$JS.FC.{stream}.>"]
+    return allowed
+
+
+def _personal_data(n: Names) -> tuple[list[str], list[str]]:
+    """The lobby's personal data (publish, subscribe): accounts (watched), sessions, the personal stream
+    with deletes and purges, and the live subjects between replicas."""
+    api, stream = "$JS.API", n.personal_stream
+    publish = [*_kv_bucket(n.accounts, watch=True), *_kv_bucket(n.sessions),
+               f"{api}.STREAM.CREATE.{stream}", f"{api}.STREAM.UPDATE.{stream}", f"{api}.STREAM.INFO.{stream}",
+               f"{n.personal_prefix}.>", f"{api}.STREAM.MSG.GET.{stream}", f"{api}.DIRECT.GET.{stream}",
+               f"{api}.DIRECT.GET.{stream}.>", f"{api}.STREAM.MSG.DELETE.{stream}", f"{api}.STREAM.PURGE.{stream}",
+               f"{n.personal_prefix}-live.>"]
+    return publish, [f"{n.personal_prefix}-live.>"]
+
+
+def _console(n: Names) -> list[str]:
+    """`starbase admin`: accounts (no bucket created: the lobby makes it), the moderation log."""
+    stream = n.personal_stream
+    return [f"$JS.API.STREAM.INFO.KV_{n.accounts}", f"$KV.{n.accounts}.>", *_kv_get(n.accounts),
+            f"$JS.API.STREAM.INFO.{stream}", f"$JS.API.STREAM.MSG.GET.{stream}", f"{n.personal_prefix}.modlog"]
+
+
 def permissions(role: str, names: Names = Names()) -> dict:
     """The NATS `permissions` block of a role: publish allow/deny and subscribe allow lists."""
     n = names
@@ -93,7 +135,9 @@ def permissions(role: str, names: Names = Names()) -> dict:
                    f"{n.trucker_bus}.events.>"]
         subscribe.append(f"{n.trucker_bus}.events.>")
     elif role == "lobby":
-        publish = [*_reader(n), *_appender(n, ("table", "player"))]
+        personal, live = _personal_data(n)
+        publish = [*_reader(n), *_appender(n, ("table",)), *personal]
+        subscribe += live
     elif role == "scoring":
         consumer = f"{n.stream}.{n.scoring_durable}"
         publish = [*_reader(n), f"$JS.API.CONSUMER.INFO.{consumer}", f"$JS.API.CONSUMER.MSG.NEXT.{consumer}",
@@ -104,6 +148,8 @@ def permissions(role: str, names: Names = Names()) -> dict:
     elif role == "audit":
         # Read-only: the audit and export read streams and (once a game is over) check its seed.
         publish = [*_reader(n, ensure=False), *_seed_reader(n, create_bucket=False)]
+    elif role == "admin":
+        publish = _console(n)
     else:
         raise ValueError(f"no NATS role {role!r}; roles: {', '.join(ROLES)}")
     block: dict = {"publish": {"allow": sorted(set(publish))}, "subscribe": {"allow": subscribe}}

@@ -8,10 +8,11 @@ What is made (a file that exists is kept, so a restart keeps tokens and password
 
 - `nats/<role>.nk`: an NKey user seed per service (`nats_permissions.ROLES`); the server is told only
   the public keys, with each role's permissions;
-- `redis/<role>.password`: a password per Redis user (`redis_acl.ROLES`); the ACL holds SHA-256s;
+- `redis/<role>.password`: a password per Redis user (`redis_acl.ROLES`; the lobby has two, its own
+  keys and the boards it only reads); the ACL holds SHA-256s;
 - `adjudicator/<caller>.token`: the bearer secret of each adjudicator caller; `adjudicator/callers`
   lists their hashes and the methods each may call;
-- `lobby_secret`: signs players' tokens (the lobby and the Trucker service);
+- `lobby_secret`: signs players' tokens (the lobby; the Trucker service takes the lobby's tickets);
 - with `tls_hosts`: `tls/ca.crt` (+ `ca.key`) and one certificate per service for those host names.
 
 `make run`, the tests and `starbase credentials` (compose, Kubernetes) all use this one function.
@@ -39,7 +40,10 @@ ADJUDICATOR_CALLERS: dict[str, tuple[str, ...]] = {
 # Who calls it today (and so gets its secret in its settings): Trucker has a caller entry for when it does.
 CALLS_ADJUDICATOR = ("lobby", "clock")
 SERVICES = ("adjudicator", "lobby", "scoring", "clock", "trucker")
-USES_LOBBY_SECRET = ("lobby", "trucker")
+CONSOLE_TOOLS = ("audit", "admin")      # `starbase audit/log/export`, `starbase admin`: NATS users of their own
+USES_LOBBY_SECRET = ("lobby",)
+# Redis users a service holds beside its own (REDIS_USERNAME): the setting prefix of each.
+SECOND_REDIS_USERS = {"lobby": {"lobby-scores": "LOBBY_SCORES_REDIS"}}
 
 
 def new_secret() -> str:
@@ -92,13 +96,16 @@ class Credentials:
 
     def redis_acl(self) -> str:
         return acl_file({role: self.redis_password_file(role).read_text().strip() for role in REDIS_ROLES},
-                        scoring_prefix=self.names.scoring_prefix, trucker_prefix="trucker")
+                        scoring_prefix=self.names.scoring_prefix, trucker_prefix="trucker",
+                        limits_prefix=self.names.limits_prefix)
 
     def env(self, service: str) -> dict[str, str]:
         """The credential settings of one service (or of the `audit` tool), as environment variables."""
         env = {"NATS_NKEY_FILE": str(self.nats_seed_file(service))}
         if service in REDIS_ROLES:
             env.update(REDIS_USERNAME=service, REDIS_PASSWORD_FILE=str(self.redis_password_file(service)))
+        for user, setting in SECOND_REDIS_USERS.get(service, {}).items():
+            env.update({f"{setting}_USERNAME": user, f"{setting}_PASSWORD_FILE": str(self.redis_password_file(user))})
         if service in CALLS_ADJUDICATOR:
             env["ADJUDICATOR_TOKEN_FILE"] = str(self.token_file(service))
         if service == "adjudicator":
@@ -138,6 +145,6 @@ def _issue_certificates(creds: Credentials, hosts: list[str]) -> None:
     else:
         ca = CertificateAuthority.create()
         ca.issued.write(ca_cert.parent, "ca")
-    for name in (*SERVICES, "nats", "redis", "audit"):
+    for name in (*SERVICES, *CONSOLE_TOOLS, "nats", "redis"):
         if not creds.tls_file(f"{name}.crt").exists():
             ca.issue(name, [name, *hosts]).write(ca_cert.parent, name)

@@ -9,7 +9,10 @@ lifespan closes the feed, the store and Redis.
 """
 from __future__ import annotations
 
+import sys
+
 import uvicorn
+from pydantic import ValidationError
 
 from starbase_core.credentials import require
 from starbase_core.health import serve_metrics
@@ -21,7 +24,14 @@ from lobby.config import NEEDS, load_settings
 
 
 def main() -> None:
-    settings = load_settings()
+    try:
+        settings = load_settings()
+    except ValidationError as invalid:      # e.g. LOBBY_PRODUCTION with INSECURE_DEV_MODE: one sentence each
+        for error in invalid.errors():
+            where = ".".join(str(part) for part in error["loc"]).upper()
+            print(f"lobby: refusing to start: {where + ': ' if where else ''}"
+                  f"{error['msg'].removeprefix('Value error, ')}", file=sys.stderr, flush=True)
+        raise SystemExit(2) from None
     require(settings, NEEDS, "lobby")
     configure_logging("lobby", settings.log_level, settings.log_json)
     logfilter.install()

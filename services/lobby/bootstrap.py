@@ -60,9 +60,11 @@ class PlatformOptions:
 
 
 class LobbyRuntime:
-    def __init__(self, settings: LobbySettings, *, store=None, adjudicator=None, redis: Redis | None = None):
+    def __init__(self, settings: LobbySettings, *, store=None, adjudicator=None, redis: Redis | None = None,
+                 scores_redis: Redis | None = None):
         self.settings = settings
         self.store, self.adjudicator, self.redis = store, adjudicator, redis
+        self.scores_redis = scores_redis        # the boards, read as a user that may only read them
         self._owned: list = []                  # what we opened ourselves, closed on stop
         self._tasks: list[asyncio.Task] = []
         self.signer = TokenSigner(settings.signing_secret(), settings.lobby_access_token_seconds,
@@ -84,6 +86,11 @@ class LobbyRuntime:
         if self.redis is None:
             self.redis = Redis.from_url(settings.redis_url, decode_responses=True, **redis_options(settings))
             self._owned.append(self.redis)
+        if self.scores_redis is None and settings.lobby_scores_redis_username:
+            self.scores_redis = Redis.from_url(settings.redis_url, decode_responses=True, **redis_options(
+                settings, username=settings.lobby_scores_redis_username,
+                password_file=settings.lobby_scores_redis_password_file))
+            self._owned.append(self.scores_redis)
         if self.adjudicator is None:
             # A bounded retry budget: an HTTP caller hears 503 within ~25 s rather than waiting minutes.
             self.adjudicator = AdjudicatorClient.from_settings(settings, timeout=5.0, retries=4)
@@ -108,7 +115,7 @@ class LobbyRuntime:
         self.moderation = Moderation(self.directory, self.personal, self.chat, self.limits)
         self.feed = Feed(self.store, on_envelope=self._on_live)
         self.games = GameService(self.store, self.tables, self.adjudicator, self.feed)
-        self.ledger = ScoringReader(self.redis, settings.scoring_prefix)
+        self.ledger = ScoringReader(self.scores_redis or self.redis, settings.scoring_prefix)
         await self.feed.start()
         self._rebuild_end = await self.store.end_position()
         self._last_applied = asyncio.get_running_loop().time()

@@ -36,6 +36,10 @@ class LobbySettings(CoreSettings):
     # Where players connect for a game's real-time phase (Trucker's building): TRUCKER_PUBLIC_URL.
     trucker_public_url: str = "ws://127.0.0.1:8300"
     adjudicator_token_file: str = ""                # the lobby's caller secret for the adjudicator
+    # The boards are read as a second Redis user that may only read them (docs/security.md: a Redis 6.2
+    # user cannot write its own keys and only read others'); unset: the lobby's own connection.
+    lobby_scores_redis_username: str = ""
+    lobby_scores_redis_password_file: str = ""
     metrics_port: int = 9100                        # /metrics, away from the public port
 
     # --- accounts and sessions (docs/accounts.md) ---
@@ -116,7 +120,7 @@ class LobbySettings(CoreSettings):
 
 
 # The secrets `python -m lobby` checks before it connects (starbase_core.credentials.require).
-NEEDS = ("nats", "redis", "adjudicator_client", "lobby_secret")
+NEEDS = ("nats", "redis", "scores_redis", "adjudicator_client", "lobby_secret")
 
 
 def load_settings() -> LobbySettings:

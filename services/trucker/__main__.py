@@ -1,7 +1,7 @@
 """`python -m trucker`: serve the real-time building phase of Trucker (settings from the environment);
-Prometheus metrics on METRICS_PORT (9103). It refuses to start without its secrets (LOBBY_SECRET,
-NATS_NKEY_FILE, REDIS_USERNAME/REDIS_PASSWORD_FILE) or with TRUCKER_TRUST_PLAYER_PARAM, unless
-INSECURE_DEV_MODE=true (docs/security.md)."""
+Prometheus metrics on METRICS_PORT (9103). It refuses to start without its secrets (NATS_NKEY_FILE,
+REDIS_USERNAME/REDIS_PASSWORD_FILE; players come with the lobby's tickets from the same Redis) or with
+TRUCKER_TRUST_PLAYER_PARAM, unless INSECURE_DEV_MODE=true (docs/security.md)."""
 from __future__ import annotations
 
 import uvicorn

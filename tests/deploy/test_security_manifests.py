@@ -98,7 +98,7 @@ def test_the_servers_accept_only_their_clients(server, port):
                     allowed |= set(expression["values"])
                 allowed |= set(peer["podSelector"].get("matchLabels", {}).values())
     clients = {service for _, _, service in STARBASE if server == "nats" or service in facts.REDIS_USERS}
-    assert clients <= allowed and allowed - clients <= {"starbase-audit"}, allowed
+    assert clients <= allowed and allowed - clients <= {"starbase-audit", "starbase-admin"}, allowed
 
 
 # --- metrics ---------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """`make run` makes every credential (files mode 0600 in a 0700 directory), starts NATS and Redis with
-them, and every service with its own: strangers are shut out, and the lobby still serves players."""
+them, and every service with its own: strangers are shut out, the lobby still serves players, and
+`starbase admin` works as its own user with the command `make run` prints (and not without it)."""
 from __future__ import annotations
 
 import json
@@ -43,7 +44,7 @@ async def test_make_run_starts_everything_with_its_own_credentials_and_shuts_str
              ("LOBBY_PORT", "NATS_PORT", "REDIS_PORT", "ADJUDICATOR_PORT", "TRUCKER_PORT")}
     run_dir = tmp_path / "run"
     env = {**os.environ, **ports, "STARBASE_RUN_DIR": str(run_dir)}
-    for own in ("LOBBY_SECRET", "NATS_NKEY_FILE", "INSECURE_DEV_MODE"):
+    for own in ("LOBBY_SECRET", "NATS_NKEY_FILE", "INSECURE_DEV_MODE", "NATS_URL", "REDIS_URL"):
         env.pop(own, None)
     runner = subprocess.Popen([sys.executable, "-m", "starbase_cli.run"], env=env, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, text=True)
@@ -68,10 +69,23 @@ async def test_make_run_starts_everything_with_its_own_credentials_and_shuts_str
             await anonymous.aclose()
 
         request = urllib.request.Request(f"http://127.0.0.1:{ports['LOBBY_PORT']}/players", method="POST",
-                                         data=json.dumps({"name": "ann"}).encode(),
+                                         data=json.dumps({"name": "ann", "password": "ann's long password"}).encode(),
                                          headers={"content-type": "application/json"})
-        with urllib.request.urlopen(request, timeout=10) as reply:
-            assert json.load(reply)["token"]
+        with urllib.request.urlopen(request, timeout=30) as reply:
+            assert json.load(reply)["access_token"]
+
+        # The console, as its own NATS user, with the command `make run` printed.
+        admin = next(line for line in printed if "starbase admin create-admin" in line).split()[1:]
+        assert admin[0].startswith("NATS_NKEY_FILE=") and admin[0].endswith("/nats/admin.nk"), admin
+        console_env = {**env, **dict(item.split("=", 1) for item in admin if "=" in item),
+                       "STARBASE_ADMIN_PASSWORD": "the root's long password"}
+        created = subprocess.run([sys.executable, "-m", "starbase_cli.main", "admin", "create-admin", "root"],
+                                 env=console_env, capture_output=True, text=True, timeout=120)
+        assert created.returncode == 0 and "admin root created" in created.stdout, created.stdout + created.stderr
+        without_user = {k: v for k, v in console_env.items() if k != "NATS_NKEY_FILE"}
+        refused = subprocess.run([sys.executable, "-m", "starbase_cli.main", "admin", "log"],
+                                 env=without_user, capture_output=True, text=True, timeout=120)
+        assert refused.returncode != 0 and "Traceback" not in refused.stderr, refused.stderr
         with pytest.raises(urllib.error.HTTPError) as missing:
             urllib.request.urlopen(f"http://127.0.0.1:{ports['LOBBY_PORT']}/metrics", timeout=10)
         assert missing.value.code == 404               # metrics are not on the public port

@@ -119,7 +119,9 @@ async def test_the_lobby_writes_its_own_streams_only(secured, new_name):
     # Straight into the event stream's subjects, bypassing the store: still only its own kinds.
     await watched.nc.publish(f"{secured.names.prefix}.game.forged", b"[]")
     await watched.nc.publish(f"$KV.{secured.names.seeds}.forged", b"x")
+    await watched.nc.publish(f"{secured.names.prefix}.player.forged", b"[]")    # accounts left the store
     assert await watched.wait_refused(f"{secured.names.prefix}.game.forged")
+    assert await watched.wait_refused(f"{secured.names.prefix}.player.forged")
     assert await watched.wait_refused(f"$KV.{secured.names.seeds}.forged")
 
 

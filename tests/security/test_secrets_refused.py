@@ -17,7 +17,9 @@ SERVICES = ["adjudicator", "lobby", "scoring", "clock", "trucker"]
 # Nothing is listening on this port: a service that got past its checks would retry NATS, not exit 2.
 UNREACHABLE = {"NATS_URL": "nats://127.0.0.1:9", "REDIS_URL": "redis://127.0.0.1:9/0"}
 OWN_SETTINGS = ("LOBBY_SECRET", "NATS_NKEY_FILE", "REDIS_USERNAME", "REDIS_PASSWORD_FILE", "ADJUDICATOR_TOKEN_FILE",
-                "ADJUDICATOR_CALLERS_FILE", "INSECURE_DEV_MODE", "TRUCKER_TRUST_PLAYER_PARAM")
+                "ADJUDICATOR_CALLERS_FILE", "INSECURE_DEV_MODE", "TRUCKER_TRUST_PLAYER_PARAM", "LOBBY_PRODUCTION",
+                "LOBBY_SCORES_REDIS_USERNAME", "LOBBY_SCORES_REDIS_PASSWORD_FILE", "LOBBY_LIMITS_EXEMPT")
+GOOD = "Zq3-xY8_pLm2Nw7Rt5Kv1Hb9Jc4Gd6Fs0"
 
 
 def start(service: str, env: dict, wait: float = 20) -> subprocess.CompletedProcess | None:
@@ -41,14 +43,29 @@ def test_a_service_without_credentials_refuses_to_start_and_names_what_is_missin
     assert "refusing to start" in result.stderr and "NATS_NKEY_FILE" in result.stderr
 
 
+@pytest.mark.parametrize("production", [False, True], ids=["", "production"])
 @pytest.mark.parametrize("placeholder", ["replace-me", "short-one"])
-@pytest.mark.parametrize("service", ["lobby", "trucker"])
-def test_a_placeholder_or_short_lobby_secret_is_refused_without_echoing_it(tmp_path, service, placeholder):
-    env = {**provision(tmp_path / "creds").env(service), "LOBBY_SECRET": placeholder, "METRICS_PORT": "0"}
-    result = start(service, env)
+def test_a_placeholder_or_short_lobby_secret_is_refused_without_echoing_it(tmp_path, placeholder, production):
+    env = {**provision(tmp_path / "creds").env("lobby"), "LOBBY_SECRET": placeholder, "METRICS_PORT": "0",
+           "LOBBY_PRODUCTION": str(production).lower()}
+    result = start("lobby", env)
     assert result is not None and result.returncode == 2, result
     assert "LOBBY_SECRET" in result.stderr and HOW_TO_MAKE in result.stderr
     assert placeholder not in result.stderr.replace(HOW_TO_MAKE, "")
+    assert "Traceback" not in result.stderr
+
+
+def test_a_production_lobby_refuses_insecure_dev_mode_and_never_draws_its_secret(tmp_path):
+    env = {**provision(tmp_path / "creds").env("lobby"), "METRICS_PORT": "0", "LOBBY_PRODUCTION": "true"}
+    result = start("lobby", {**env, "INSECURE_DEV_MODE": "true"})
+    assert result is not None and result.returncode == 2, result
+    assert "INSECURE_DEV_MODE" in result.stderr and env["LOBBY_SECRET"] not in result.stderr
+    env.pop("LOBBY_SECRET")
+    result = start("lobby", env)
+    assert result is not None and result.returncode == 2 and "LOBBY_SECRET is not set" in result.stderr, result
+    with pytest.raises(ValueError, match="INSECURE_DEV_MODE"):
+        LobbySettings(lobby_production=True, lobby_secret=GOOD, insecure_dev_mode=True)
+    assert LobbySettings(lobby_production=True, lobby_secret=GOOD).signing_secret() == GOOD
 
 
 def test_the_trucker_service_refuses_to_take_a_player_at_their_word(tmp_path):
@@ -81,11 +98,13 @@ def test_the_checks_name_the_problem():
 
 
 def test_a_lobby_secret_drawn_for_a_test_is_not_taken_as_configured():
-    # A LobbySettings built without LOBBY_SECRET draws a random one, but the entry point's check knows
-    # it was not set: in production the replicas would not share it.
+    # A LobbySettings built without LOBBY_SECRET signs with a random one drawn for the process, but the
+    # entry point's check knows it was not set: the replicas would not share it.
+    settings = LobbySettings()
+    assert settings.signing_secret() and settings.signing_secret() == settings.signing_secret()
     with pytest.raises(SystemExit):
-        require(LobbySettings(), ["lobby_secret"], "lobby")
-    require(LobbySettings(lobby_secret="Zq3-xY8_pLm2Nw7Rt5Kv1Hb9Jc4Gd6Fs0"), ["lobby_secret"], "lobby")
+        require(settings, ["lobby_secret"], "lobby")
+    require(LobbySettings(lobby_secret=GOOD), ["lobby_secret"], "lobby")
 
 
 def test_a_placeholder_in_a_secret_file_is_refused_naming_the_setting(tmp_path):
@@ -96,3 +115,7 @@ def test_a_placeholder_in_a_secret_file_is_refused_naming_the_setting(tmp_path):
     assert len(found) == 1 and "REDIS_PASSWORD_FILE" in found[0] and "changeme" not in found[0]
     missing = LobbySettings(redis_username="lobby", redis_password_file=str(tmp_path / "nowhere"))
     assert "cannot read" in problems(missing, ["redis"])[0]
+    # The lobby's second Redis user, the one that reads the boards, is checked the same way.
+    assert "LOBBY_SCORES_REDIS_USERNAME is not set" in problems(LobbySettings(), ["scores_redis"])[0]
+    scores = LobbySettings(lobby_scores_redis_username="lobby-scores", lobby_scores_redis_password_file=str(weak))
+    assert "LOBBY_SCORES_REDIS_PASSWORD_FILE" in problems(scores, ["scores_redis"])[0]

@@ -25,6 +25,7 @@ from adjudicator.service import Adjudicator
 from starbase_core import tickets
 from starbase_core.bus import NatsAuth
 from starbase_core.callers import load_callers
+from starbase_core.connections import nats_auth, redis_options
 from starbase_core.nats_permissions import Names, inbox_prefix
 from starbase_core.provision import Credentials
 from starbase_core.seeds import JetStreamSeedVault
@@ -49,6 +50,7 @@ class Stack:
     runtime: LobbyRuntime
     settings: LobbySettings
     scoring: DurableScoring | None
+    admin_settings: LobbySettings       # what `starbase admin` runs with: the lobby's, as its own NATS user
 
 
 async def _serve_lobby(settings: LobbySettings, runtime: LobbyRuntime):
@@ -90,9 +92,12 @@ def stack_settings(nats_url: str, redis_url: str, namespace: str, **overrides) -
 
 
 def stack_names(namespace: str) -> Names:
-    """The stream, subjects, seed bucket and key prefix a stack of this namespace uses (for permissions)."""
+    """The streams, subjects, buckets and key prefixes a stack of this namespace uses (for permissions),
+    as `stack_settings` names them."""
     return Names(stream=f"ES{namespace}", prefix=namespace, seeds=f"seeds{namespace}",
-                 scoring_prefix=f"scoring{namespace}")
+                 scoring_prefix=f"scoring{namespace}", accounts=f"accounts{namespace}",
+                 sessions=f"sessions{namespace}", personal_stream=f"PERSONAL{namespace}",
+                 personal_prefix=f"personal{namespace}", limits_prefix=f"limits{namespace}")
 
 
 @asynccontextmanager
@@ -120,7 +125,8 @@ async def local_stack(nats_url: str, redis_url: str, namespace: str, *, scoring:
     scoring_task = asyncio.create_task(consumer.run()) if consumer else None
     try:
         yield Stack(http=f"http://127.0.0.1:{settings.lobby_port}", ws=f"ws://127.0.0.1:{settings.lobby_port}",
-                    store=checker_store, ledger=ledger, runtime=runtime, settings=settings, scoring=consumer)
+                    store=checker_store, ledger=ledger, runtime=runtime, settings=settings, scoring=consumer,
+                    admin_settings=settings.model_copy(update=creds.settings("admin")))
     finally:
         if scoring_task:
             scoring_task.cancel()
@@ -170,12 +176,14 @@ class _Roles:
 
 @asynccontextmanager
 async def another_lobby(stack: Stack) -> AsyncIterator[str]:
-    """A second lobby replica on the same store, adjudicator and secret: its base URL."""
+    """A second lobby replica on the same store, adjudicator and secret (and credentials, if any): its
+    base URL."""
     settings = stack.settings.model_copy(update={"lobby_port": free_port()})
     store = await JetStreamEventStore.connect(settings.nats_url, name=settings.event_stream,
-                                              subject_prefix=settings.event_subject_prefix)
-    client = AdjudicatorClient(settings.adjudicator_target)
-    redis = Redis.from_url(settings.redis_url, decode_responses=True)
+                                              subject_prefix=settings.event_subject_prefix,
+                                              auth=nats_auth(settings, "lobby"))
+    client = AdjudicatorClient.from_settings(settings)
+    redis = Redis.from_url(settings.redis_url, decode_responses=True, **redis_options(settings))
     runtime = LobbyRuntime(settings, store=store, adjudicator=client, redis=redis)
     server, serving = await _serve_lobby(settings, runtime)
     try:
