@@ -9,7 +9,8 @@ certificate per server and service) into `<out>/files/`, and keep what exists, s
 changes nothing: delete a file to rotate it (docs/security.md). The outputs hold secrets: they are
 written mode 0600 and are ignored by git.
 
-compose: `<service>/` directories (each mounted into its own container only), `nats/auth.conf` and
+compose: `<service>/` directories (each mounted into its own container only; `audit/` and `admin/` for
+the console tools, mounted by hand when they run), `nats/auth.conf` and
 `redis/users.acl` (public keys and SHA-256 hashes only, mode 0644 so the servers' own users can read
 them) and `compose.env` (the lobby secret and the user id the containers run as, so they can read
 their 0600 files). kubernetes: one Secret per service with its files, and the servers' Secrets.
@@ -70,6 +71,8 @@ def write_compose(out: Path) -> Path:
     for service in SERVICES:
         for name, source in _service_files(creds, service).items():
             write_private(out / service / name, source.read_bytes())
+    for tool in CONSOLE_TOOLS:         # `starbase audit`, `starbase admin` in a container: mounted by hand
+        write_private(out / tool / "nats.nk", creds.nats_seed_file(tool).read_bytes())
     for name, text in (("nats/auth.conf", creds.nats_authorization()), ("redis/users.acl", creds.redis_acl())):
         (out / name).parent.mkdir(parents=True, exist_ok=True)
         (out / name).write_text(text)
