@@ -7,9 +7,10 @@ in reverse order — the lobby first (so no new commands arrive), the store last
 lost) — and each child gets its grace period before being killed.
 
 Nothing internal is open, even here: the first start makes every credential under `.run/credentials/`
-(files mode 0600, `starbase_core.provision`): an NKey per service for NATS, which runs with each
-service's least-privilege permissions, a Redis ACL user per service, the adjudicator's caller secrets
-and the lobby's token secret. Each service gets only its own. RUN_TLS=true also makes a private CA and
+(files mode 0600, `starbase_core.provision`): an NKey per service (and per console tool: `starbase
+audit`, `starbase admin`, whose commands it prints) for NATS, which runs with each one's
+least-privilege permissions, a Redis ACL user per service (two for the lobby), the adjudicator's
+caller secrets and the lobby's token secret. Each service gets only its own. RUN_TLS=true also makes a private CA and
 certificates and runs every internal link over mutual TLS (off by default: loopback only, and it
 costs a little on every call; see `make bench`).
 
@@ -207,7 +208,8 @@ def main() -> int:
         # No secret in the shared environment: each child gets its own credentials (services()).
         env = {**os.environ, "NATS_URL": nats.url, "REDIS_URL": redis.url, "PYTHONUNBUFFERED": "1"}
         for inherited in ("NATS_NKEY_FILE", "REDIS_USERNAME", "REDIS_PASSWORD_FILE", "ADJUDICATOR_TOKEN_FILE",
-                          "ADJUDICATOR_CALLERS_FILE", "INSECURE_DEV_MODE", "LOBBY_SECRET"):
+                          "ADJUDICATOR_CALLERS_FILE", "INSECURE_DEV_MODE", "LOBBY_SECRET",
+                          "LOBBY_SCORES_REDIS_USERNAME", "LOBBY_SCORES_REDIS_PASSWORD_FILE"):
             env.pop(inherited, None)
         children = services(env, creds)
         for child in children:
