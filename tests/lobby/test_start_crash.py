@@ -10,10 +10,9 @@ from redis.asyncio import Redis
 from adjudicator.service import Adjudicator
 from lobby.app import create_app
 from lobby.bootstrap import LobbyRuntime
-from lobby.config import LobbySettings
 from starbase_core.seeds import MemorySeedVault
 from starbase_core.store_memory import MemoryEventStore
-from tests.support.stack import ApiPlayer
+from tests.support.stack import ApiPlayer, stack_settings
 
 pytestmark = pytest.mark.integration
 
@@ -43,10 +42,11 @@ class DiesBeforeCreating:
 
 
 @pytest.fixture
-async def lobby(redis_url, namespace):
+async def lobby(nats_url, redis_url, namespace):
     store = MemoryEventStore()
     adjudicator = DiesBeforeCreating(Adjudicator(store, MemorySeedVault()))
-    settings = LobbySettings(redis_url=redis_url, lobby_secret="s", scoring_prefix=f"scoring{namespace}")
+    # The game and table streams live in memory; accounts and personal data still need NATS.
+    settings = stack_settings(nats_url, redis_url, namespace)
     runtime = LobbyRuntime(settings, store=store, redis=Redis.from_url(redis_url, decode_responses=True),
                            adjudicator=adjudicator)
     app = create_app(settings, runtime)
