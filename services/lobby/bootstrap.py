@@ -60,11 +60,10 @@ class PlatformOptions:
 
 
 class LobbyRuntime:
-    def __init__(self, settings: LobbySettings, *, store=None, adjudicator=None, redis: Redis | None = None,
-                 scores_redis: Redis | None = None):
+    def __init__(self, settings: LobbySettings, *, store=None, adjudicator=None, redis: Redis | None = None):
         self.settings = settings
         self.store, self.adjudicator, self.redis = store, adjudicator, redis
-        self.scores_redis = scores_redis        # the boards, read as a user that may only read them
+        self.scores_redis: Redis | None = None  # the boards, read as a user that may only read them
         self._owned: list = []                  # what we opened ourselves, closed on stop
         self._tasks: list[asyncio.Task] = []
         self.signer = TokenSigner(settings.signing_secret(), settings.lobby_access_token_seconds,
@@ -86,7 +85,7 @@ class LobbyRuntime:
         if self.redis is None:
             self.redis = Redis.from_url(settings.redis_url, decode_responses=True, **redis_options(settings))
             self._owned.append(self.redis)
-        if self.scores_redis is None and settings.lobby_scores_redis_username:
+        if settings.lobby_scores_redis_username:
             self.scores_redis = Redis.from_url(settings.redis_url, decode_responses=True, **redis_options(
                 settings, username=settings.lobby_scores_redis_username,
                 password_file=settings.lobby_scores_redis_password_file))
