@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: install run check test test-unit test-integration bench clean
+.PHONY: install run check test test-unit test-integration bench chaos clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,8 +14,9 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# CLUSTER=3: NATS as a 3-node JetStream cluster, streams replicated on all three (starbase_core.cluster).
 run: $(STAMP)
-	$(PY) -m starbase_cli.run
+	CLUSTER=$(CLUSTER) $(PY) -m starbase_cli.run
 
 # Package boundaries (.importlinter) and types (pyproject's [tool.mypy]) before the tests.
 check: $(STAMP)
@@ -34,5 +35,9 @@ test-integration: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m starbase_cli.bench
 
+# Every fault trial against the stack as separate processes, then the table (docs/chaos.md); ~10 min.
+chaos: $(STAMP)
+	$(PY) -m starbase_chaos
+
 clean:
-	rm -rf $(VENV) .run .pytest_cache
+	rm -rf $(VENV) .run .chaos .pytest_cache

@@ -1,24 +1,32 @@
-"""Platform figures: raw JetStream appends beside the event store's, and the adjudicator's replay rate.
+"""Platform figures: the store against raw JetStream, cold games, the adjudicator's CPU per command.
 
-    python benchmarks/bench_platform.py          # starts its own nats-server (fsync always) on loopback
+    python benchmarks/bench_platform.py     # its own nats-server (fsync always) on loopback, ~2-3 minutes
+    BENCH_PLATFORM_PROFILE=out.prof python benchmarks/bench_platform.py cpu   # + cProfile of the server
 
-- raw JetStream: `js.publish` of one envelope-sized message, one at a time (each waits for its ack, as
-  a command does), then the same with 16 writers in parallel;
-- the store: `append` of one event with a command id (index entry + expected-sequence publish + index
-  confirm) and without one, sequential and 16 streams in parallel; the ratios store / raw;
-- replay: a whole bot game of 21Moon (testjack if 21Moon is missing) played through the adjudicator,
-  then rebuilt from the store by fresh replicas: events per second, split into reading and folding.
-Each phase stops after its count or its time budget, whichever comes first; the whole run is ~1 minute.
+The machine is shared, so every figure is a ratio of things run side by side or a time per unit, taken
+RUNS times and printed as min / median / max:
+
+1. appends: a raw `js.publish` of the very bytes the store writes and a `store.append` of one event,
+   alternating one after the other, so the disk's and the neighbours' mood hits both alike; the ratio
+   raw time / store time (1.0: the store costs nothing over the publish), with and without a command id.
+2. cold games: the first command on a game nobody has loaded (a fresh store and adjudicator on their
+   own connection), games of 1k / 5k / 20k events, with and without a snapshot (one taken TAIL events
+   before the end, the mean distance under the default SNAPSHOT_EVERY), read + fold + decide + append.
+3. the adjudicator's CPU per command: `python -m adjudicator` in its own process, CLIENTS gRPC clients
+   sending commands back to back for WINDOW seconds; its process CPU time (/proc) / accepted commands.
+Each phase stops at its count or its time budget, whichever comes first. Arguments pick phases
+(`appends`, `cold`, `cpu`); none: all three.
 """
 from __future__ import annotations
 
 import asyncio
-import json
 import os
-import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
+import urllib.request
 import uuid
 from pathlib import Path
 
@@ -26,156 +34,262 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from adjudicator.service import Adjudicator  # noqa: E402
-from starbase_core.envelope import GENESIS_HASH, NewEvent, seal  # noqa: E402
-from starbase_core.gamestream import replay  # noqa: E402
+from starbase_core.envelope import NewEvent, seal_to_json  # noqa: E402
+from starbase_core.gamestream import GameRecord, game_stream  # noqa: E402
+from starbase_core.logging import configure_logging  # noqa: E402
 from starbase_core.seeds import MemorySeedVault  # noqa: E402
-from starbase_core.servers import NatsServer  # noqa: E402
+from starbase_core.servers import NatsServer, free_port  # noqa: E402
+from starbase_core.snapshots import JetStreamSnapshotBucket, Snapshots  # noqa: E402
 from starbase_core.store_jetstream import JetStreamEventStore  # noqa: E402
+from starbase_core.transaction import decide_next, open_game  # noqa: E402
 from starbase_rules.registry import get_game  # noqa: E402
+from tests.support import testjack  # noqa: E402
 
-APPENDS, BUDGET, WRITERS, ROUNDS = 1500, 6.0, 16, 3
-
-
+RUNS = 3
+APPENDS, APPEND_BUDGET = 400, 8.0                 # pairs per run, seconds per run at most
+COLD_SIZES, TAIL, BUILD_BUDGET = (1_000, 5_000, 20_000), 128, 90.0
+CLIENTS, GAMES_PER_CLIENT, WINDOW, MAX_COMMANDS = 8, 2, 5.0, 20_000
 EVENT = [NewEvent(type="SharesBought", actor="ann", meta={"draw_end": 12},
                   data={"player": "ann", "company": "ACME", "count": 2, "price": 67, "from": "bank"})]
+LAUNCH = ("import sys, runpy; sys.path.insert(0, {root!r}); from tests.support import testjack; "
+          "testjack.register(); runpy.run_module('adjudicator', run_name='__main__')")
+PROFILED = ("import sys, cProfile, runpy, signal; sys.path.insert(0, {root!r}); "
+            "from tests.support import testjack; testjack.register(); p = cProfile.Profile(); p.enable()\n"
+            "try: runpy.run_module('adjudicator', run_name='__main__')\n"
+            "finally: p.disable(); p.dump_stats({out!r})")
 
 
-def payload() -> bytes:
-    """The very bytes the store publishes for EVENT, so raw and store move the same payload."""
-    sealed = seal("game.bench", EVENT, last_seq=41, last_hash=GENESIS_HASH, command_id=uuid.uuid4().hex)
-    return json.dumps([e.model_dump() for e in sealed], separators=(",", ":")).encode()
+def spread(label: str, values: list[float], unit: str = "", digits: int = 2) -> None:
+    low, mid, high = min(values), statistics.median(values), max(values)
+    print(f"  {label:<58} min {low:.{digits}f}{unit}  median {mid:.{digits}f}{unit}  max {high:.{digits}f}{unit}")
 
 
-async def timed(label: str, operation, count: int = APPENDS, budget: float = BUDGET) -> float:
-    """Run `operation(i)` one after another; print and return operations per second."""
-    latencies, started = [], time.perf_counter()
-    for i in range(count):
-        t0 = time.perf_counter()
-        await operation(i)
-        latencies.append(time.perf_counter() - t0)
-        if time.perf_counter() - started > budget:
-            break
-    elapsed = time.perf_counter() - started
-    rate = len(latencies) / elapsed
-    quantiles = statistics.quantiles(latencies, n=100)
-    print(f"  {label:<44} {rate:8.0f} /s   p50 {quantiles[49] * 1e3:6.2f} ms   "
-          f"p99 {quantiles[98] * 1e3:6.2f} ms   ({len(latencies)} in {elapsed:.1f} s)")
-    return rate
+# ---- 1. appends -----------------------------------------------------------------------------------
 
-
-async def parallel(label: str, operation, writers: int = WRITERS, budget: float = BUDGET) -> float:
-    """`writers` tasks, each running `operation(writer, i)` in a loop until the budget is spent."""
-    done, stop_at = [0], time.perf_counter() + budget
-
-    async def writer(w: int) -> None:
-        i = 0
-        while time.perf_counter() < stop_at and i < APPENDS // writers * 2:
-            await operation(w, i)
-            i += 1
-            done[0] += 1
-
-    started = time.perf_counter()
-    await asyncio.gather(*(writer(w) for w in range(writers)))
-    rate = done[0] / (time.perf_counter() - started)
-    print(f"  {label:<44} {rate:8.0f} /s   ({done[0]} appends, {writers} writers)")
-    return rate
-
-
-async def append_rates(store: JetStreamEventStore) -> None:
-    """Raw and store appends in alternating rounds, so a busy neighbour on the machine weighs on both;
-    the ratio is taken from the medians of the rounds."""
-    js, body = store._js, payload()
-    event = EVENT
-    seqs = {"one": 0, "two": 0}
-
-    async def store_append(stream: str, with_id: bool) -> None:
-        seq = seqs[stream]
-        await store.append(f"game.{stream}", event, expected_seq=seq,
-                           command_id=f"c{seq}" if with_id else None)
-        seqs[stream] = seq + 1
-
-    rates: dict[str, list[float]] = {"raw": [], "id": [], "no id": []}
-    for round_ in range(ROUNDS):
-        print(f"appends, round {round_ + 1} (one event each, fsync before ack):")
-        rates["raw"].append(await timed("raw JetStream publish",
-                                        lambda i: js.publish(f"{store.prefix}.raw.one", body), APPENDS // ROUNDS))
-        rates["id"].append(await timed("store.append with a command id",
-                                       lambda i: store_append("one", True), APPENDS // ROUNDS))
-        rates["no id"].append(await timed("store.append without a command id",
-                                          lambda i: store_append("two", False), APPENDS // ROUNDS))
-    raw = statistics.median(rates["raw"])
-    print(f"  medians: raw {raw:.0f}/s, store {statistics.median(rates['id']):.0f}/s with a command id, "
-          f"{statistics.median(rates['no id']):.0f}/s without")
-    print(f"  ratio store/raw: {statistics.median(rates['id']) / raw:.2f} with a command id, "
-          f"{statistics.median(rates['no id']) / raw:.2f} without")
-    raw_parallel = await parallel("raw JetStream publish, parallel",
-                                  lambda w, i: js.publish(f"{store.prefix}.raw.w{w}", body))
-    store_parallel = await parallel(
-        "store.append with a command id, parallel",
-        lambda w, i: store.append(f"game.p{w}", event, expected_seq=i, command_id=f"p{w}-{i}"))
-    print(f"  ratio store/raw in parallel: {store_parallel / raw_parallel:.2f}")
-
-
-async def replay_rate(store: JetStreamEventStore) -> None:
+async def appends(url: str, namespace: str) -> None:
+    store = await JetStreamEventStore.connect(url, name=f"{namespace}_A", subject_prefix=f"{namespace}a")
+    _, body = seal_to_json("game.bench", EVENT, last_seq=41, last_hash="0" * 64, command_id=uuid.uuid4().hex)
+    ratios: dict[str, list[float]] = {"with a command id": [], "without a command id": []}
+    latencies: dict[str, list[float]] = {"raw": [], "with a command id": [], "without a command id": []}
     try:
-        game = get_game("moon21").name
-    except Exception:  # 21Moon not installed: fall back to the test engine
-        from tests.support import testjack
-        testjack.register()
-        game = "testjack"
-    adjudicator = Adjudicator(store, MemorySeedVault())
-    await adjudicator.create_game("replayed", game, ["ann", "bob", "cyd"], {})
-    bots, started, commands = random.Random(5), time.perf_counter(), 0
-    while (record := await adjudicator.record("replayed")).ended is None and time.perf_counter() - started < 30:
-        actor = record.engine.to_act(record.state)[0]
-        command = record.engine.bot_command(record.state, actor, bots)
-        await adjudicator.submit("replayed", actor, command.model_dump(mode="json"), uuid.uuid4().hex)
-        commands += 1
-    played = time.perf_counter() - started
-    print(f"replay ({game}; {commands} commands played through the adjudicator in {played:.1f} s, "
-          f"{commands / played:.0f} commands/s):")
-    reads, folds, rounds, deadline = [], [], 0, time.perf_counter() + 8
-    while rounds < 20 and time.perf_counter() < deadline:
-        t0 = time.perf_counter()
-        envelopes = await store.read("game.replayed")
-        t1 = time.perf_counter()
-        replay("replayed", envelopes, get_game)
-        t2 = time.perf_counter()
-        reads.append(t1 - t0)
-        folds.append(t2 - t1)
-        rounds += 1
-    count = len(envelopes)
-    read, fold = statistics.median(reads), statistics.median(folds)
-    print(f"  {count} events rebuilt {rounds} times (medians): read {read * 1e3:.1f} ms, "
-          f"fold {fold * 1e3:.1f} ms, total {(read + fold) * 1e3:.1f} ms")
-    print(f"  replay rate: {count / (read + fold):8.0f} events/s from the store "
-          f"({count / read:.0f}/s reading, {count / fold:.0f}/s folding)")
-    fresh = Adjudicator(store, MemorySeedVault())
-    t0 = time.perf_counter()
-    await fresh.view("replayed", None)
-    print(f"  a fresh replica's first view (rebuild + view): {(time.perf_counter() - t0) * 1e3:.1f} ms")
-
-
-async def run(url: str) -> None:
-    namespace = f"bench{uuid.uuid4().hex[:8]}"
-    store = await JetStreamEventStore.connect(url, name=namespace.upper(), subject_prefix=namespace)
-    try:
-        await append_rates(store)
-        await replay_rate(store)
+        for run in range(RUNS):
+            spent = {"raw": 0.0, "with a command id": 0.0, "without a command id": 0.0}
+            counts = {"with a command id": 0, "without a command id": 0}
+            started = time.perf_counter()
+            for i in range(APPENDS):
+                for kind in counts:
+                    t0 = time.perf_counter()
+                    await store._js.publish(f"{store.prefix}.raw", body)
+                    t1 = time.perf_counter()
+                    with_id = kind.startswith("with a")
+                    await store.append(f"game.r{run}{'id' if with_id else 'no'}", EVENT,
+                                       expected_seq=counts[kind], command_id=f"c{i}" if with_id else None)
+                    t2 = time.perf_counter()
+                    spent["raw"] += t1 - t0
+                    spent[kind] += t2 - t1
+                    counts[kind] += 1
+                if time.perf_counter() - started > APPEND_BUDGET:
+                    break
+            pairs = counts["with a command id"]
+            for kind in ratios:
+                ratios[kind].append((spent["raw"] / 2) / spent[kind])
+                latencies[kind].append(spent[kind] / pairs * 1e3)
+            latencies["raw"].append(spent["raw"] / (2 * pairs) * 1e3)
+        print(f"appends of one event, fsync before ack, raw and store alternating ({RUNS} runs of "
+              f"≤{APPENDS} pairs each):")
+        spread("raw js.publish, mean", latencies["raw"], " ms", 3)
+        for kind in ratios:
+            spread(f"store.append {kind}, mean", latencies[kind], " ms", 3)
+        for kind, values in ratios.items():
+            spread(f"ratio raw time / store time, {kind}", values)
     finally:
-        for stream in (store.name, f"KV_{store.name}_commands"):
-            await store._js.delete_stream(stream)
+        await store._js.delete_stream(store.name)
         await store.close()
 
 
+# ---- 2. cold games --------------------------------------------------------------------------------
+
+async def build_game(store: JetStreamEventStore, vault: MemorySeedVault, game_id: str, events: int) -> None:
+    """A one-seat Testjack game of `events` envelopes, written as the adjudicator writes it (the platform
+    transaction, one append per command) but published many at a time, to build it quickly."""
+    seed = await vault.get_or_create(game_id)
+    stream, engine = game_stream(game_id), testjack.GAME
+    new = open_game(engine, ["ann"], {}, seed)
+    pending, seq, last_hash, command = [], 0, "0" * 64, 0
+    record = GameRecord(game_id, engine, ["ann"], {}, "", engine.initial_state())
+    deadline = time.perf_counter() + BUILD_BUDGET
+    while seq < events:
+        sealed, payload = seal_to_json(stream, new, last_seq=seq, last_hash=last_hash, command_id=f"b{command}")
+        record.apply(sealed)
+        seq, last_hash, command = sealed[-1].seq, sealed[-1].hash, command + 1
+        pending.append(store._js.publish(store._subject(stream), payload))
+        if len(pending) == 256 or seq >= events:
+            await asyncio.gather(*pending)
+            pending = []
+            if time.perf_counter() > deadline:
+                raise TimeoutError(f"building a game of {events} events took over {BUILD_BUDGET} s")
+        new = decide_next(record, {"type": "Think"}, "ann", seed).events
+
+
+async def first_command(url: str, options: dict, vault, game_id: str, snapshots_bucket: str | None) -> float:
+    """Seconds from a fresh replica's first command on the game to its reply."""
+    store = await JetStreamEventStore.connect(url, ensure=False, **options)
+    try:
+        snapshots = None
+        if snapshots_bucket:
+            bucket = await JetStreamSnapshotBucket(store._nc, snapshots_bucket).ensure()
+            snapshots = await Snapshots.open(bucket, vault, get_game)
+        adjudicator = Adjudicator(store, vault, games=get_game, snapshots=snapshots)
+        t0 = time.perf_counter()
+        await adjudicator.submit(game_id, "ann", {"type": "Think"}, uuid.uuid4().hex)
+        took = time.perf_counter() - t0
+        await adjudicator.close()
+        return took
+    finally:
+        await store.close()
+
+
+class UnsyncedNats(NatsServer):
+    """nats-server without fsync before every ack: only to write the long games quickly (5 s, not a minute)."""
+
+    def _command(self) -> list[str]:
+        command = super()._command()
+        config = self.workdir / "nats.conf"
+        config.write_text(config.read_text().replace("  sync_interval: always\n", ""))
+        return command
+
+
+async def write_cold_games(url: str, options: dict, vault: MemorySeedVault, bucket_name: str) -> None:
+    store = await JetStreamEventStore.connect(url, **options)
+    try:
+        bucket = await JetStreamSnapshotBucket(store._nc, bucket_name).ensure()
+        for events in COLD_SIZES:
+            await build_game(store, vault, f"cold{events}", events - TAIL)
+            # A snapshot at the end of what is there, then TAIL more events written by the adjudicator.
+            writer = Adjudicator(store, vault, games=get_game,
+                                 snapshots=await Snapshots.open(bucket, vault, get_game))
+            for _ in range(TAIL):
+                await writer.submit(f"cold{events}", "ann", {"type": "Think"}, uuid.uuid4().hex)
+            await writer.close()
+    finally:
+        await store.close()
+
+
+async def measure_cold_games(url: str, options: dict, vault: MemorySeedVault, bucket_name: str) -> None:
+    print(f"cold games: the first command on a game nobody has loaded ({RUNS} fresh replicas each):")
+    for events in COLD_SIZES:
+        for label, snapshots in (("without a snapshot", None), (f"with a snapshot {TAIL} events back",
+                                                                bucket_name)):
+            times = [await first_command(url, options, vault, f"cold{events}", snapshots) * 1e3
+                     for _ in range(RUNS)]
+            spread(f"{events:>6} events, {label}", times, " ms", 1)
+
+
+def cold_games(namespace: str) -> None:
+    """Written on a server without fsync (fast), measured on one with it, over the same store files."""
+    options, vault = dict(name=f"{namespace}_C", subject_prefix=f"{namespace}c"), MemorySeedVault()
+    bucket_name = f"{namespace}_C_snapshots"
+    with tempfile.TemporaryDirectory(prefix="bench-cold-") as work:
+        with UnsyncedNats(workdir=work) as unsynced:
+            asyncio.run(write_cold_games(unsynced.url, options, vault, bucket_name))
+        with NatsServer(workdir=work) as server:
+            asyncio.run(measure_cold_games(server.url, options, vault, bucket_name))
+
+
+# ---- 3. the adjudicator's CPU per command ---------------------------------------------------------
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a running process, from /proc (Linux), in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")   # utime, stime
+
+
+def start_adjudicator(env: dict, log_dir: Path, profile: str | None) -> subprocess.Popen:
+    code = (PROFILED.format(root=str(ROOT), out=profile) if profile else LAUNCH.format(root=str(ROOT)))
+    log = open(log_dir / "adjudicator.log", "ab")
+    return subprocess.Popen([sys.executable, "-c", code], env=env, stdout=log, stderr=subprocess.STDOUT)
+
+
+def wait_ready(url: str, process: subprocess.Popen, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the adjudicator exited with {process.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=1) as reply:
+                if reply.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"{url} not ready after {timeout} s")
+
+
+async def drive(target: str, server_pid: int) -> None:
+    from adjudicator.client import AdjudicatorClient
+
+    async with AdjudicatorClient(target) as client:
+        games = [f"cpu{uuid.uuid4().hex[:8]}" for _ in range(CLIENTS * GAMES_PER_CLIENT)]
+        for game_id in games:
+            await client.create_game(game_id, "testjack", ["ann"], {})
+            await client.submit(game_id, "ann", {"type": "Think"})      # each game is in the cache
+
+        async def window() -> tuple[int, float, float]:
+            done, stop_at = [0], time.perf_counter() + WINDOW
+
+            async def player(mine: list[str]) -> None:
+                turn = 0
+                while time.perf_counter() < stop_at and done[0] < MAX_COMMANDS:
+                    await client.submit(mine[turn % len(mine)], "ann", {"type": "Think"})
+                    done[0], turn = done[0] + 1, turn + 1
+
+            cpu, started = cpu_seconds(server_pid), time.perf_counter()
+            await asyncio.gather(*(player(games[c::CLIENTS]) for c in range(CLIENTS)))
+            elapsed, spent = time.perf_counter() - started, cpu_seconds(server_pid) - cpu
+            return done[0], spent / max(done[0], 1), elapsed
+
+        results = [await window() for _ in range(RUNS)]
+    print(f"the adjudicator's CPU per accepted command ({CLIENTS} gRPC clients back to back, one-seat "
+          f"Testjack `Think`: decide + append + reply; {RUNS} windows of {WINDOW:.0f} s):")
+    spread("server process CPU time per command", [r[1] * 1e3 for r in results], " ms", 3)
+    spread("commands per second (all clients, this machine)", [r[0] / r[2] for r in results], "", 0)
+
+
+def adjudicator_cpu(url: str, namespace: str) -> None:
+    profile = os.environ.get("BENCH_PLATFORM_PROFILE")
+    with tempfile.TemporaryDirectory(prefix="bench-platform-") as work:
+        grpc_port, health_port = free_port(), free_port()
+        env = {**os.environ, "NATS_URL": url, "LOG_LEVEL": "warning", "ADJUDICATOR_HOST": "127.0.0.1",
+               "ADJUDICATOR_PORT": str(grpc_port), "ADJUDICATOR_HEALTH_PORT": str(health_port),
+               "EVENT_STREAM": f"{namespace}_S", "EVENT_SUBJECT_PREFIX": f"{namespace}s",
+               "SEED_BUCKET": f"{namespace}_seeds"}
+        child = start_adjudicator(env, Path(work), profile)
+        try:
+            wait_ready(f"http://127.0.0.1:{health_port}/readyz", child)
+            asyncio.run(drive(f"127.0.0.1:{grpc_port}", child.pid))
+        finally:
+            child.terminate()
+            try:
+                child.wait(30)
+            except subprocess.TimeoutExpired:
+                child.kill()
+    if profile:
+        print(f"  (cProfile of the server written to {profile})")
+
+
 def main() -> None:
-    if url := os.environ.get("NATS_URL"):
-        print(f"NATS at {url}")
-        asyncio.run(run(url))
-        return
+    wanted = set(sys.argv[1:]) or {"appends", "cold", "cpu"}
+    namespace = f"BENCH{uuid.uuid4().hex[:6]}"
+    testjack.register()
+    configure_logging("bench", "warning", json=False)
     with NatsServer() as server:
         print(f"nats-server {server.url}, JetStream file store, sync_interval always (loopback)")
-        asyncio.run(run(server.url))
+        if "appends" in wanted:
+            asyncio.run(appends(server.url, namespace))
+        if "cold" in wanted:
+            cold_games(namespace)
+        if "cpu" in wanted:
+            adjudicator_cpu(server.url, namespace)
 
 
 if __name__ == "__main__":

@@ -55,12 +55,30 @@ def bench_building_moves() -> None:
     print(f"building move (decide + evolve): median {statistics.median(timings) * 1e6:.0f} µs")
 
 
+def bench_legal_actions(game) -> None:
+    """`legal_actions` (candidates kept by the engine's deciders) over the states of a bot game."""
+    states, state = [], GAME.initial_state()
+    for index, event in enumerate(game.events):
+        state = GAME.evolve(state, event)
+        if index % 7 == 0 and GAME.to_act(state):
+            states.append((state.clone(), GAME.to_act(state)[0]))
+    building = [(s, p) for s, p in states if s.phase == "building"]
+    for name, sample in (("building", building), ("after building", [x for x in states if x not in building])):
+        began, offered = time.perf_counter(), 0
+        for st, player in sample:
+            offered += len(GAME.legal_actions(st, player))
+        elapsed = time.perf_counter() - began
+        print(f"legal_actions, {name}: {1e3 * elapsed / max(1, len(sample)):.2f} ms per call "
+              f"({offered / max(1, len(sample)):.0f} actions listed on average, {len(sample)} states)")
+
+
 def main() -> None:
     games = _games(4, 4)
     bench_replay(games)
     bench_playout(2)
     bench_playout(4)
     bench_building_moves()
+    bench_legal_actions(games[0])
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ from typing import Iterator
 
 import pytest
 
+from starbase_core.cluster import NatsCluster
 from starbase_core.servers import NatsServer, RedisServer, nats_config
 
 
@@ -78,6 +79,14 @@ def redis_url() -> Iterator[str]:
     else:
         with RedisServer() as server:
             yield server.url
+
+
+@pytest.fixture
+def nats_cluster() -> Iterator[NatsCluster]:
+    """A 3-node NATS JetStream cluster of the test's own on loopback (`.url` is what NATS_URL takes);
+    the test may kill and restart its nodes (`starbase_core.cluster`)."""
+    with NatsCluster(3) as cluster:
+        yield cluster
 
 
 def fresh_name(prefix: str = "t") -> str:

@@ -11,6 +11,8 @@ Layout (data first, then one module per concern):
 - `operating.py` (tiles, depots, transports, steps), `earnings.py` (runs and payouts), `privates.py`
   (private powers and revenue), `deals.py` (purchases needing consent), `bankruptcy.py` (emergency
   money raising and bankruptcies), `flow.py` (round sequence, automatic steps, receivership, game end).
+- `options.py` (every table option, declared once), `forced.py` (passes the engine plays itself).
 - `legal.py`, `bots.py`, `view.py`, `checks.py` (invariants), `game.py` (the `GAME` object).
+- `site18xx/` — games of 18xx.games: import, setup from the site's seed, export.
 - `board/` — the map, tiles and route engine (its own package and owner).
 """

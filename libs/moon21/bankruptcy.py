@@ -9,6 +9,7 @@ from moon21 import events as E
 from moon21.emit import Emitter, refuse
 from moon21.state import C, P, State
 from moon21.trading import holder_of, sale_possible, sell
+from starbase_rules.contract import RuleViolation
 
 
 def treasury_sellable(s: State, corp: str) -> list[str]:
@@ -48,13 +49,43 @@ def emergency_sell(em: Emitter, corp: str, actor: str, cmd: K.SellShares) -> Non
 
 
 def declare_bankruptcy(em: Emitter, corp: str, actor: str) -> None:
+    """11.7/11.8.1. Table option `bankruptcy`: "after_selling" (the president must first sell every
+    share the rules let them sell) or "when_short" (18xx.games: as soon as cash plus what the
+    sellable shares fetch cannot pay; the bank then sells those shares for them)."""
     s = em.state
     need = s.op.raising
-    if not need or s.cash(C(corp)) + s.cash(P(actor)) >= need or treasury_sellable(s, corp) \
-            or president_sellable(s, corp):
+    have = s.cash(C(corp)) + s.cash(P(actor))
+    short = s.option("bankruptcy") == "when_short"
+    if short:
+        can_pay = have + sum(n * s.price(x) for x, n in _president_sales(s, corp, actor)) >= need
+    else:
+        can_pay = have >= need or bool(president_sellable(s, corp))
+    if not need or can_pay or treasury_sellable(s, corp):
         raise refuse("NOT_BANKRUPT", "you can still raise the money for a transport")
+    if short:
+        for x, count in _president_sales(s, corp, actor):
+            sell(em, P(actor), x, count, drop=True, keep_presidency=corp)
     em(E.CorporationClosed(corp=corp, reason="bankrupt: could not buy a transport"))
     bankrupt_player(em, actor)
+
+
+def _president_sales(s: State, corp: str, president: str) -> list[tuple[str, int]]:
+    """The most of each corporation's shares the president could sell now, as (corporation, count)."""
+    out = []
+    for x in sorted({corp_of(c) for c in s.shares.certs_held(P(president))}):   # a closed one's are removed
+        count = next((n for n in range(s.shares.held_percent(x, P(president)) // 10, 0, -1)
+                      if _sale_accepted(s, P(president), x, n, corp)), 0)
+        if count:
+            out.append((x, count))
+    return out
+
+
+def _sale_accepted(s: State, seller: str, corp: str, count: int, protected: str) -> bool:
+    try:
+        sell(Emitter(s), seller, corp, count, drop=True, keep_presidency=protected)
+    except RuleViolation:
+        return False
+    return True
 
 
 def bankrupt_player(em: Emitter, player: str) -> None:

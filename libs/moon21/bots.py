@@ -20,7 +20,7 @@ from moon21.earnings import best_turn
 from moon21.isr import free_cash
 from moon21.operating import depot_options, open_bases, tile_options
 from moon21.privates import un_choices
-from moon21.rules import rules
+from moon21.rules import ols_min_distance, rules
 from moon21.state import C, P, State
 from moon21.stock import tunnel_taker
 from moon21.trading import cert_limit, holding_cap, player_cert_count
@@ -41,7 +41,7 @@ def bot_command(s: State, player: str, rnd: random.Random):
 
 def candidates(s: State, player: str, rnd: random.Random) -> list:
     if s.ols_pending:
-        options = bd.ols_options(s.board)
+        options = bd.ols_options(s.board, ols_min_distance(s))
         return [K.PlaceOldLandingSite(**o) for o in rnd.sample(options, k=min(3, len(options)))]
     if s.kind == "ISR":
         return _isr(s, player, rnd)
@@ -169,11 +169,11 @@ def _or(s: State, player: str, rnd: random.Random) -> list:
             fewest = min(bases, key=lambda b: (len(c.transports[b]), b != "SP"))
             out.append(K.BuyTransport(base=fewest if rnd.random() < 0.85 else rnd.choice(bases)))
         if bases and rnd.random() < 0.05:
-            sellers = [(x, t) for x in s.live_corps() if x != corp for b in ("LB", "SP")
+            sellers = [(x, b, t) for x in s.live_corps() if x != corp for b in ("LB", "SP")
                        for t in s.corps[x].transports[b]]
             if sellers and s.cash(C(corp)) >= 1:
-                x, t = rnd.choice(sellers)
-                out.append(K.BuyTransport(base=rnd.choice(bases), from_corp=x, transport=t,
+                x, b, t = rnd.choice(sellers)
+                out.append(K.BuyTransport(base=rnd.choice(bases), from_corp=x, from_base=b, transport=t,
                                           price=rnd.randint(1, s.cash(C(corp)))))
     return out + [K.Pass()]
 

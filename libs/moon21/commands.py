@@ -118,9 +118,13 @@ class RunTransports(_Cmd):
 
 
 class BuyTransport(_Cmd):
+    """Buy the top transport of the stack for `base`, or (with `from_corp`) a type `transport` transport
+    from another corporation's base `from_base` at an agreed `price`. `from_base` may be left out only
+    when the seller holds that type at one base."""
     type: Literal["BuyTransport"] = "BuyTransport"
     base: Literal["LB", "SP"]
     from_corp: str | None = None
+    from_base: Literal["LB", "SP"] | None = None
     transport: int | None = None
     price: int | None = None
 

@@ -56,9 +56,18 @@ def _check_transport(s: State, corp: str, cmd: K.BuyTransport) -> tuple[str, str
     president = s.president(cmd.from_corp)
     if president is None:
         raise refuse("NO_CONSENT", f"{cmd.from_corp} is in receivership and cannot agree a sale")
-    base = next((b for b in ("LB", "SP") if cmd.transport in seller.transports[b]), None)
-    if base is None:
+    holding = [b for b in ("LB", "SP") if cmd.transport in seller.transports[b]]
+    if cmd.from_base is not None:
+        if cmd.from_base not in holding:
+            raise refuse("NO_SUCH_TRANSPORT", f"{cmd.from_corp} has no type {cmd.transport} transport "
+                                              f"at its {cmd.from_base} base")
+        holding = [cmd.from_base]
+    if not holding:
         raise refuse("NO_SUCH_TRANSPORT", f"{cmd.from_corp} has no type {cmd.transport} transport")
+    if len(holding) > 1:
+        raise refuse("WHICH_BASE", f"{cmd.from_corp} holds a type {cmd.transport} at both bases: "
+                                   "say which (from_base)")
+    base = holding[0]
     price = cmd.price or 0
     if price < 1 or price > s.cash(C(corp)):
         raise refuse("ILLEGAL_PRICE", f"the price must be between ₡1 and ₡{s.cash(C(corp))}")
@@ -71,7 +80,7 @@ def buy_from_corporation(em: Emitter, corp: str, actor: str, cmd: K.BuyTransport
         _sell_transport(em, corp, cmd.from_corp, base, cmd.transport, cmd.base, cmd.price)
     else:
         em(E.DealProposed(corp=corp, seller=president, kind="transport", from_corp=cmd.from_corp,
-                          transport=cmd.transport, base=cmd.base, price=cmd.price))
+                          from_base=base, transport=cmd.transport, base=cmd.base, price=cmd.price))
 
 
 def _sell_transport(em: Emitter, corp: str, from_corp: str, from_base: str, transport: int, base: str,
@@ -91,6 +100,7 @@ def answer_deal(em: Emitter, actor: str, cmd: K.AnswerDeal) -> None:
     if deal["kind"] == "private":
         _sell_private(em, deal["corp"], actor, deal["private"], deal["price"])
     else:
-        from_base = next(b for b in ("LB", "SP") if deal["transport"] in s.corps[deal["from_corp"]].transports[b])
+        from_base = deal.get("from_base") or next(
+            b for b in ("LB", "SP") if deal["transport"] in s.corps[deal["from_corp"]].transports[b])
         _sell_transport(em, deal["corp"], deal["from_corp"], from_base, deal["transport"], deal["base"],
                         deal["price"])

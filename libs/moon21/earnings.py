@@ -13,7 +13,7 @@ from moon21.trading import move_price
 def best_turn(s: State, corp: str) -> dict:
     c = s.corps[corp]
     return bd.best_turn_runs(s.board, corp, {b: list(c.transports[b]) for b in ("LB", "SP")},
-                             sp_value=s.space_port_value, phase=s.phase)
+                             sp_value=s.space_port_value, phase=s.phase, second_run=s.option("second_run_token"))
 
 
 def validate(s: State, corp: str, runs: dict[str, list[dict]]) -> dict:
@@ -25,16 +25,17 @@ def validate(s: State, corp: str, runs: dict[str, list[dict]]) -> dict:
         raise refuse("UNKNOWN_BASE", f"runs are given per base LB and SP, not {sorted(unknown)}")
     return bd.validate_turn_runs(s.board, corp, {b: list(runs.get(b, [])) for b in ("LB", "SP")},
                                  {b: list(c.transports[b]) for b in ("LB", "SP")},
-                                 sp_value=s.space_port_value, phase=s.phase)
+                                 sp_value=s.space_port_value, phase=s.phase,
+                                 second_run=s.option("second_run_token"))
 
 
 def submit_runs(em: Emitter, corp: str, runs: dict[str, list[dict]]) -> None:
     s = em.state
     if s.op.step not in ("tiles", "token", "run"):
         raise refuse("WRONG_STEP", "transports have already run this turn")
-    best = best_turn(s, corp)
     result = validate(s, corp, runs)
-    if result["revenue"] < best["revenue"]:
+    if s.option("maximum_revenue") == "enforced" and result["revenue"] < best_turn(s, corp)["revenue"]:
+        best = best_turn(s, corp)
         raise refuse("NOT_MAXIMUM_REVENUE",
                      f"these runs earn ₡{result['revenue']}; the transports can earn ₡{best['revenue']}")
     pay(em, corp, result)

@@ -14,6 +14,8 @@ class GameSetUp(Event):
     held_back: str                           # corporation drawn to wait until SR 3
     minerals: dict[str, str]                 # hex -> mineral, drawn at random
     starting_cash: int
+    options: dict = Field(default_factory=dict)   # the table's resolved options (`moon21.options`);
+                                                  # empty in games recorded before options: the rulebook
 
 
 class RoundStarted(Event):
@@ -296,6 +298,7 @@ class DealProposed(Event):
     price: int
     private: str | None = None
     from_corp: str | None = None
+    from_base: str | None = None             # the seller's base (None in deals recorded before it was named)
     transport: int | None = None
     base: str | None = None
 

@@ -8,7 +8,7 @@ from kit18xx.shares import IPO, POOL, corp_of
 from kit18xx.turns import StockTurns
 from moon21 import board as bd
 from moon21 import events as E
-from moon21.rules import rules
+from moon21.rules import ols_min_distance, rules
 from moon21.state import C, CorporateRound, Corp, OperatingTurn, P, State, name_of
 
 
@@ -19,6 +19,7 @@ def _shares_value(state: State, certs: list[str], price: int) -> int:
 def _setup(s: State, e: E.GameSetUp) -> None:
     r = rules()
     s.players = list(e.players)
+    s.options = dict(e.options)
     s.ledger.open(BANK, r["bank_cash"])
     for p in s.players:
         s.ledger.move(BANK, P(p), e.starting_cash)
@@ -147,7 +148,7 @@ def _tile(s: State, e: E.TileLaid) -> None:
 
 
 def _depot(s: State, e: E.DepotPlaced) -> None:
-    bd.place_token(s.board, e.corp, e.hex, e.depot, need_route=not e.free)
+    bd.place_token(s.board, e.corp, e.hex, e.depot, need_route=not e.free, reach_mode=s.option("build_reach"))
     s.corps[e.corp].depots_left.pop(0)
     s.ledger.move(C(e.corp), BANK, e.cost)
     if s.op and not e.free:
@@ -283,7 +284,7 @@ def _resolution_passed(s: State, e: E.ResolutionPassed) -> None:
 
 
 def _ols_placed(s: State, e: E.OldLandingSitePlaced) -> None:
-    bd.place_ols(s.board, e.hex, e.tile, e.rotation, e.depot)
+    bd.place_ols(s.board, e.hex, e.tile, e.rotation, e.depot, ols_min_distance(s))
     s.ols_pending = None
 
 

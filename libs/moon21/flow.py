@@ -8,6 +8,7 @@ from moon21 import events as E
 from moon21.corporate import end_of_corporate_round
 from moon21.earnings import run_and_pay
 from moon21.emit import Emitter
+from moon21.forced import buy_step_has_choice, corporate_turn_has_choice, stock_turn_has_choice
 from moon21.operating import bank_price, depot_options, must_buy, open_bases, phase_change
 from moon21.privates import pay_private_revenue
 from moon21.rules import rules
@@ -35,6 +36,9 @@ def _step(em: Emitter) -> bool:
             order = s.market.price_order(s.grid, s.live_corps())
             em(E.RoundStarted(kind="CR", set_no=s.set_no, order=order))
             return True
+        if not stock_turn_has_choice(s, s.sr.current):          # a forced pass (18xx.games skips it too)
+            em(E.StockTurnEnded(player=s.sr.current, passed=not s.sr_turn_sold and not s.sr_turn_took_share))
+            return True
         return False
     if s.kind == "CR":
         return _corporate(em)
@@ -46,7 +50,10 @@ def _step(em: Emitter) -> bool:
 def _corporate(em: Emitter) -> bool:
     s = em.state
     if s.cr.current is not None:
-        return False
+        if corporate_turn_has_choice(s, s.cr.current):
+            return False
+        em(E.CorporateTurnEnded(corp=s.cr.current))             # nothing to issue, sell or buy
+        return True
     pending = [c for c in s.cr.order if c not in s.cr.done and not s.corps[c].closed]
     if not pending:
         end_of_corporate_round(em)
@@ -126,14 +133,10 @@ def _skip_empty_step(em: Emitter) -> bool:
                 em(E.EmergencyBegan(corp=corp, need=bank_price(s)))
                 return True
             return False
-        if not open_bases(s, corp) and not _may_buy_private(s, corp):
+        if not buy_step_has_choice(s, corp):
             em(E.OperatingTurnEnded(corp=corp))
             return True
     return False
-
-
-def _may_buy_private(s: State, corp: str) -> bool:
-    return any(s.privates_of(f"p:{player}") for player in s.active_players())
 
 
 def _receivership_turn(em: Emitter, corp: str) -> None:

@@ -10,6 +10,8 @@ from moon21.checks import invariants
 from moon21.decide import decide, to_act
 from moon21.evolve import evolve
 from moon21.legal import legal_actions
+from moon21.options import table_options
+from moon21.site18xx.setup import ORIGIN, setup_events
 from moon21.rules import rules
 from moon21.state import State
 from moon21.view import view
@@ -27,6 +29,7 @@ class Moon21:
     def setup(self, players: list[str], options: dict, rng) -> list:
         if not self.min_players <= len(players) <= self.max_players or len(set(players)) != len(players):
             raise RuleViolation("BAD_PLAYER_COUNT", "21Moon needs 2 to 5 distinct players")
+        resolved = table_options(options)
         r = rules()
         seats = rng.shuffle(list(players))                     # turn order cards
         corps = list(r.corps)
@@ -35,8 +38,16 @@ class Moon21:
         cubes = rng.shuffle(cubes)                              # one cube per mineral hex
         minerals = dict(zip(r["mineral_hexes"], cubes))
         return [E.GameSetUp(players=seats, held_back=held_back, minerals=minerals,
-                            starting_cash=r["starting_cash"][len(players)]),
+                            starting_cash=r["starting_cash"][len(players)], options=resolved),
                 E.RoundStarted(kind="ISR")]
+
+    def imported_setup(self, players: list[str], options: dict, origin: dict) -> list:
+        """The setup of a game imported from another site, re-derived from what its GameCreated records
+        (`starbase_core.imported`): seats as listed, minerals and the held-back corporation from the
+        site's seed as that site places them, or as a Starbase export recorded them."""
+        if origin.get("site") != ORIGIN:
+            raise RuleViolation("UNKNOWN_ORIGIN", f"21Moon imports games of {ORIGIN} only")
+        return setup_events(list(players), table_options(options), origin)
 
     def parse_command(self, data: dict):
         return K.parse_command(data)

@@ -8,7 +8,7 @@ from moon21 import commands as K
 from moon21 import events as E
 from moon21.clone import clone
 from moon21.emit import Emitter, refuse
-from moon21.rules import rules
+from moon21.rules import ols_min_distance, rules
 from moon21.state import P
 
 
@@ -110,5 +110,5 @@ def continue_chain(em: Emitter, next_player: str) -> None:
 def decide_ols(em: Emitter, cmd, actor: str) -> None:
     if not isinstance(cmd, K.PlaceOldLandingSite):
         raise refuse("OLS_PENDING", "the Old Landing Site tile and token must be placed first")
-    bd.check_ols(em.state.board, cmd.hex, cmd.tile, cmd.rotation, cmd.depot)
+    bd.check_ols(em.state.board, cmd.hex, cmd.tile, cmd.rotation, cmd.depot, ols_min_distance(em.state))
     em(E.OldLandingSitePlaced(player=actor, hex=cmd.hex, tile=cmd.tile, rotation=cmd.rotation, depot=cmd.depot))

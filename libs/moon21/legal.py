@@ -8,7 +8,7 @@ from moon21.decide import decide, to_act
 from moon21.earnings import best_turn
 from moon21.operating import depot_options, tile_options
 from moon21.privates import un_choices
-from moon21.rules import rules
+from moon21.rules import ols_min_distance, rules
 from moon21.state import State
 from starbase_rules.contract import RuleViolation
 
@@ -29,7 +29,7 @@ def legal_actions(s: State, player: str) -> list[dict]:
 def _candidates(s: State, player: str) -> list:
     cands: list = [K.Pass()]
     if s.ols_pending:
-        return [K.PlaceOldLandingSite(**o) for o in bd.ols_options(s.board)]
+        return [K.PlaceOldLandingSite(**o) for o in bd.ols_options(s.board, ols_min_distance(s))]
     if s.kind == "ISR":
         a = s.auction
         if a.resolving:
@@ -75,7 +75,8 @@ def _candidates(s: State, player: str) -> list:
     for other in s.live_corps():
         for b in ("LB", "SP"):
             for t in set(s.corps[other].transports[b]):
-                cands += [K.BuyTransport(base=nb, from_corp=other, transport=t, price=1) for nb in ("LB", "SP")]
+                cands += [K.BuyTransport(base=nb, from_corp=other, from_base=b, transport=t, price=1)
+                          for nb in ("LB", "SP")]
     for private in [p for q in s.active_players() for p in s.privates_of(f"p:{q}")]:
         spec = rules().privates[private]
         cands += [K.AcquirePrivate(private=private, price=p) for p in sorted({spec.sale_min, spec.sale_max})]

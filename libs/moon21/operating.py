@@ -19,7 +19,8 @@ OTHER = {"LB": "SP", "SP": "LB"}
 
 def lay_flags(s: State, corp: str) -> dict:
     return {"phase": s.phase, "space_bridge": s.owns_private(corp, "P3"), "tunnel": s.owns_private(corp, "P6"),
-            "terminal_open": s.private_owner.get("P5") == "closed"}
+            "terminal_open": s.private_owner.get("P5") == "closed", "reach_mode": s.option("build_reach"),
+            "mineral_cost": s.option("mineral_lay_cost"), "tunnel_mountain_cost": s.option("tunnel_mountain_cost")}
 
 
 def tile_options(s: State, corp: str, base: str) -> list[dict]:
@@ -31,7 +32,7 @@ def depot_options(s: State, corp: str) -> list[dict]:
     c = s.corps[corp]
     if not c.depots_left or s.cash(C(corp)) < c.depots_left[0]:
         return []
-    return bd.token_options(s.board, corp)
+    return bd.token_options(s.board, corp, reach_mode=s.option("build_reach"))
 
 
 def lay_tile(em: Emitter, corp: str, cmd: K.LayTile) -> None:
@@ -63,7 +64,7 @@ def place_depot(em: Emitter, corp: str, cmd: K.PlaceDepot) -> None:
     cost = c.depots_left[0]
     if s.cash(C(corp)) < cost:
         raise refuse("INSUFFICIENT_FUNDS", f"the next depot costs ₡{cost}; {corp} has ₡{s.cash(C(corp))}")
-    bd.check_token(s.board, corp, cmd.hex, cmd.depot)
+    bd.check_token(s.board, corp, cmd.hex, cmd.depot, reach_mode=s.option("build_reach"))
     if s.op.step == "tiles":
         em(E.StepFinished(corp=corp, step="tiles", next_step="token"))
     em(E.DepotPlaced(corp=corp, hex=cmd.hex, depot=cmd.depot, cost=cost))

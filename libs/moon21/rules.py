@@ -8,6 +8,7 @@ from pathlib import Path
 import yaml
 
 from kit18xx.market import MarketGrid
+from moon21.board.lays import OLS_MIN_DISTANCE
 
 DATA = Path(__file__).parent / "data"
 
@@ -67,3 +68,8 @@ def rules() -> Rules:
         phase_colors={p["name"]: tuple(p["colors"]) for p in raw["phases"]},
         phase_removes={p["name"]: p["removes"] for p in raw["phases"]},
     )
+
+
+def ols_min_distance(state) -> int:
+    """How far from the Space Port the Old Landing Site must be (table option `ols_hexes`)."""
+    return OLS_MIN_DISTANCE if state.option("ols_hexes") == "three_from_space_port" else 0

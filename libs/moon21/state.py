@@ -12,6 +12,7 @@ from kit18xx.bank import Ledger
 from kit18xx.market import MarketState
 from kit18xx.shares import ShareRegistry
 from kit18xx.turns import StockTurns
+from moon21.options import DEFAULTS
 
 BASES = ("LB", "SP")
 
@@ -107,6 +108,7 @@ class State:
     board: Any = None
     ended: str | None = None
     final: list[dict] | None = None
+    options: dict = field(default_factory=dict)                   # resolved table options (`moon21.options`)
 
     # -- helpers -------------------------------------------------------------
     def active_players(self) -> list[str]:
@@ -135,6 +137,10 @@ class State:
 
     def owns_private(self, corp: str, private: str) -> bool:
         return self.private_owner.get(private) == C(corp)
+
+    def option(self, key: str):
+        """A table option: the recorded value, else the rulebook's (games recorded before options)."""
+        return self.options.get(key, DEFAULTS[key])
 
     def top_transport(self) -> int:
         return self.stack[0] if self.stack else 10

@@ -16,10 +16,14 @@ def holder_of(state: State) -> dict[str, str]:
 
 
 def pool_cap(state: State) -> int:
+    if len(state.players) == 2:
+        return state.option("pool_cap_2p")
     return rules()["pool_cap_percent"]
 
 
 def cert_limit(state: State) -> int:
+    if len(state.players) == 2:
+        return state.option("certificate_limit_2p")
     return rules()["certificate_limit"][len(state.players)]
 
 

@@ -38,6 +38,9 @@ def register(subparsers) -> None:
     export = subparsers.add_parser("export", help="write a game's stream as JSON lines")
     _source_options(export)
     export.add_argument("-o", "--output", help="file to write (default: stdout)")
+    export.add_argument("--file", help="read a JSON-lines export instead of the live stream ('-': stdin)")
+    export.add_argument("--format", choices=["jsonl", "18xx"], default="jsonl",
+                        help="jsonl: the stream; 18xx: a 21Moon game as 18xx.games' saved game (site18xx.py)")
     export.set_defaults(handler=run_export)
 
 
@@ -85,6 +88,9 @@ def run_log(args) -> int:
 def run_export(args) -> int:
     if (envelopes := _load_some(args)) is None:
         return EXIT_FAILED
+    if getattr(args, "format", "jsonl") == "18xx":
+        from starbase_cli.site18xx import run_export as export_18xx
+        return export_18xx(args, envelopes)
     lines = "".join(envelope.model_dump_json() + "\n" for envelope in envelopes)
     if args.output:
         with open(args.output, "w", encoding="utf-8") as file:

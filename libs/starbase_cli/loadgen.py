@@ -22,6 +22,10 @@ What is counted, so that the figures can be checked against each other and again
 - events pushed: every event every socket received, setup events included.
 - errors: anything that should not happen (5xx, transport failures, dropped sockets, seq gaps,
   pushes that never came), by kind.
+
+`run_load(..., journal=j)` also tells `j.command(game_id, command_id, outcome, seqs, code)` the final
+answer to every command (outcome "acknowledged", "refused" or "unanswered"; the command id as the store
+keeps it), so a checker can hold the store to what clients were told (`starbase_chaos.checker`).
 """
 from __future__ import annotations
 
@@ -154,8 +158,9 @@ class TableSlot:
     """One table's worth of players, playing games one after another."""
 
     def __init__(self, index: int, plan: LoadPlan, http: httpx.AsyncClient, report: LoadReport,
-                 budget: Budget, engine, bots: str, run_id: str):
+                 budget: Budget, engine, bots: str, run_id: str, journal=None):
         self.index, self.plan, self.http, self.report, self.budget = index, plan, http, report, budget
+        self.journal = journal
         self.engine, self.bots, self.run_id = engine, bots, run_id
         self.rnd = random.Random(plan.seed * 1000 + index)
         self.ws_base = "ws" + plan.lobby[len("http"):] if plan.lobby.startswith("http") else plan.lobby
@@ -263,7 +268,8 @@ class TableSlot:
     async def send(self, game_id: str, player: str, command: dict):
         """(sent_at, events) when accepted, "refused", or None when it went unanswered."""
         self.commands += 1
-        body = {"command": command, "command_id": f"{self.run_id}-{self.index}-{self.commands}"}
+        command_id = f"{self.run_id}-{self.index}-{self.commands}"
+        body = {"command": command, "command_id": command_id}
         sent_at = time.perf_counter()
         self.report.sent += 1
         for attempt in range(ATTEMPTS):
@@ -280,12 +286,20 @@ class TableSlot:
             if reply.status_code >= 400:
                 self.report.refused += 1
                 self.report.refused_codes[_code(reply)] += 1
+                self._tell(game_id, player, command_id, "refused", code=_code(reply))
                 return "refused"
             self.report.round_trips.append(time.perf_counter() - sent_at)
             self.report.accepted += 1
-            return sent_at, reply.json()["events"]
+            events = reply.json()["events"]
+            self._tell(game_id, player, command_id, "acknowledged", [event["seq"] for event in events])
+            return sent_at, events
         self.report.unanswered += 1
+        self._tell(game_id, player, command_id, "unanswered")
         return None
+
+    def _tell(self, game_id: str, player: str, command_id: str, outcome: str, seqs=(), code: str = "") -> None:
+        if self.journal is not None:     # the store keeps the lobby's id: the player's, then the client's
+            self.journal.command(game_id, f"{player}:{command_id}", outcome, seqs, code)
 
     async def _current_seq(self, game_id: str) -> int:
         host = next(iter(self.auth))
@@ -352,7 +366,7 @@ def choose_bots(plan: LoadPlan, get_game: Callable) -> tuple[str, object]:
 
 
 async def run_load(plan: LoadPlan, get_game: Callable | None = None,
-                   budget: Budget | None = None) -> LoadReport:
+                   budget: Budget | None = None, journal=None) -> LoadReport:
     if get_game is None:
         from starbase_rules.registry import get_game
     bots, engine = choose_bots(plan, get_game)
@@ -363,7 +377,7 @@ async def run_load(plan: LoadPlan, get_game: Callable | None = None,
     limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
     began = time.perf_counter()
     async with httpx.AsyncClient(base_url=plan.lobby, timeout=30, limits=limits) as http:
-        slots = [TableSlot(i, plan, http, report, budget, engine, bots, run_id) for i in range(plan.tables)]
+        slots = [TableSlot(i, plan, http, report, budget, engine, bots, run_id, journal) for i in range(plan.tables)]
         tasks = [asyncio.create_task(slot.run()) for slot in slots]
         # A last resort against a lobby that stops answering mid-request: the run still ends and reports.
         _, late = await asyncio.wait(tasks, timeout=plan.duration + plan.drain + HARD_STOP_SLACK)

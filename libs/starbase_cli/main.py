@@ -9,7 +9,7 @@ import sys
 
 # Each module offers `register(subparsers)`; a module that is not installed is simply left out.
 COMMAND_MODULES = ["starbase_cli.play", "starbase_cli.script", "starbase_cli.audit", "starbase_cli.load",
-                   "starbase_cli.admin", "starbase_cli.credentials"]
+                   "starbase_cli.admin", "starbase_cli.credentials", "starbase_cli.site18xx"]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -32,13 +32,17 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from starbase_core.cluster import nats_for
 from starbase_core.provision import Credentials, provision
-from starbase_core.servers import NatsServer, RedisServer, free_port
+from starbase_core.servers import RedisServer, free_port
 from starbase_core.tls import TlsFiles
 
 RUN_DIR = Path(os.environ.get("STARBASE_RUN_DIR", ".run"))
 STOP_GRACE = 15.0
 READY_TIMEOUT = 60.0
+# `make run CLUSTER=3`: NATS as a JetStream cluster of that many loopback nodes, every stream replicated
+# on each (up to 5, JetStream's limit); its files live apart from the single server's (`.run/nats`).
+CLUSTER = int(os.environ.get("CLUSTER") or 1)
 
 
 def port_is_free(port: int) -> bool:
@@ -122,6 +126,23 @@ def server_tls(creds: Credentials, name: str) -> TlsFiles | None:
                     str(creds.tls_file(f"{name}.key")))
 
 
+# Credential settings a child must never inherit from the caller's shell: each gets only its own.
+INHERITED_SECRETS = ("NATS_NKEY_FILE", "REDIS_USERNAME", "REDIS_PASSWORD_FILE", "ADJUDICATOR_TOKEN_FILE",
+                     "ADJUDICATOR_CALLERS_FILE", "INSECURE_DEV_MODE", "LOBBY_SECRET",
+                     "LOBBY_SCORES_REDIS_USERNAME", "LOBBY_SCORES_REDIS_PASSWORD_FILE")
+
+
+def base_env(nats_url: str, redis_url: str, nats_nodes: int = CLUSTER) -> dict[str, str]:
+    """What every child shares: the servers' URLs, never a secret (services() adds each one's own);
+    on a cluster, streams replicated on every node (up to 5, JetStream's limit)."""
+    env = {**os.environ, "NATS_URL": nats_url, "REDIS_URL": redis_url, "PYTHONUNBUFFERED": "1"}
+    for inherited in INHERITED_SECRETS:
+        env.pop(inherited, None)
+    if nats_nodes > 1:
+        env["STORE_REPLICAS"] = str(min(nats_nodes, 5))
+    return env
+
+
 def services(env: dict, creds: Credentials) -> list[Child]:
     """Every service as a child process, each with its own credentials (and a metrics port of its
     own). The lobby and the Trucker service share Redis, where the lobby keeps the single-use socket
@@ -198,19 +219,16 @@ def main() -> int:
     children: list[Child] = []
     print("Starting Starbase…", flush=True)
     creds = credentials()
-    nats = NatsServer(port=pick_port("NATS_PORT", 4222), workdir=RUN_DIR / "nats",
-                      authorization=creds.nats_authorization(), tls=server_tls(creds, "nats"))
+    nats = nats_for(CLUSTER, port=pick_port("NATS_PORT", 4222),
+                    workdir=RUN_DIR / ("nats" if CLUSTER <= 1 else f"nats-cluster{CLUSTER}"),
+                    authorization=creds.nats_authorization(), tls=server_tls(creds, "nats"),
+                    route_password=creds.route_password)
     redis = RedisServer(port=pick_port("REDIS_PORT", 6379), workdir=RUN_DIR / "redis", persist=True,
                         acl=creds.redis_acl(), tls=server_tls(creds, "redis"))
     try:
         nats.start()
         redis.start()
-        # No secret in the shared environment: each child gets its own credentials (services()).
-        env = {**os.environ, "NATS_URL": nats.url, "REDIS_URL": redis.url, "PYTHONUNBUFFERED": "1"}
-        for inherited in ("NATS_NKEY_FILE", "REDIS_USERNAME", "REDIS_PASSWORD_FILE", "ADJUDICATOR_TOKEN_FILE",
-                          "ADJUDICATOR_CALLERS_FILE", "INSECURE_DEV_MODE", "LOBBY_SECRET",
-                          "LOBBY_SCORES_REDIS_USERNAME", "LOBBY_SCORES_REDIS_PASSWORD_FILE"):
-            env.pop(inherited, None)
+        env = base_env(nats.url, redis.url)
         children = services(env, creds)
         for child in children:
             child.start(env, logs)

@@ -12,6 +12,9 @@
    is answered, not applied again, even after its live state is lost) is the one meta key the rules
    cannot re-derive: it is not compared (the hash chain still covers it).
 
+A game imported from another site (commitment "import:<site>") has no seed of ours: steps 3 and 4 are
+`starbase_core.imported.audit_imported`'s, which says what it can and cannot verify.
+
 A game still in progress has no revealed seed: its chain and shape are checked and the verdict says
 the chance is not yet verifiable.
 """
@@ -25,6 +28,7 @@ from starbase_core.gamestream import GAME_CREATED, GAME_ENDED, ends_game, is_pla
 from starbase_core.transaction import (
     REQUEST_ID, InvariantsBroken, decide_next, open_game, realtime_service,
 )
+from starbase_core.imported import audit_imported, is_imported
 from starbase_rules.contract import Game, RuleViolation
 from starbase_rules.fair import commitment
 
@@ -73,6 +77,9 @@ def audit_game(game_id: str, envelopes: list[Envelope], get_game: Callable[[str]
     if not ends_game(last):
         return report
     report.finished = True
+    if is_imported(created):                 # chance drawn on another site: no seed to check
+        audit_imported(envelopes, get_game, report)
+        return report
     try:
         seed = bytes.fromhex(last.data["seed"])
     except (KeyError, ValueError, TypeError):

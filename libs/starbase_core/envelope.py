@@ -90,8 +90,25 @@ def hash_of(fields: dict) -> str:
 def seal(stream: str, events: Iterable[NewEvent], *, last_seq: int, last_hash: str,
          command_id: str | None = None, time: str | None = None) -> list[Envelope]:
     """Chain new events after (last_seq, last_hash): the envelopes the store will append."""
+    return [Envelope.model_construct(**fields)
+            for fields in _sealed_fields(stream, events, last_seq, last_hash, command_id, time)]
+
+
+def seal_to_json(stream: str, events: Iterable[NewEvent], *, last_seq: int, last_hash: str,
+                 command_id: str | None = None) -> tuple[list[Envelope], bytes]:
+    """`seal`, and the JSON list of the envelopes' fields (as `model_dump` orders them) a store keeps,
+    made from the same dicts rather than dumped back out of the models."""
+    sealed = _sealed_fields(stream, events, last_seq, last_hash, command_id, None)
+    payload = json.dumps(sealed, separators=(",", ":"), ensure_ascii=False).encode()
+    return [Envelope.model_construct(**fields) for fields in sealed], payload
+
+
+def _sealed_fields(stream: str, events: Iterable[NewEvent], last_seq: int, last_hash: str,
+                   command_id: str | None, time: str | None) -> list[dict[str, Any]]:
+    # Built from NewEvents, which pydantic has validated, and from this function's own values: the
+    # envelopes need no second validation (model_construct), which a command would pay for per event.
     time = time or utc_now()
-    sealed: list[Envelope] = []
+    sealed: list[dict[str, Any]] = []
     prev_hash, seq = last_hash, last_seq
     for event in events:
         seq += 1
@@ -100,9 +117,8 @@ def seal(stream: str, events: Iterable[NewEvent], *, last_seq: int, last_hash: s
             "command_id": command_id, "actor": event.actor, "time": time, "meta": event.meta,
             "prev_hash": prev_hash,
         }
-        envelope = Envelope(**body, hash=hash_of(body))
-        sealed.append(envelope)
-        prev_hash = envelope.hash
+        body["hash"] = prev_hash = hash_of(body)
+        sealed.append(body)
     return sealed
 
 

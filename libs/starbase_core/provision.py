@@ -12,6 +12,8 @@ What is made (a file that exists is kept, so a restart keeps tokens and password
   keys and the boards it only reads); the ACL holds SHA-256s;
 - `adjudicator/<caller>.token`: the bearer secret of each adjudicator caller; `adjudicator/callers`
   lists their hashes and the methods each may call;
+- `nats/routes.password`: what the nodes of a NATS cluster (`make run CLUSTER=3`, the chaos harness)
+  present to each other on their routes (`starbase_core.cluster`);
 - `lobby_secret`: signs players' tokens (the lobby; the Trucker service takes the lobby's tickets);
 - with `tls_hosts`: `tls/ca.crt` (+ `ca.key`) and one certificate per service for those host names.
 
@@ -28,8 +30,10 @@ import nkeys
 
 from starbase_core.callers import caller_line
 from starbase_core.credentials import write_private
-from starbase_core.nats_permissions import ROLES as NATS_ROLES, Names, authorization
+from starbase_core.bus import NatsAuth
+from starbase_core.nats_permissions import ROLES as NATS_ROLES, Names, authorization, inbox_prefix
 from starbase_core.redis_acl import ROLES as REDIS_ROLES, acl_file
+from starbase_core.tls import TlsFiles, client_context
 
 # Who calls the adjudicator, and which methods each may call (the clock only plays defaults).
 ADJUDICATOR_CALLERS: dict[str, tuple[str, ...]] = {
@@ -87,6 +91,10 @@ class Credentials:
     def lobby_secret(self) -> str:
         return (self.directory / "lobby_secret").read_text().strip()
 
+    @property
+    def route_password(self) -> str:
+        return (self.directory / "nats" / "routes.password").read_text().strip()
+
     def tls_file(self, name: str) -> Path:
         return self.directory / "tls" / name
 
@@ -98,6 +106,19 @@ class Credentials:
         return acl_file({role: self.redis_password_file(role).read_text().strip() for role in REDIS_ROLES},
                         scoring_prefix=self.names.scoring_prefix, trucker_prefix="trucker",
                         limits_prefix=self.names.limits_prefix)
+
+    def nats_auth(self, role: str) -> NatsAuth:
+        """How a process of this deployment (a test, the chaos harness) connects to NATS as `role`."""
+        tls = None
+        if self.tls:
+            tls = client_context(TlsFiles(str(self.tls_file("ca.crt")), str(self.tls_file(f"{role}.crt")),
+                                          str(self.tls_file(f"{role}.key"))))
+        return NatsAuth(nkey_seed=self.nats_seed_file(role).read_text().strip(), tls=tls,
+                        inbox_prefix=inbox_prefix(role))
+
+    def redis_login(self, user: str) -> dict[str, str]:
+        """`Redis.from_url` keyword arguments that log in as Redis user `user` (TLS not included)."""
+        return {"username": user, "password": self.redis_password_file(user).read_text().strip()}
 
     def env(self, service: str) -> dict[str, str]:
         """The credential settings of one service (or of the `audit` tool), as environment variables."""
@@ -125,6 +146,7 @@ def provision(directory: Path, *, names: Names | None = None, tls_hosts: list[st
     creds = Credentials(directory, names or Names(), tls=tls_hosts is not None)
     for role in NATS_ROLES:
         _kept(creds.nats_seed_file(role), new_nkey_seed)
+    _kept(directory / "nats" / "routes.password", new_secret)
     for role in REDIS_ROLES:
         _kept(creds.redis_password_file(role), new_secret)
     lines = [caller_line(caller, _kept(creds.token_file(caller), new_secret), methods)

@@ -10,7 +10,14 @@ Semantics every adapter keeps:
   only if the stream's last seq is N; otherwise it raises `WrongExpectedSeq(actual)` and stores nothing.
 - A `command_id` is remembered per stream for ever: appending again with one already stored returns the
   envelopes first stored for it and stores nothing, whatever `expected_seq` says. `find_command` asks
-  the same question without appending (a service checks it before re-deciding a retried command).
+  the same question without appending (a service checks it before re-deciding a retried command);
+  with `catch_up=False` it answers from what this instance has read already, with no round trip, so
+  None then only means "not in the part of the stream this instance knows" (the append still checks).
+- `checkpoint(stream)` is what this instance knows of a stream's prefix (its last seq, hash, position and
+  command ids), with no round trip, or None; `adopt(checkpoint)` checks one (kept in a snapshot, say)
+  against the stream, its envelope at `position` must have that seq and hash, and if it holds, uses
+  it, so that reading from `checkpoint.seq + 1` and appending after it need not read what it covers.
+  A checkpoint is a cache: the store checks where it stands, its maker vouches for its command ids.
 - `read(stream, from_seq)` gives the stream's envelopes in seq order; `last_seq` its last seq (0: empty).
 - `follow(from_position, subject_filter)` yields `(position, envelope)` for every envelope of every
   stream whose name matches the NATS-style filter ("game.>", "table.*"), in append order, then waits
@@ -24,7 +31,10 @@ from __future__ import annotations
 
 from typing import AsyncIterator, Protocol, runtime_checkable
 
+from starbase_core.command_index import StreamCheckpoint
 from starbase_core.envelope import Envelope, NewEvent
+
+__all__ = ["EventStore", "StoreError", "WrongExpectedSeq", "EmptyAppend", "StreamCheckpoint", "subject_matches"]
 
 
 class StoreError(Exception):
@@ -50,7 +60,12 @@ class EventStore(Protocol):
     async def append(self, stream: str, events: list[NewEvent], *, expected_seq: int,
                      command_id: str | None = None) -> list[Envelope]: ...
 
-    async def find_command(self, stream: str, command_id: str) -> list[Envelope] | None: ...
+    async def find_command(self, stream: str, command_id: str, *,
+                           catch_up: bool = True) -> list[Envelope] | None: ...
+
+    def checkpoint(self, stream: str) -> StreamCheckpoint | None: ...
+
+    async def adopt(self, checkpoint: StreamCheckpoint) -> bool: ...
 
     async def read(self, stream: str, from_seq: int = 1) -> list[Envelope]: ...
 

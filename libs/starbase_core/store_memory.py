@@ -4,6 +4,7 @@ from __future__ import annotations
 import asyncio
 from typing import AsyncIterator
 
+from starbase_core.command_index import CommandSet, StreamCheckpoint, command_digest
 from starbase_core.envelope import (
     GENESIS_HASH, Envelope, NewEvent, check_command_id, check_stream_name, seal,
 )
@@ -39,9 +40,28 @@ class MemoryEventStore:
             self._appended.notify_all()
         return list(sealed)
 
-    async def find_command(self, stream: str, command_id: str) -> list[Envelope] | None:
-        found = self._commands.get((stream, command_id))
+    async def find_command(self, stream: str, command_id: str, *,
+                           catch_up: bool = True) -> list[Envelope] | None:
+        found = self._commands.get((stream, command_id))    # one process: always to the end
         return list(found) if found else None
+
+    def checkpoint(self, stream: str) -> StreamCheckpoint | None:
+        envelopes = self._streams.get(check_stream_name(stream))
+        if not envelopes:
+            return None
+        position = {id(e): p for p, e in enumerate(self._log, start=1) if e.stream == stream}
+        commands = CommandSet.of({command_digest(cid): position[id(first[0])]
+                                  for (name, cid), first in self._commands.items() if name == stream})
+        return StreamCheckpoint(stream=stream, seq=envelopes[-1].seq, hash=envelopes[-1].hash,
+                                position=position[id(envelopes[-1])], commands=commands)
+
+    async def adopt(self, checkpoint: StreamCheckpoint) -> bool:
+        """Only checks it: this store always knows its streams to the end."""
+        if not 0 < checkpoint.position <= len(self._log):
+            return False
+        envelope = self._log[checkpoint.position - 1]
+        return (envelope.stream, envelope.seq, envelope.hash) == \
+            (checkpoint.stream, checkpoint.seq, checkpoint.hash)
 
     async def read(self, stream: str, from_seq: int = 1) -> list[Envelope]:
         check_stream_name(stream)

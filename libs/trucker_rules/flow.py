@@ -124,39 +124,6 @@ def to_act(state: TruckerState) -> list[str]:
     return [ask["player"]] if ask else []
 
 
-def legal_actions(state: TruckerState, player: str) -> list[dict]:
-    """Command shapes this player may send now (a UI hint; `decide` is the judge)."""
-    seat = state.seats.get(player)
-    if seat is None or state.phase == OVER:
-        return []
-    if state.phase == BUILDING:
-        if not state.building_started:
-            return [{"type": "StartBuilding"}]
-        if seat.order_tile is not None:
-            return []
-        if seat.looking_at is not None:
-            return [{"type": "PutBackPile"}]
-        if seat.hand is not None:
-            actions = [{"type": "PlaceComponent"}, {"type": "ReserveComponent"}]
-            return actions + ([] if seat.from_reserve else [{"type": "ReturnComponent"}])
-        actions = [{"type": "GrabFaceDown"}, {"type": "Finish"}, {"type": "LookAtPile"}]
-        actions += [{"type": "GrabFaceUp", "component": c} for c in state.face_up]
-        actions += [{"type": "TakeReserved", "component": c} for c in seat.ship.reserve]
-        if seat.ship.newest is not None:
-            actions += [{"type": "MoveNewest"}, {"type": "ReturnComponent"}]
-        return actions
-    if state.phase == REPAIR:
-        return [{"type": "RepairShip"}] if seat.flaws else []
-    actions = []
-    ask = state.step.get("ask") if state.step else None
-    if ask and ask["player"] == player:
-        kind_to_type = {v: k.model_fields["type"].default for k, v in _KINDS.items()}
-        actions.append({"type": kind_to_type[ask["kind"]], "options": ask["options"]})
-    if state.phase == FLIGHT and player in track.flying(state) and not seat.giving_up:
-        actions.append({"type": "GiveUp"})
-    return actions
-
-
 # ------------------------------------------------------------------------------------------- evolve
 def evolve_flight(state: TruckerState, event: Event) -> TruckerState:
     _EVOLVERS[type(event)](state, event)

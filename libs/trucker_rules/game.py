@@ -14,7 +14,7 @@ from pydantic import Field, TypeAdapter
 
 from starbase_rules.contract import Command, Event, Outcome, RuleViolation, parse_command
 
-from trucker_rules import build_evolve, build_phase, catalog, flow, invariants, views
+from trucker_rules import build_evolve, build_phase, catalog, flow, invariants, legal, views
 from trucker_rules import messages as m
 from trucker_rules.flight_messages import FLIGHT_COMMANDS, FLIGHT_EVENTS
 from trucker_rules.options import table_options
@@ -85,7 +85,7 @@ class TruckerGame:
         return views.redact(event, viewer)
 
     def legal_actions(self, state: TruckerState, player: str) -> list[dict]:
-        return flow.legal_actions(state, player)
+        return legal.legal_actions(state, player)
 
     def outcome(self, state: TruckerState) -> Outcome | None:
         if state.phase != OVER:

@@ -2,7 +2,8 @@
 
 Environment: NATS_URL, ADJUDICATOR_PORT (50051), ADJUDICATOR_HEALTH_PORT (8081), ADJUDICATOR_HOST,
 METRICS_HOST, METRICS_PORT (9101), EVENT_STREAM, EVENT_SUBJECT_PREFIX, STORE_REPLICAS, SEED_BUCKET,
-CACHE_GAMES, LOG_LEVEL, LOG_JSON; credentials (docs/security.md): NATS_NKEY_FILE, ADJUDICATOR_CALLERS_FILE
+CACHE_GAMES, SNAPSHOT_EVERY (256 events; 0: no snapshots; they go to the KV bucket <EVENT_STREAM>_snapshots),
+LOG_LEVEL, LOG_JSON; credentials (docs/security.md): NATS_NKEY_FILE, ADJUDICATOR_CALLERS_FILE
 (who may call), ADJUDICATOR_TLS with TLS_CA_FILE, TLS_CERT_FILE, TLS_KEY_FILE. It refuses to start
 without them unless INSECURE_DEV_MODE=true.
 SIGTERM or SIGINT: stop taking calls, finish the ones in flight (grace period), then close the store.
@@ -21,7 +22,9 @@ from starbase_core.credentials import require
 from starbase_core.health import HealthServer, serve_metrics
 from starbase_core.logging import configure_logging
 from starbase_core.seeds import JetStreamSeedVault
+from starbase_core.snapshots import JetStreamSnapshotBucket, Snapshots
 from starbase_core.store_jetstream import JetStreamEventStore
+from starbase_rules.registry import get_game
 
 
 class AdjudicatorSettings(CoreSettings):
@@ -29,6 +32,7 @@ class AdjudicatorSettings(CoreSettings):
     adjudicator_port: int = 50051
     adjudicator_health_port: int = 8081
     cache_games: int = 1000
+    snapshot_every: int = 256          # events between two snapshots of a game (0: none)
     shutdown_grace: float = 10.0
     adjudicator_callers_file: str = ""      # who may call, and what (starbase_core.callers)
     metrics_port: int = 9101
@@ -45,8 +49,11 @@ async def serve(settings: AdjudicatorSettings, stop: asyncio.Event, wrap_store=N
         replicas=settings.store_replicas, auth=nats_auth(settings, "adjudicator"),
     )
     vault = await JetStreamSeedVault(store._nc, settings.seed_bucket, settings.store_replicas).ensure()
+    snapshots = await Snapshots.open(await JetStreamSnapshotBucket(
+        store._nc, f"{settings.event_stream}_snapshots", settings.store_replicas).ensure(), vault, get_game)
     adjudicator = Adjudicator(wrap_store(store) if wrap_store else store, vault,
-                              cache_size=settings.cache_games)
+                              cache_size=settings.cache_games, snapshots=snapshots,
+                              snapshot_every=settings.snapshot_every)
 
     async def ready() -> bool:
         return store._nc.is_connected
@@ -65,6 +72,7 @@ async def serve(settings: AdjudicatorSettings, stop: asyncio.Event, wrap_store=N
     finally:
         log.info("adjudicator_stopping", grace=settings.shutdown_grace)
         await server.stop(settings.shutdown_grace)
+        await adjudicator.close()
         await health.stop()
         await store.close()
         log.info("adjudicator_stopped")

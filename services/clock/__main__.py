@@ -5,6 +5,8 @@ CLOCK_DEFAULT_SECONDS (0: tables without a `decision_seconds` option have no clo
 (0.5), CLOCK_HEALTH_PORT (8085: /healthz, /readyz), CLOCK_HEALTH_HOST, METRICS_HOST, METRICS_PORT (9105),
 SHUTDOWN_GRACE (10 s), LOG_LEVEL, LOG_JSON; credentials (docs/security.md): NATS_NKEY_FILE,
 ADJUDICATOR_TOKEN_FILE, ADJUDICATOR_TLS with the TLS_* files (refused when missing unless INSECURE_DEV_MODE).
+The clock runs under a supervisor, as its follow of the store does inside it: a failure (NATS away at
+start, say) is logged and retried with back-off, and `/readyz` answers 503 until it runs again.
 SIGTERM or SIGINT: stop following, finish the default in flight, close.
 """
 from __future__ import annotations
@@ -21,6 +23,7 @@ from starbase_core.credentials import require
 from starbase_core.health import HealthServer, serve_metrics
 from starbase_core.logging import configure_logging
 from starbase_core.store_jetstream import JetStreamEventStore
+from starbase_core.supervise import Supervisor
 
 
 class ClockSettings(CoreSettings):
@@ -47,23 +50,22 @@ async def serve(settings: ClockSettings, stop: asyncio.Event) -> None:
     clock = DecisionClock(store, adjudicator.submit, Tracker(settings.clock_default_seconds),
                           tick_seconds=settings.clock_tick_seconds)
 
+    supervisor = Supervisor("clock")
+
     async def ready() -> bool:
-        return store._nc.is_connected and clock.caught_up
+        return store._nc.is_connected and clock.caught_up and supervisor.healthy() and clock.healthy()
 
     health = await HealthServer(settings.clock_health_port, ready, settings.clock_health_host).start()
-    task = asyncio.create_task(clock.run(stop), name="clock")
+    # Once: `run` returns only when `stop` is set; if it raises, it is run again.
+    supervisor.start("decide", lambda: clock.run(stop), once=True)
     log.info("clock_started", health_port=health.port, adjudicator=settings.adjudicator_target,
              default_seconds=settings.clock_default_seconds)
     try:
-        await asyncio.shield(task)   # returns when `stop` is set, or raises when the clock failed
+        await stop.wait()
     finally:
         log.info("clock_stopping")
         stop.set()
-        try:
-            await asyncio.wait_for(task, settings.shutdown_grace)
-        except BaseException:   # past the grace period (or already failed): stop it now
-            task.cancel()
-            await asyncio.gather(task, return_exceptions=True)
+        await supervisor.stop(grace=settings.shutdown_grace)   # the default in flight is finished first
         await health.stop()
         await adjudicator.close()
         await store.close()

@@ -1,7 +1,9 @@
 """The decision clock's I/O: follow the game streams, and apply due defaults through the adjudicator.
 
 Two tasks share one `Tracker`:
-- `follow`: every envelope of `game.>` from the start of the store, folded in order;
+- `follow`: every envelope of `game.>` from the start of the store, folded in order; supervised
+  (`starbase_core.supervise`): if it fails it is restarted with back-off after the last envelope it
+  folded, and `healthy()` is False meanwhile (the service's `/readyz` says so);
 - `tick`: every `tick_seconds`, once caught up with the store, the defaults that are due.
 
 Before applying a default the clock reads the game's newest envelopes (another replica, or the player,
@@ -26,6 +28,7 @@ from clock.tracker import Due, Tracker, game_of
 from starbase_core.envelope import Envelope
 from starbase_core.gamestream import game_stream
 from starbase_core.store import EventStore
+from starbase_core.supervise import Supervisor
 from starbase_rules.contract import RuleViolation
 
 log = structlog.get_logger(__name__)
@@ -57,25 +60,31 @@ class DecisionClock:
         self.caught_up = False
         self._end = 0
         self._last_seen = time.monotonic()
-        self._follower: asyncio.Task | None = None
+        self.position = 0                       # the last envelope folded: a restarted follow goes on after it
+        self.supervisor = Supervisor("clock")
+
+    def healthy(self) -> bool:
+        return self.supervisor.healthy()
 
     async def run(self, stop: asyncio.Event | None = None) -> None:
         """Follow and tick until `stop` is set (a default in flight is finished first) or until cancelled."""
         self._end = await self.store.end_position()
-        self.caught_up = self._end == 0
-        follower = self._follower = asyncio.create_task(self.follow(), name="clock-follow")
+        self.caught_up = self.caught_up or self._end <= self.position
+        self.supervisor = Supervisor("clock")
+        self.supervisor.start("follow", self.follow)
         try:
             await self.tick_forever(stop or asyncio.Event())
         finally:
-            follower.cancel()
-            await asyncio.gather(follower, return_exceptions=True)
+            await self.supervisor.stop()
 
     async def follow(self) -> None:
-        async for position, envelope in self.store.follow(0, "game.>"):
+        async for position, envelope in self.store.follow(self.position, "game.>"):
             await self._fold(envelope)
+            self.position = position
             self._last_seen = time.monotonic()
             if position >= self._end:
                 self.caught_up = True
+        raise ConnectionError("the follow of the game streams ended")
 
     async def tick_forever(self, stop: asyncio.Event) -> None:
         while not stop.is_set():
@@ -84,9 +93,6 @@ class DecisionClock:
                 return
             except asyncio.TimeoutError:
                 pass
-            if self._follower is not None and self._follower.done():
-                self._follower.result()   # the follow failed: raise, so the process exits and restarts
-                raise RuntimeError("the follow of the game streams ended")
             if not self.caught_up and time.monotonic() - self._last_seen >= QUIET_SECONDS:
                 self.caught_up = True
             if not self.caught_up:

@@ -1,5 +1,9 @@
 """Wiring: build the lobby's adapters and services once, start their background work, stop it in order.
 
+The background work (the table projection's follow, the rebuild watch, the reconcile, and the live
+feed's follows) runs under supervisors (`starbase_core.supervise`): a follow that fails is logged and
+restarted with back-off from where it was, and `/readyz` answers 503 while one is down.
+
 Tests pass their own store and adjudicator client (real ones on real servers); `python -m lobby` lets
 `start` connect to NATS, Redis and the adjudicator from the settings.
 """
@@ -17,6 +21,7 @@ from starbase_core.connections import nats_auth, redis_options
 from starbase_core.envelope import Envelope
 from starbase_core.gamestream import GUESTS, PRIVATE, ends_game
 from starbase_core.store_jetstream import JetStreamEventStore
+from starbase_core.supervise import Supervisor
 
 from lobby.accounts.directory import Directory
 from lobby.accounts.passwords import Passwords
@@ -65,7 +70,8 @@ class LobbyRuntime:
         self.store, self.adjudicator, self.redis = store, adjudicator, redis
         self.scores_redis: Redis | None = None  # the boards, read as a user that may only read them
         self._owned: list = []                  # what we opened ourselves, closed on stop
-        self._tasks: list[asyncio.Task] = []
+        self.supervisor = Supervisor("lobby")
+        self._position = 0                      # how far the projection's follow got (a restart resumes there)
         self.signer = TokenSigner(settings.signing_secret(), settings.lobby_access_token_seconds,
                                   settings.lobby_refresh_token_seconds)
         self.passwords = Passwords(settings.lobby_argon2_time_cost, settings.lobby_argon2_memory_kib,
@@ -120,9 +126,9 @@ class LobbyRuntime:
         self._last_applied = asyncio.get_running_loop().time()
         if self._rebuild_end == 0:                  # an empty store: nothing to rebuild
             self._rebuilt.set()
-        self._tasks.append(asyncio.create_task(self._project("table.>")))
-        self._tasks.append(asyncio.create_task(self._mark_rebuilt_when_quiet()))
-        self._tasks.append(asyncio.create_task(self._reconcile()))
+        self.supervisor.start("project table.>", lambda: self._project("table.>"))
+        self.supervisor.start("rebuilt table.>", self._mark_rebuilt_when_quiet, once=True)
+        self.supervisor.start("reconcile", self._reconcile, once=True)
         log.info("lobby_started", store=type(self.store).__name__, passwords=self.passwords.parameters)
         return self
 
@@ -161,20 +167,15 @@ class LobbyRuntime:
     # --- background work ---
 
     async def _project(self, subject_filter: str) -> None:
-        """Rebuild the projection from the whole store, then keep it current."""
-        position = 0
-        while True:
-            try:
-                async for position, envelope in self.store.follow(position, subject_filter):
-                    await self.projection.apply(envelope)
-                    self._last_applied = asyncio.get_running_loop().time()
-                    if position >= self._rebuild_end:
-                        self._rebuilt.set()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("projection_follow_failed", filter=subject_filter, position=position)
-                await asyncio.sleep(1.0)
+        """Rebuild the projection from the whole store, then keep it current (supervised: a restart
+        resumes after the last envelope applied)."""
+        async for position, envelope in self.store.follow(self._position, subject_filter):
+            await self.projection.apply(envelope)
+            self._position = position
+            self._last_applied = asyncio.get_running_loop().time()
+            if position >= self._rebuild_end:
+                self._rebuilt.set()
+        raise ConnectionError(f"the follow of {subject_filter} ended")
 
     async def _mark_rebuilt_when_quiet(self, quiet: float = 1.0) -> None:
         """The follower yields only matching envelopes, so when the last stored one is of another kind
@@ -204,16 +205,16 @@ class LobbyRuntime:
 
     async def ready(self) -> bool:
         """Ready once the store, Redis and the accounts answer and the table list is rebuilt (so a new
-        replica does not serve a half-empty list while it catches up)."""
+        replica does not serve a half-empty list while it catches up), and no background task is down."""
         await self.redis.ping()
         await self.store.last_seq("table.readyz")
-        return self.feed.started.is_set() and self._rebuilt.is_set() and self.directory.loaded.is_set()
+        return (self.feed.started.is_set() and self._rebuilt.is_set() and self.directory.loaded.is_set()
+                and self.supervisor.healthy() and self.feed.supervisor.healthy()
+                and self.directory.supervisor.healthy())
 
     async def stop(self) -> None:
         await self.feed.stop()
-        for task in self._tasks:
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self.supervisor.stop()
         for part in ("sessions", "directory"):
             if hasattr(self, part):
                 await getattr(self, part).stop()

@@ -4,7 +4,8 @@ Each lobby replica follows `game.>` and `table.>` once and hands each envelope t
 of its stream, so N sockets on a game cost one JetStream consumer, not N. A socket that resumes after
 a reconnect first reads what it missed from the store (by per-stream `seq`), then takes live envelopes,
 skipping any it has already sent and filling any gap from the store: every client sees every event of
-its stream once and in order, whichever replica it lands on.
+its stream once and in order, whichever replica it lands on. The follows are supervised: one that fails
+is restarted (with back-off) from where it was, and `supervisor.healthy()` is False meanwhile.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from typing import AsyncIterator, Awaitable, Callable
 import structlog
 
 from starbase_core.envelope import Envelope
+from starbase_core.supervise import Supervisor
 
 log = structlog.get_logger(__name__)
 
@@ -37,36 +39,32 @@ class Feed:
         self.store = store
         self.on_envelope = on_envelope
         self._subscribers: dict[str, set[_Subscription]] = defaultdict(set)
-        self._tasks: list[asyncio.Task] = []
+        self.supervisor = Supervisor("lobby-feed")
+        self._positions: dict[str, int] = {}
         self.started = asyncio.Event()
 
     async def start(self) -> None:
         position = await self.store.end_position()      # live from now: the past is read per stream
         for subject_filter in ("game.>", "table.>"):
-            self._tasks.append(asyncio.create_task(self._follow(position, subject_filter)))
+            self._positions[subject_filter] = position
+            self.supervisor.start(f"follow {subject_filter}", lambda f=subject_filter: self._follow(f))
         self.started.set()
 
     async def stop(self) -> None:
-        for task in self._tasks:
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
-        self._tasks.clear()
+        await self.supervisor.stop()
 
-    async def _follow(self, position: int, subject_filter: str) -> None:
-        while True:
-            try:
-                async for position, envelope in self.store.follow(position, subject_filter):
-                    self._dispatch(envelope)
-                    if self.on_envelope is not None:
-                        try:
-                            await self.on_envelope(envelope)
-                        except Exception:       # a projection hiccup must not stop the live feed
-                            log.exception("feed_handler_failed", stream=envelope.stream, seq=envelope.seq)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("feed_follow_failed", filter=subject_filter, position=position)
-                await asyncio.sleep(1.0)        # NATS reconnects by itself; follow again from where we were
+    async def _follow(self, subject_filter: str) -> None:
+        """Hand out every envelope after the last one handed out (NATS reconnects by itself; a restart
+        by the supervisor follows again from where this one was)."""
+        async for position, envelope in self.store.follow(self._positions[subject_filter], subject_filter):
+            self._positions[subject_filter] = position
+            self._dispatch(envelope)
+            if self.on_envelope is not None:
+                try:
+                    await self.on_envelope(envelope)
+                except Exception:       # a projection hiccup must not stop the live feed
+                    log.exception("feed_handler_failed", stream=envelope.stream, seq=envelope.seq)
+        raise ConnectionError(f"the follow of {subject_filter} ended")
 
     def _dispatch(self, envelope: Envelope) -> None:
         for subscription in list(self._subscribers.get(envelope.stream, ())):

@@ -1,6 +1,8 @@
 """`python -m scoring [--rebuild]`: score every finished game, for ever; health on SCORING_HEALTH_PORT.
 
-It runs as a durable JetStream consumer (`scoring/durable.py`; the server keeps its place).
+It runs as a durable JetStream consumer (`scoring/durable.py`; the server keeps its place), under a
+supervisor: if NATS or Redis fail, the consumer is restarted with back-off and `/readyz` answers 503
+until it runs again; if Redis lost the projection, the restart rebuilds it by itself.
 `--rebuild` first drops the scoring projection in Redis and the durable consumer, so every game is
 replayed from the start of the store and ratings, leaderboards and histories are rebuilt (the same
 ones: scoring is idempotent and keeps stream order). SIGTERM or Ctrl-C: finish the batch in hand, close.
@@ -20,6 +22,7 @@ from starbase_core.credentials import require
 from starbase_core.health import HealthServer, serve_metrics
 from starbase_core.logging import configure_logging
 from starbase_core.store_jetstream import JetStreamEventStore
+from starbase_core.supervise import Supervisor
 
 from scoring.config import NEEDS, ScoringSettings, load_settings
 from scoring.consumer import ScoringConsumer
@@ -41,17 +44,18 @@ async def serve(settings: ScoringSettings, stop: asyncio.Event, rebuild: bool = 
         await durable.reset()
         log.info("scoring_rebuild_started")
 
+    supervisor = Supervisor("scoring")
+
     async def ready() -> bool:
-        return bool(await redis.ping()) and store._nc.is_connected
+        return supervisor.healthy() and bool(await redis.ping()) and store._nc.is_connected
 
     health = await HealthServer(settings.scoring_health_port, ready, settings.scoring_health_host).start()
-    task = asyncio.create_task(durable.run())
+    supervisor.start("consume", durable.run)
     log.info("scoring_started", health_port=health.port, durable=settings.scoring_durable)
     try:
         await stop.wait()
     finally:
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
+        await supervisor.stop()
         await health.stop()
         await store.close()
         await redis.aclose()

@@ -80,10 +80,14 @@ class Ledger:
                     continue        # someone else wrote these ratings meanwhile: re-read and re-rate
 
     async def _ratings(self, pipe, board: str, players: list[str]) -> dict[str, Rating]:
+        if not players:                 # every seat a guest: nobody is rated (HMGET takes at least one field)
+            return {}
         stored = await pipe.hmget(self.key("rating", board), players)
         return {p: Rating.from_dict(json.loads(raw) if raw else None) for p, raw in zip(players, stored)}
 
     def _write_board(self, pipe, board: str, ratings: dict[str, Rating]) -> None:
+        if not ratings:
+            return
         pipe.hset(self.key("rating", board), mapping={p: json.dumps(r.as_dict()) for p, r in ratings.items()})
         pipe.zadd(self.key("board", board), {p: r.ordinal for p, r in ratings.items()})
         for player in ratings:

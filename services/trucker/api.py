@@ -152,19 +152,21 @@ class Connection:
     async def _handle(self, raw: str | bytes) -> None:
         started = time.perf_counter()
         max_bytes = self.runtime.settings.trucker_max_message_bytes
-        client_id, op = schemas.peek_id(raw, max_bytes), "?"
+        client_id, op = None, "?"
         try:
             if self.runtime.stopping:
                 raise Refused("SHUTTING_DOWN", "this replica is stopping: reconnect and send the move again")
-            client_id, move = schemas.parse(raw, max_bytes)
-            op = move.operation
+            client_id, command = schemas.parse(raw, max_bytes)
+            op = command.type
             if self.viewer is None:
                 raise Refused("NOT_A_PLAYER", "spectators watch: only the players of the game may move")
             self.runtime.touch(self.game)
             # Client ids are scoped by player, so no one can collide with (or replay) another's moves.
-            applied = await self.runtime.service.play(self.game, self.viewer, move, f"{self.viewer}:{client_id}")
+            applied = await self.runtime.service.play(self.game, self.viewer, command, f"{self.viewer}:{client_id}")
         except Refused as refusal:
             MOVES.labels(op, "refused").inc()
+            if client_id is None:   # refused before its id was read: name it if it has a usable one
+                client_id = schemas.peek_id(raw, max_bytes)
             self._send({"type": "refused", "id": client_id, "code": refusal.code, "message": refusal.message})
             return
         except NotDurable as lost:
@@ -181,7 +183,7 @@ class Connection:
         MOVE_SECONDS.labels(op).observe(time.perf_counter() - started)
         answer = {"type": "ack", "id": client_id, "first_seq": applied.first_seq, "seq": applied.last_seq,
                   "events": [schemas.public_event(e) for e in applied.events], "retried": applied.retried}
-        if op == "look_at_pile" and applied.events:
+        if op == "LookAtPile" and applied.events:
             answer["pile"] = await self._pile(applied.events[0]["data"]["pile"])
         self._send(answer)
 

@@ -1,4 +1,10 @@
-"""Wiring: the adapters the service runs on, built once at startup from the settings (and torn down)."""
+"""Wiring: the adapters the service runs on, built once at startup from the settings (and torn down).
+
+The one background task, the hourglass watch, runs under a supervisor (`starbase_core.supervise`): if
+it fails it is restarted with back-off and `/readyz` answers 503 meanwhile. The relay and the fan-out
+have no task of their own: the relay runs inside the moves that wait on it, and the fan-out inside
+NATS subscription callbacks, each of which catches its own failures.
+"""
 from __future__ import annotations
 
 import asyncio
@@ -13,6 +19,7 @@ from starbase_core.bus import connect_nats
 from starbase_core.connections import nats_auth, redis_options
 from starbase_core.seeds import JetStreamSeedVault
 from starbase_core.store_jetstream import JetStreamEventStore
+from starbase_core.supervise import Supervisor
 
 from trucker.auth import Authenticator
 from trucker.fanout import TableHub
@@ -33,7 +40,7 @@ class Runtime:
     hub: TableHub
     service: TableService
     auth: Authenticator
-    clock: asyncio.Task | None = None
+    supervisor: Supervisor = field(default_factory=lambda: Supervisor("trucker"))
     stopping: bool = False
     active: dict[str, float] = field(default_factory=dict)   # games this replica served lately
     _next_check: dict[str, float] = field(default_factory=dict)   # when to look at each hourglass again
@@ -54,14 +61,15 @@ class Runtime:
         vault = await JetStreamSeedVault(nc, bucket=settings.seed_bucket, replicas=settings.store_replicas).ensure()
         service = TableService(warehouse, store, Relay(warehouse, store, hub.publish), vault)
         runtime = cls(settings, redis, nc, store, hub, service, Authenticator(settings))
-        runtime.clock = asyncio.create_task(runtime._watch_hourglasses())
+        runtime.supervisor.start("hourglasses", runtime._watch_hourglasses)
         return runtime
 
     def touch(self, game: str) -> None:
         self.active[game] = time.monotonic()
 
     async def ready(self) -> bool:
-        return bool(await self.redis.ping()) and self.nc.is_connected and not self.stopping
+        return (bool(await self.redis.ping()) and self.nc.is_connected and not self.stopping
+                and self.supervisor.healthy())
 
     async def _watch_hourglasses(self) -> None:
         """When the sand runs out on START building stops at once: every replica watches the tables it
@@ -101,8 +109,7 @@ class Runtime:
     async def stop(self) -> None:
         """Graceful: stop taking moves, move every pending event to the store, close the connections."""
         self.stopping = True
-        if self.clock is not None:
-            self.clock.cancel()
+        await self.supervisor.stop()
         for game in list(self.active):
             try:
                 await asyncio.wait_for(self.service.relay.flush(game), self.settings.trucker_shutdown_grace)

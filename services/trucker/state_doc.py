@@ -32,6 +32,10 @@ def _known_event_types() -> frozenset[str]:
 
 GAME_EVENT_TYPES = _known_event_types()
 
+# The layout of a warehouse in Redis. A warehouse of another layout (loaded by an earlier version of the
+# service) is dropped and loaded again from the stream on its next move.
+WAREHOUSE_FORMAT = "2"
+
 
 def event_of(envelope: Envelope):
     """The rules engine's event inside an envelope, or None for the platform's own (GameCreated …)."""
@@ -84,7 +88,7 @@ def _status(state: TruckerState) -> str:
 def future_grabs(folded: Folded, seed: bytes) -> list[tuple[str, int]]:
     """Every face-down grab still to come this round, with the FairRng counter after each: the rules
     engine's own `face_down_sequence`, resumed where the stream's last draw left it. While building
-    only these grabs and a pile's first look draw (after which `TableService._pile_draw` computes the
+    only these grabs and a pile's first look draw (after which `tables._first_look` computes the
     sequence again), so this is exactly what `GAME.decide` would grab, one by one (the audit
     re-derives it from the revealed seed). PRIVATE: it goes to Redis and nowhere else."""
     if not folded.building:
@@ -117,15 +121,16 @@ def warehouse_doc(game: str, folded: Folded, epoch: str, future: list[tuple[str,
                                             "col": col, "row": row, "reserve": seat.from_reserve})
     return {
         "meta": {
-            "game": game, "epoch": epoch, "seq": folded.seq, "draw_end": folded.draw_end, "round": state.round,
+            "game": game, "format": WAREHOUSE_FORMAT, "epoch": epoch, "seq": folded.seq,
+            "draw_end": folded.draw_end, "round": state.round,
             "board": seats[0].ship.board if seats else "", "players": json.dumps(state.players),
-            "reserve_slots": build_phase.reserve_slots(state) if seats else 0,
-            "strict": "1" if options.get("refuse_flawed_placements") else "0",
-            # Times go as text: Lua reads them back as exactly these numbers.
-            "seconds": repr(float(options.get("hourglass_seconds", 90))),
+            "options": json.dumps(options),
+            # Times go as text with every digit: Lua and Python read back exactly these numbers.
             "timer_space": state.timer_space if state.building_started else _first_space(state),
             "runs_out_at": repr(float(state.runs_out_at or 0)), "started": "1" if state.building_started else "0",
             "status": _status(state), "piles": json.dumps(state.piles),
+            # The cards known so far (a pile's first look draws among the others).
+            "used_cards": json.dumps(state.used_cards), "round_cards": json.dumps(state.round_cards),
         },
         "seat": {p: i for i, p in enumerate(state.players)},
         "facedown": [tile for tile, _ in future],
@@ -137,8 +142,7 @@ def warehouse_doc(game: str, folded: Folded, epoch: str, future: list[tuple[str,
         "ships": {s.name: {f"{c},{r}": f"{p.component}|{p.rotation}" for (c, r), p in s.ship.tiles.items()}
                   for s in seats},
         "newest": newest,
-        "built": {s.name: s.ship.built_count() for s in seats},
-        "shipver": {s.name: 0 for s in seats},
+        "seatver": {s.name: 0 for s in seats},
         "reserve": {s.name: list(s.ship.reserve) for s in seats if s.ship.reserve},
         "order": {str(s.order_tile): s.name for s in seats if s.order_tile is not None},
         "finished": {s.name: s.order_tile for s in seats if s.order_tile is not None},
@@ -166,6 +170,8 @@ def canonical(doc: dict) -> dict:
         + [p for p, n in newest.items() if n.get("reserve") and p not in hand])
     return {
         "seq": int(meta["seq"]), "status": meta["status"], "timer_space": int(meta["timer_space"]),
+        "runs_out_at": float(meta["runs_out_at"]), "draw_end": int(meta["draw_end"]),
+        "cards": {name: json.loads(meta[name]) for name in ("piles", "used_cards", "round_cards")},
         "facedown": sorted(doc["facedown"]), "faceup": sorted(doc["faceup"]), "where": dict(doc["where"]),
         "hand": hand, "from_reserve": from_reserve,
         "ships": {p: dict(squares) for p, squares in doc["ships"].items()},
@@ -175,5 +181,4 @@ def canonical(doc: dict) -> dict:
         "finished": {p: int(n) for p, n in doc.get("finished", {}).items()},
         "looking": {p: int(n) for p, n in doc.get("looking", {}).items()},
         "piles": {str(n): p for n, p in doc.get("piles", {}).items()},
-        "built": {p: int(n) for p, n in doc.get("built", {}).items()},
     }

@@ -1,13 +1,15 @@
 """The service layer: one call per player move, from the socket to an acknowledgement.
 
-    move → (place/move: check the joints in Python with the pure rules, noting the ship's version)
-         → one Lua script (shared-state rules, change, numbered event in the outbox, atomically)
-         → the relay makes the event durable in the game's stream → acknowledged
+    move → the rules engine decides it on the player's view of the warehouse (`projection`: the view
+           this replica remembers, `seats`, or a fresh read for moves that depend on the others)
+         → `commit.lua` applies the engine's events only if what the decision relied on still holds
+           (seat version, the face-up tile still there, the order tile still free, …: its guards),
+           numbered into the outbox, atomically; else the view is read again and the engine decides again
+         → the relay makes the events durable in the game's stream → acknowledged
 
-If Redis no longer holds the warehouse, it is rebuilt from the stream and the move is run again.
-The two moves that end building (the last ship finishing, the sand running out on START) need the whole
-game and chance: the rules engine decides them on the state folded from the stream (`decided`), and
-the warehouse appends the result only if nothing was applied in between.
+Every refusal is the engine's, given on a fresh read (plus the service's own: TIME_UP when the sand has
+run out on START, NOT_A_REALTIME_MOVE, TABLE_UNAVAILABLE). If Redis no longer holds the warehouse, it
+is rebuilt from the stream. The moves that end building need the whole game and chance: `ending.py`.
 """
 from __future__ import annotations
 
@@ -18,36 +20,45 @@ from dataclasses import dataclass, replace
 
 import structlog
 
-from starbase_core.gamestream import game_ended, game_stream
+from starbase_core.gamestream import game_stream
 from starbase_core.seeds import SeedVault
 from starbase_core.store import EventStore
-from starbase_rules.contract import RuleViolation
+from starbase_rules.contract import Command, RuleViolation
 from starbase_rules.fair import FairRng
-from trucker_rules import deck
-from trucker_rules.build_phase import face_down_sequence
-from trucker_rules.building import check_placement
-from trucker_rules.game import GAME
-from trucker_rules.ship import Placed, Ship
-from trucker_rules.state import BUILDING
+from trucker_rules import messages as m
+from trucker_rules.build_evolve import evolve_building
+from trucker_rules.build_phase import decide_building, face_down_sequence
+from trucker_rules.legal import NoChance
 
-from trucker.known_ships import KnownShip, KnownShips
+from trucker import ending, projection
 from trucker.metrics import REBUILDS
+from trucker.projection import View, event_json
 from trucker.relay import Diverged, Relay
-from trucker.state_doc import Folded, future_grabs, warehouse_doc
-from trucker.warehouse import Applied, RedisWarehouse, Refused, WarehouseMissing
+from trucker.seats import KnownSeats
+from trucker.state_doc import WAREHOUSE_FORMAT, Folded, future_grabs, warehouse_doc
+from trucker.warehouse import Applied, RedisWarehouse, Refused, Stale, WarehouseMissing
 
 log = structlog.get_logger(__name__)
 
-PLACING = ("place", "move_newest")
-STALE_RETRIES = 5
+# The building moves a player sends to the service (the engine's command shapes). CallTimeUp is the
+# service's own (its clock); repairs and the flight go to the adjudicator.
+REALTIME_COMMANDS = (m.StartBuilding, m.GrabFaceDown, m.GrabFaceUp, m.TakeReserved, m.PlaceComponent,
+                     m.MoveNewest, m.ReturnComponent, m.ReserveComponent, m.LookAtPile, m.PutBackPile,
+                     m.TurnTimer, m.Finish)
+# Moves that depend on what the other players hold or on the clock: always decided on a fresh read.
+FRESH_ONLY = (m.StartBuilding, m.LookAtPile, m.TurnTimer, m.Finish)
+ATTEMPTS = 8
 
 
-@dataclass(frozen=True)
-class Move:
-    """A player's move, already validated in shape (see `schemas.py`)."""
+@dataclass
+class Decision:
+    command: Command            # as decided (a TurnTimer carries the service's clock)
+    events: list
+    extras: dict | None = None  # a pile's first look: what else changes (see `_first_look`)
 
-    operation: str            # a `warehouse.OPERATIONS` name
-    args: tuple = ()          # place/move_newest: (column, row, rotation)
+    @property
+    def ends_building(self) -> bool:   # only the last ship's Finish ends building among the player's moves
+        return isinstance(self.command, m.Finish) and any(isinstance(e, m.BuildingEnded) for e in self.events)
 
 
 class TableService:
@@ -59,14 +70,15 @@ class TableService:
         self.vault = vault      # the games' secret seeds: chance after building resumes from them
         self.rebuilds = 0
         self._opening: dict[str, asyncio.Future] = {}   # loads in progress, shared by their callers
-        self.ships = KnownShips()       # each player's ship as this replica last knew it (placements)
+        self.seats = KnownSeats()       # each player's view as this replica last knew it
 
     # ---- opening and rebuilding ---------------------------------------------------------------
 
-    async def open_table(self, game: str, commands_seen: dict[str, str] | None = None) -> None:
+    async def open_table(self, game: str, commands_seen: dict[str, str] | None = None) -> Applied | None:
         """Make sure the game's warehouse is in Redis: load it from the stream (starting building if it
         has not started yet). Safe to call from every replica at once: the first load wins. Within this
-        process, concurrent calls for one game (a table's players arriving together) share one load."""
+        process, concurrent calls for one game (a table's players arriving together) share one load.
+        Returns the start of building (durable) if this load started it."""
         if commands_seen:
             return await self._open_table(game, commands_seen)
         loading = self._opening.get(game)
@@ -74,31 +86,38 @@ class TableService:
             loading = self._opening[game] = asyncio.ensure_future(self._open_table(game, None))
             loading.add_done_callback(lambda done: self._opening.pop(game, None)
                                       if self._opening.get(game) is done else None)
-        await asyncio.shield(loading)
+        return await asyncio.shield(loading)
 
-    async def _open_table(self, game: str, commands_seen: dict[str, str] | None) -> None:
+    async def _open_table(self, game: str, commands_seen: dict[str, str] | None) -> Applied | None:
         folded = Folded(await self.store.read(game_stream(game)))
         if folded.state.round == 0:
             raise Refused("NOT_A_TRUCKER_GAME", f"game {game} has no Trucker round to build")
-        start = folded.building and not folded.state.building_started
-        future = future_grabs(folded, await self._seed(game)) if folded.building else []
+        start = None
+        if folded.building and not folded.state.building_started:
+            # The engine starts building, at Redis's clock (the one all replicas share).
+            command = m.StartBuilding(at=await self.now())
+            events = decide_building(folded.state, command, None, NoChance())
+            start = (command.model_dump_json(), [event_json(e) for e in events])
+        future = future_grabs(folded, await self.seed(game)) if folded.building else []
         doc = warehouse_doc(game, folded, epoch=uuid.uuid4().hex, future=future)
         doc["cmds"].update(commands_seen or {})
-        applied = await self.warehouse.open(game, doc, start, command_id=f"start-round-{folded.state.round}"
-                                            if start else "")
+        command_id = f"start-round-{folded.state.round}" if start else ""
+        applied = await self.warehouse.open(game, doc, start, command_id)
         if applied is None:
-            return
-        if not start:
+            return None
+        if start is None:
             self.rebuilds += 1
             REBUILDS.inc()
             log.info("warehouse_rebuilt", game=game, seq=folded.seq)
-        if applied.events:
-            await self.relay.wait_durable(game, applied.last_seq, applied.events[-1].get("epoch"))
+            return None
+        await self.relay.wait_durable(game, applied.last_seq, applied.events[-1].get("epoch"))
+        return replace(applied, durable=True)
 
-    async def open_current_round(self, game: str, folded: Folded | None = None) -> bool:
+    async def open_current_round(self, game: str, folded: Folded | None = None) -> bool | Applied:
         """Make sure Redis holds the warehouse of the round the stream is building (the adjudicator may
         have started the next round since): drop an earlier round's warehouse and load this one.
-        True if a warehouse was loaded (then the stream may have grown: BuildingStarted)."""
+        Truthy if a warehouse was loaded (then the stream may have grown: BuildingStarted, returned
+        when this call started building)."""
         folded = folded or Folded(await self.store.read(game_stream(game)))
         if not folded.building:
             return False
@@ -107,8 +126,7 @@ class TableService:
             return False
         if loaded_round is not None:   # Redis still holds an earlier round's (closed) warehouse
             await self.warehouse.drop(game, only_round=int(loaded_round))
-        await self.open_table(game)
-        return True
+        return await self.open_table(game) or True
 
     async def rebuild(self, game: str) -> None:
         """The warehouse disagrees with the stream: forget it and load it again from the stream."""
@@ -117,26 +135,24 @@ class TableService:
 
     # ---- moves --------------------------------------------------------------------------------
 
-    async def play(self, game: str, player: str | None, move: Move, command_id: str | None) -> Applied:
+    async def play(self, game: str, player: str | None, command: Command, command_id: str | None) -> Applied:
         """Apply one move and return once its events are durable; raises Refused."""
-        if player is None:
-            raise Refused("NOT_A_PLAYER", "spectators watch: only the players of the game may move")
-        try:
-            applied = await self._apply(game, player, move, command_id)
-        except Refused as refusal:
-            if refusal.code != "LAST_TO_FINISH":
-                raise
-            finish = {"type": "Finish"} if move.args[0] == "" else {"type": "Finish", "order_tile": int(move.args[0])}
-            return await self.decided(game, player, finish, command_id, status="building")
+        if not isinstance(command, REALTIME_COMMANDS):
+            raise Refused("NOT_A_REALTIME_MOVE", f"{command.type} is not a building move of the real-time "
+                          "service: the service starts and ends building; repairs and the flight go "
+                          "through the lobby's commands")
+        applied = await self.apply(game, player or "", command, command_id)
+        if applied.durable:
+            return applied
         epoch = applied.events[-1].get("epoch") if applied.events else None
         try:
             await self.relay.wait_durable(game, applied.last_seq, epoch)
         except Diverged:
             await self.rebuild(game)
             raise Refused("RETRY", "the table was reloaded while your move was stored; send it again")
-        return await self._with_stored_events(game, applied)
+        return await self.with_stored_events(game, applied) if applied.retried else applied
 
-    async def _with_stored_events(self, game: str, applied: Applied) -> Applied:
+    async def with_stored_events(self, game: str, applied: Applied) -> Applied:
         """A resent move is answered with the events its first sending stored (read back from the
         stream: Redis may have been rebuilt since, and the outbox keeps nothing once it is stored)."""
         if not applied.retried or applied.events or applied.last_seq < applied.first_seq:
@@ -146,157 +162,106 @@ class TableService:
                        for e in stored if e.seq <= applied.last_seq)
         return replace(applied, events=events)
 
-    async def _apply(self, game: str, player: str, move: Move, command_id: str | None) -> Applied:
-        for attempt in range(STALE_RETRIES + 2):
+    async def apply(self, game: str, player: str, command: Command, command_id: str | None) -> Applied:
+        """Decide the move and apply it in Redis (its events in the outbox, not yet durable: `play`
+        waits for that); raises Refused."""
+        view: View | Applied | None = None if isinstance(command, FRESH_ONLY) else self.seats.get(game, player)
+        loaded: bool | Applied = False      # this move had the warehouse loaded (the start, if it started it)
+        for _ in range(ATTEMPTS):
             try:
-                args = move.args
-                if move.operation in PLACING:
-                    args = await self._checked(game, player, move, fresh=attempt > 0)
-                elif move.operation == "look_at_pile":
-                    args = await self._pile_draw(game, int(move.args[0]))
-                applied = await self.warehouse.apply(move.operation, game, player, command_id, *args)
-                self.ships.applied(game, player, move.operation, applied.events)
-                return applied
-            except WarehouseMissing:
-                self.ships.forget(game, player)
-                if attempt > 0:
+                if view is None:
+                    view = await self._read(game, player, command, command_id)
+                if isinstance(view, Applied):
+                    return view                         # that command id was applied already: a resend
+                return await self._decide_and_commit(game, player, command, command_id, view)
+            except WarehouseMissing:                    # never loaded, or Redis lost it: load it
+                if loaded:
                     raise Refused("TABLE_UNAVAILABLE", f"game {game} could not be loaded") from None
-                await self.open_table(game)
-            except Refused as refusal:
-                self.ships.forget(game, player)
-                if refusal.code == "NOT_BUILDING" and attempt == 0 and await self.open_current_round(game):
-                    continue   # the warehouse was a finished round's: the next round's is loaded now
-                if refusal.code in ("STALE_CHECK", "STALE_DRAW"):
-                    continue   # checked on what this replica remembered, or drawn at an old counter: again
-                if refusal.code != "STALE_SHIP" or attempt >= STALE_RETRIES:
-                    raise
+                view, loaded = None, await self.open_table(game) or True
+            except RuleViolation as violation:
+                if isinstance(view, View) and not view.fresh:
+                    view = None                         # refuse only on what the warehouse holds now
+                    continue
+                if violation.code != "NOT_BUILDING" or loaded:
+                    raise Refused(violation.code, violation.message) from None
+                view, loaded = None, await self.open_current_round(game)   # the next round, maybe
+                if not loaded:
+                    raise Refused(violation.code, violation.message) from None
+            except Stale as stale:
+                if stale.guard == "time_up":
+                    raise Refused("TIME_UP", "the hourglass has run out on START: building is over") from None
+                view = None
+            if isinstance(command, m.StartBuilding) and isinstance(loaded, Applied):
+                return loaded                           # the service started building for this move
         raise Refused("TABLE_UNAVAILABLE", f"game {game} keeps changing under the move")
 
-    async def _checked(self, game: str, player: str, move: Move, fresh: bool) -> tuple:
-        """Check the joints with the pure rules against the ship; return the script's arguments with
-        what the check saw (ship version, component, warehouse epoch), so a stale check is refused by the
-        script. A placement uses the ship this replica remembers (`known_ships`) unless `fresh`."""
-        column, row, rotation = move.args
-        known = self.ships.get(game, player) if move.operation == "place" and not fresh else None
-        remembered = known is not None and known.hand is not None
-        if not remembered:
-            ship = await self.warehouse.ship_of(game, player)
-            known = KnownShip(ship.epoch, ship.version, ship.board, ship.strict, ship.hand, dict(ship.squares))
-            if move.operation == "place":
-                self.ships.remember(game, player, known)
-        tiles = {square: Placed(tile, turn) for square, (tile, turn) in known.squares.items()}
-        component = known.hand
-        if move.operation == "move_newest" and ship.newest is not None:
-            component = ship.newest["component"]
-            tiles.pop((ship.newest["col"], ship.newest["row"]), None)
-        if component is not None:  # otherwise the script refuses: nothing in hand / no newest
-            try:
-                check_placement(Ship(known.board, tiles), component, (column, row), rotation, known.strict)
-            except RuleViolation as violation:
-                if remembered:
-                    raise Refused("STALE_CHECK", "checked on a remembered ship") from None
-                raise Refused(violation.code, violation.message) from None
-        if move.operation == "place":   # the script also checks the hand still holds what was checked
-            return column, row, rotation, known.version, component or "", known.epoch
-        return column, row, rotation, known.version
+    async def _decide_and_commit(self, game: str, player: str, command: Command, command_id: str | None,
+                                 view: View) -> Applied:
+        decision = self._decide(view, command, player)
+        if isinstance(command, m.LookAtPile) and decision.events[0].cards:
+            decision = await self._first_look(game, view, decision)
+        if decision.ends_building:
+            return await ending.decided(self, game, player, decision.command.model_dump(mode="json"),
+                                        command_id, status="building")
+        try:
+            applied = await self.warehouse.commit(
+                game, player, command_id, decision.command.model_dump_json(),
+                projection.guards(view, decision.command, decision.events),
+                [event_json(e) for e in decision.events], decision.extras)
+        except (Stale, WarehouseMissing):
+            self.seats.forget(game, player)
+            raise
+        if applied.events:
+            self.seats.remember(game, player, projection.follow(view, decision.events, applied.events))
+        else:
+            self.seats.forget(game, player)
+        return applied
 
-    async def _pile_draw(self, game: str, pile: int) -> tuple:
-        """The script's arguments for looking at `pile`. A pile nobody has looked at this round has no
-        cards yet: the rules engine draws them now (`deck.draw_pile`, the game's FairRng at the
-        warehouse's counter), which moves the counter, so the face-down grabs to come are computed
-        again from the new one. `look_at_pile.lua` refuses the draw (STALE_DRAW, then drawn again) if
-        the counter moved meanwhile. Pile draws are rare (at most three per round)."""
-        piles_raw, draw_end, seq, epoch = await self.warehouse.redis.hmget(
-            f"trucker:{{{game}}}:meta", "piles", "draw_end", "seq", "epoch")
-        if piles_raw is None:
+    async def _read(self, game: str, player: str, command: Command, command_id: str | None) -> View | Applied:
+        """The player's view read now, or the earlier answer to this command id; raises
+        WarehouseMissing, and TIME_UP once the sand has run out on START."""
+        facts = await self.warehouse.facts(game, player, command_id, isinstance(command, m.LookAtPile))
+        if isinstance(facts, Applied):
+            return facts
+        if facts["meta"].get("format") != WAREHOUSE_FORMAT:    # loaded by an earlier version: reload it
+            await self.warehouse.drop(game)
             raise WarehouseMissing(game)
-        piles = json.loads(piles_raw)
-        if not 1 <= pile <= min(3, len(piles)) or piles[pile - 1]:
-            return (pile,)             # already drawn (or not a pile one may look at: the script refuses)
-        await self.relay.wait_durable(game, int(seq), epoch)
-        folded = Folded(await self.store.read(game_stream(game)))
-        if not folded.building:
-            return (pile,)             # building is over: the script refuses (NOT_BUILDING)
-        if str(folded.draw_end) != draw_end:
-            raise Refused("STALE_DRAW", "the table changed while the pile was drawn")
-        seed = await self._seed(game)
-        rng = FairRng(seed, start=folded.draw_end)
-        piles[pile - 1] = deck.draw_pile(folded.state, rng)
-        future = face_down_sequence(folded.state.face_down, FairRng(seed, start=rng.used))
-        return (pile, draw_end, json.dumps(piles), rng.used,
-                json.dumps([tile for tile, _ in future]), json.dumps([after for _, after in future]))
+        view = projection.read(facts, player)
+        if view.time_up:
+            raise Refused("TIME_UP", "the hourglass has run out on START: building is over")
+        return view
 
-    # ---- the end of building ------------------------------------------------------------------
+    @staticmethod
+    def _decide(view: View, command: Command, player: str) -> Decision:
+        """The engine's decision on the view (raises RuleViolation); draws nothing (see `_first_look`)."""
+        projection.optimistic(view, command)
+        if isinstance(command, m.TurnTimer):       # the service's clock, never the client's
+            command = m.TurnTimer(at=view.now)
+        return Decision(command, decide_building(view.state, command, player, NoChance()))
 
-    async def _status(self, game: str) -> str | None:
-        return await self.warehouse.redis.hget(f"trucker:{{{game}}}:meta", "status")
+    async def _first_look(self, game: str, view: View, decision: Decision) -> Decision:
+        """A pile's first look draws its cards: the engine decides again with the game's FairRng at the
+        warehouse's counter, and the face-down grabs to come are computed again from the new counter."""
+        seed = await self.seed(game)
+        rng = FairRng(seed, start=view.draw_end)
+        events = decide_building(view.state, decision.command, view.player, rng)
+        return Decision(decision.command, events, _first_look(view, events, seed, rng.used))
+
+    # ---- the end of building (see `ending.py`) ------------------------------------------------
 
     async def stop_if_due(self, game: str) -> bool:
-        """Called when the sand should have run out on START: stop building and record the end."""
-        try:
-            await self.warehouse.apply("stop", game, None, None)
-        except Refused as refusal:
-            if refusal.code != "NOT_BUILDING":
-                return False
-        except WarehouseMissing:
-            await self.open_table(game)
-            return await self.stop_if_due(game)
-        if await self._status(game) == "ending":
-            await self.conclude(game)
-        return True
+        return await ending.stop_if_due(self, game)
 
     async def conclude(self, game: str) -> None:
-        """Record the end of building after the sand ran out on START (`stop`): the rules engine decides
-        `CallTimeUp` at the moment building stopped, on the state folded from the stream."""
-        end_at, round_no = await self.warehouse.redis.hmget(f"trucker:{{{game}}}:meta", "end_at", "round")
-        if end_at is None:
-            return
-        try:
-            await self.decided(game, None, {"type": "CallTimeUp", "at": float(end_at)},
-                               f"end-round-{round_no}", status="ending")
-        except Refused as refusal:
-            if refusal.code not in ("NOT_BUILDING", "TABLE_BUSY"):
-                raise
+        await ending.conclude(self, game)
 
     async def decided(self, game: str, actor: str | None, command: dict, command_id: str | None,
                       status: str) -> Applied:
-        """Moves that end building need the whole game and chance: the rules engine decides them
-        (`GAME.decide`, with the game's FairRng resumed where the stream's last draw left it, the seed
-        from the vault) on the state folded from the stream, and `decided.lua` appends the result only
-        if nothing was applied since. Raises Refused (the engine's code) when the rules refuse it."""
-        for _ in range(STALE_RETRIES):
-            if (before := await self.warehouse.applied_before(game, command_id)) is not None:
-                await self.relay.wait_durable(game, before.last_seq, None)
-                return await self._with_stored_events(game, before)
-            seq, epoch = await self.warehouse.redis.hmget(f"trucker:{{{game}}}:meta", "seq", "epoch")
-            await self.relay.wait_durable(game, int(seq), epoch)
-            folded = Folded(await self.store.read(game_stream(game)))
-            if folded.seq != int(seq):
-                continue
-            round_before = folded.state.round
-            events, draw_end, after = await self._decide(game, folded, actor, command)   # folds `folded` on
-            args: list = [seq, status, draw_end, json.dumps(command)]
-            for event_type, data in events:
-                args += [event_type, json.dumps(data)]
-            try:
-                applied = await self.warehouse.apply("decided", game, actor, command_id, *args)
-            except Refused as refusal:
-                if refusal.code == "STALE_STATE":
-                    continue
-                raise
-            if applied.events:
-                await self.relay.wait_durable(game, applied.last_seq, applied.events[-1].get("epoch"))
-            log.info("building_ended", game=game, by=command["type"], seq=applied.last_seq)
-            if after.phase == BUILDING:
-                # Everything up to the next round's building followed by itself: load that warehouse,
-                # keeping the command ids seen so far so that a resent move is still not applied twice.
-                seen = await self.warehouse.redis.hgetall(f"trucker:{{{game}}}:cmds")
-                await self.warehouse.drop(game, only_round=round_before)
-                await self.open_table(game, seen)
-            return applied
-        raise Refused("TABLE_BUSY", "the table kept changing while the end of building was decided")
+        return await ending.decided(self, game, actor, command, command_id, status)
 
-    async def _seed(self, game: str) -> bytes:
+    # ---- chance and time ----------------------------------------------------------------------
+
+    async def seed(self, game: str) -> bytes:
         """The game's secret seed (face-down grabs and what follows building draw from it)."""
         seed = await self.vault.get(game) if self.vault is not None else None
         if seed is None:
@@ -304,24 +269,20 @@ class TableService:
             raise Refused("NO_SEED", f"game {game} has no secret seed in the vault: its chance cannot go on")
         return seed
 
-    async def _decide(self, game: str, folded: Folded, actor: str | None,
-                      command: dict) -> tuple[list[tuple[str, dict]], int, object]:
-        seed = await self._seed(game)
-        rng = FairRng(seed, start=folded.draw_end)
-        try:
-            events = GAME.decide(folded.state, GAME.parse_command(command), actor, rng)
-        except RuleViolation as violation:
-            raise Refused(violation.code, violation.message) from None
-        new = [(e.type, _engine_data(e)) for e in events]
-        state = folded.state
-        for event in events:
-            state = GAME.evolve(state, event)
-        if (outcome := GAME.outcome(state)) is not None:
-            ended = game_ended(outcome, seed, rng.used)
-            new.append((ended.type, ended.data))
-        return new, rng.used, state
+    async def now(self) -> float:
+        """Redis's clock (seconds): the one time every replica shares."""
+        seconds, micros = await self.warehouse.redis.time()
+        return seconds + micros / 1_000_000
 
 
-def _engine_data(event) -> dict:
-    data = event.model_dump(mode="json")
-    return {k: v for k, v in data.items() if k not in ("type", "v")}
+def _first_look(view: View, events: list, seed: bytes, draw_end: int) -> dict:
+    """What a pile's first look changes besides its event: the piles and cards known (the engine's
+    evolve on a copy of the view) and the draw counter; and since the counter moved, every face-down
+    grab to come, computed again from the new counter (kept in Redis only)."""
+    after = view.state.clone()
+    for event in events:
+        evolve_building(after, event)
+    future = face_down_sequence(view.facedown or [], FairRng(seed, start=draw_end))
+    return {"meta": {"piles": json.dumps(after.piles), "draw_end": draw_end,
+                     "used_cards": json.dumps(after.used_cards), "round_cards": json.dumps(after.round_cards)},
+            "facedown": [tile for tile, _ in future], "facedown_draws": [after_grab for _, after_grab in future]}

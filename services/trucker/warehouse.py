@@ -1,8 +1,10 @@
-"""The live warehouse of each game in Redis: one Lua script per operation (see `lua/`).
+"""The live warehouse of each game in Redis, and the scripts that read and change it (see `lua/`).
 
 Every key of a game shares the hash tag `{<game>}` (`trucker:{g}:meta`, `trucker:{g}:facedown`, …), so a
-Redis Cluster keeps a game on one shard and each script reads, checks, changes and numbers atomically.
-Scripts write their events to the game's outbox; `relay.py` carries them to the event store.
+Redis Cluster keeps a game on one shard and each script checks, changes and numbers atomically. The
+rules are not here: the engine decides each move in Python, and `commit` applies the engine's events
+only while the facts the decision relied on (its guards) still hold. Scripts write their events to the
+game's outbox; `relay.py` carries them to the event store.
 """
 from __future__ import annotations
 
@@ -12,12 +14,7 @@ from importlib import resources
 
 from redis.asyncio import Redis
 
-# The operations a player (or the service, for `end_building`) may run, and their Lua files.
-OPERATIONS = (
-    "grab_face_down", "grab_face_up", "grab_reserved", "place", "move_newest", "return_tile",
-    "reserve", "look_at_pile", "return_pile", "turn_timer", "finish", "stop", "decided",
-)
-READERS = ("open", "snapshot", "ship_of", "relay_read", "drop")
+SCRIPTS = ("commit", "facts", "open", "stop", "decided", "snapshot", "relay_read", "drop")
 
 
 def meta_key(game: str) -> str:
@@ -37,6 +34,15 @@ class WarehouseMissing(Exception):
     """The game's warehouse is not in Redis (never opened, or Redis lost it): rebuild, then retry."""
 
 
+class Stale(Exception):
+    """A guard of the decision no longer holds (`guard` names it: seat, faceup, order, time_up, …):
+    nothing changed; decide again on a fresh read."""
+
+    def __init__(self, guard: str):
+        super().__init__(guard)
+        self.guard = guard
+
+
 @dataclass(frozen=True)
 class Applied:
     """What a script did: its events, numbered `first_seq..last_seq`. `retried` when the command id had
@@ -46,41 +52,79 @@ class Applied:
     last_seq: int
     events: tuple[dict, ...] = ()
     retried: bool = False
+    durable: bool = False      # already known to be in the stream (the end of building waits for it)
 
 
 def _source(name: str) -> str:
     return resources.files("trucker").joinpath("lua", f"{name}.lua").read_text()
 
 
+_json = json.JSONEncoder(separators=(",", ":")).encode     # one encoder: json.dumps builds one per call
+
+
+def _flat(events: list[tuple[str, str]]) -> list[str]:
+    return [part for event in events for part in event]
+
+
 class RedisWarehouse:
     def __init__(self, redis: Redis):
         self.redis = redis
         prelude = _source("prelude")
-        self._scripts = {name: redis.register_script(prelude + "\n" + _source(name))
-                         for name in OPERATIONS + READERS}
+        self._scripts = {name: redis.register_script(prelude + "\n" + _source(name)) for name in SCRIPTS}
 
-    async def _call(self, script: str, game: str, command_id: str, actor: str, *args) -> list:
+    async def _call(self, script: str, game: str, command_id: str | None, actor: str | None, *args) -> list:
         reply = await self._scripts[script](keys=[meta_key(game)],
                                             args=[command_id or "", actor or "", *map(str, args)])
         if reply[0] == -1:
             raise WarehouseMissing(game)
+        if reply[0] == 3:
+            raise Stale(reply[1])
         return reply
 
-    async def apply(self, operation: str, game: str, actor: str | None, command_id: str | None,
-                    *args) -> Applied:
-        """Run one operation; raises `Refused` or `WarehouseMissing`."""
-        if operation not in OPERATIONS:
-            raise Refused("UNKNOWN_OPERATION", f"no operation {operation!r}")
-        reply = await self._call(operation, game, command_id or "", actor or "", *args)
-        status = reply[0]
-        if status == 0:
-            raise Refused(reply[1], reply[2])
-        if status == 2:
+    @staticmethod
+    def _applied(reply: list) -> Applied:
+        if reply[0] == 2:
             return Applied(int(reply[1]), int(reply[2]), retried=True)
         events = tuple(json.loads(raw) for raw in reply[1:])
-        if not events:   # a script that only changes state (stop)
+        if not events:
             return Applied(0, 0)
         return Applied(events[0]["seq"], events[-1]["seq"], events)
+
+    async def commit(self, game: str, actor: str, command_id: str | None, command: str, guards: list,
+                     events: list[tuple[str, str]], extras: dict | None = None) -> Applied:
+        """Apply a move the engine decided (`command` and `events`' data as JSON, `projection.event_json`)
+        if every guard still holds. Raises `Stale` (nothing changed) or `WarehouseMissing`; a command id
+        applied before answers `retried`."""
+        reply = await self._call("commit", game, command_id, actor, command, _json(guards),
+                                 _json(extras) if extras else "", *_flat(events))
+        return self._applied(reply)
+
+    async def facts(self, game: str, player: str, command_id: str | None, with_facedown: bool = False):
+        """What the engine needs to decide a move of `player` (`projection.read` reads it), or `Applied`
+        (retried) if the command id was applied already."""
+        reply = await self._call("facts", game, command_id, "", player, "1" if with_facedown else "")
+        if reply[0] == 2:
+            return self._applied(reply)
+        return json.loads(reply[1])
+
+    async def stop(self, game: str) -> bool:
+        """Stop building if the sand has run out on START (Redis's clock): True if it stopped now.
+        Raises `Stale("status")` when building is not running."""
+        try:
+            await self._call("stop", game, "", "")
+        except Stale as not_now:
+            if not_now.guard == "not_due":
+                return False
+            raise
+        return True
+
+    async def decided(self, game: str, actor: str | None, command_id: str | None, seq: int, status: str,
+                      draw_end: int, command: str, events: list[tuple[str, str]]) -> Applied:
+        """Append the end of building the engine decided on the stream at `seq`, if Redis is still there
+        (`status`, `seq`); raises `Stale` otherwise."""
+        reply = await self._call("decided", game, command_id, actor, seq, status, draw_end, command,
+                                 *_flat(events))
+        return self._applied(reply)
 
     async def applied_before(self, game: str, command_id: str | None) -> Applied | None:
         """The seqs a command id produced, if it was applied already (a retry)."""
@@ -92,11 +136,14 @@ class RedisWarehouse:
         first, last = done.split(",")
         return Applied(int(first), int(last), retried=True)
 
-    async def open(self, game: str, doc: dict, start: bool, command_id: str = "") -> Applied | None:
-        """Load a whole warehouse (`state_doc.warehouse_doc`); `start` also starts building (emits
-        BuildingStarted). Returns None when another replica loaded it first."""
-        reply = await self._scripts["open"](keys=[meta_key(game)],
-                                            args=[command_id, "", json.dumps(doc), "1" if start else ""])
+    async def open(self, game: str, doc: dict, start: tuple[str, list[tuple[str, str]]] | None = None,
+                   command_id: str = "") -> Applied | None:
+        """Load a whole warehouse (`state_doc.warehouse_doc`); `start` = (StartBuilding command, its
+        events, decided by the engine) also starts building. None when another replica loaded it first."""
+        args = [command_id, "", json.dumps(doc)]
+        if start is not None:
+            args += [start[0], *_flat(start[1])]
+        reply = await self._scripts["open"](keys=[meta_key(game)], args=args)
         if reply[0] == 0:
             return None
         events = tuple(json.loads(raw) for raw in reply[1:])
@@ -106,17 +153,6 @@ class RedisWarehouse:
     async def snapshot(self, game: str, secret: bool = False, player: str = "") -> dict:
         reply = await self._call("snapshot", game, "", "", "secret" if secret else "", player)
         return json.loads(reply[1])
-
-    async def ship_of(self, game: str, player: str) -> "ShipSnapshot":
-        reply = await self._call("ship_of", game, "", "", player)
-        _, version, board, strict, hand, newest, epoch, *flat = reply
-        squares = {}
-        for square, placed in zip(flat[0::2], flat[1::2]):
-            col, row = square.split(",")
-            tile, rotation = placed.split("|")
-            squares[(int(col), int(row))] = (tile, int(rotation))
-        return ShipSnapshot(int(version), board, strict == "1", hand or None,
-                            json.loads(newest) if newest else None, squares, epoch)
 
     async def relay_view(self, game: str, limit: int, mark: tuple[str, int] | None = None) -> "RelayView":
         """Durable seq, last seq, epoch and the pending outbox events, read at one instant; with `mark`
@@ -140,14 +176,3 @@ class RelayView:
     last: int
     epoch: str
     pending: list[dict]
-
-
-@dataclass(frozen=True)
-class ShipSnapshot:
-    version: int
-    board: str
-    strict: bool
-    hand: str | None
-    newest: dict | None
-    squares: dict[tuple[int, int], tuple[str, int]]
-    epoch: str = ""

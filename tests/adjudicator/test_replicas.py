@@ -99,3 +99,13 @@ async def test_a_replica_killed_between_append_and_reply_loses_no_accepted_move(
     assert [e for e in stream if e.command_id == "the-move"] == retried
     assert retried[0].type == "CardDrawn" and retried[0].seq == stream[-len(retried)].seq
     assert await second.submit(game_id, "ann", {"type": "Draw"}, "the-move") == retried
+
+
+async def test_a_command_on_a_game_in_the_cache_is_one_message_to_nats(replicas, game_id):
+    first, _ = replicas
+    await first.create_game(game_id, "testjack", ["ann"], {})
+    await first.submit(game_id, "ann", {"type": "Think"}, "warm")           # the game is in the cache
+    sent = first.store._nc.stats["out_msgs"]
+    for number in range(5):
+        await first.submit(game_id, "ann", {"type": "Think"}, f"think-{number}")
+    assert first.store._nc.stats["out_msgs"] - sent == 5                    # one publish each

@@ -33,8 +33,7 @@ def live_game(nats_url, namespace):
 
     async def clean():
         store = await JetStreamEventStore.connect(nats_url, name=name, subject_prefix=prefix, ensure=False)
-        for stream in (name, f"KV_{name}_commands"):
-            await store._js.delete_stream(stream)
+        await store._js.delete_stream(name)
         await store.close()
 
     asyncio.run(play())

@@ -16,6 +16,7 @@ from starbase_core.gamestream import ends_game
 from starbase_core.seeds import MemorySeedVault
 from starbase_core.store_memory import MemoryEventStore
 from starbase_rules.contract import RuleViolation
+from tests.support.faults import CuttableStore
 from tests.support.testjack import GAME as TESTJACK
 
 LIMIT = 30.0
@@ -192,3 +193,35 @@ async def test_nobody_owes_the_clock_during_a_real_time_phase(table):
         tracker.observe(envelope)
     assert GAME in tracker.clocks and tracker.clocks[GAME].owed == {}
     assert tracker.due(datetime.max.replace(tzinfo=(await table.time_of(1)).tzinfo)) == []
+
+
+async def test_a_cut_follow_is_restarted_where_it_was_and_reported_unhealthy_meanwhile(table):
+    store = CuttableStore(table.store)
+    clock = DecisionClock(store, table.adjudicator.submit, Tracker(0.0), now=lambda: table.now, tick_seconds=0.01)
+    stop = asyncio.Event()
+    running = asyncio.create_task(clock.run(stop))
+    try:
+        await table.create(["ann", "bob"], {"decision_seconds": LIMIT})
+        await until(lambda: GAME in clock.tracker.clocks and clock.healthy())
+        folded = clock.position
+        store.cut()
+        await table.act("ann", "Stand", "ann-1")           # the follow meets the cut here
+        await until(lambda: not clock.healthy())
+        store.restore()
+        await until(lambda: clock.healthy() and clock.position > folded)
+        # It resumed after what it had folded: bob owes since ann's move, and his default comes on time.
+        since = clock.tracker.clocks[GAME].owed["bob"]
+        assert since.since_seq == (await table.stream())[-1].seq
+        table.now = since.since + timedelta(seconds=LIMIT)
+        await until(lambda: ends_game(table.store._streams[STREAM][-1]))
+        assert clock.supervisor.tasks["follow"].restarts >= 1
+    finally:
+        stop.set()
+        await running
+
+
+async def until(condition, timeout: float = 10.0) -> None:
+    async def poll():
+        while not condition():
+            await asyncio.sleep(0.01)
+    await asyncio.wait_for(poll(), timeout)

@@ -1,20 +1,56 @@
-"""The event-store contract: every adapter must pass every test here."""
+"""The event-store contract: every adapter must pass every test here.
+
+`replica()` gives another instance on the same data, as another process would have (for the in-memory
+store, which lives in one process, the same instance). The JetStream stream here has a duplicate window
+of a tenth of a second, so tests that wait past it show that JetStream's own de-duplication plays no part.
+"""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 
 import pytest
 
 from starbase_core.envelope import GENESIS_HASH, InvalidName, NewEvent, chain_problems
 from starbase_core.store import EmptyAppend, WrongExpectedSeq
+from starbase_core.store_jetstream import JetStreamEventStore
 from starbase_core.store_memory import MemoryEventStore
+
+TINY_WINDOW = 0.1
 
 
 @pytest.fixture(params=["memory", pytest.param("jetstream", marks=pytest.mark.integration)])
-def store(request):
+async def stores(request):
+    """The store under test and a factory of replicas of it."""
     if request.param == "memory":
-        return MemoryEventStore()
-    return request.getfixturevalue("jetstream_store")
+        memory = MemoryEventStore()
+
+        async def same() -> MemoryEventStore:
+            return memory
+        yield memory, same
+        return
+    nats_url, namespace = request.getfixturevalue("nats_url"), request.getfixturevalue("namespace")
+    options = dict(name=f"C_{namespace}", subject_prefix=f"c{namespace}", duplicate_window=TINY_WINDOW)
+    first = await JetStreamEventStore.connect(nats_url, **options)
+    opened = [first]
+
+    async def replica() -> JetStreamEventStore:
+        opened.append(await JetStreamEventStore.connect(nats_url, ensure=False, **options))
+        return opened[-1]
+    yield first, replica
+    await first._js.delete_stream(first.name)
+    for store in opened:
+        await store.close()
+
+
+@pytest.fixture
+def store(stores):
+    return stores[0]
+
+
+@pytest.fixture
+def replica(stores):
+    return stores[1]
 
 
 def events(*names: str, actor: str | None = "ann") -> list[NewEvent]:
@@ -205,3 +241,92 @@ async def test_following_from_the_end_position_gives_only_what_is_appended_later
     assert [e.type for _, e in later] == ["New", "Newer"]
     assert all(position > end for position, _ in later)
     assert await store.end_position() == later[-1][0]
+
+
+# ---- command ids across replicas, crashes and time ----------------------------------------------
+
+async def test_a_replica_that_has_not_seen_the_latest_appends_answers_their_retries(store, replica):
+    other = await replica()
+    await store.append("game.g1", events("A"), expected_seq=0, command_id="c1")
+    assert [e.type for e in await other.read("game.g1")] == ["A"]        # the replica knows seq 1
+    latest = await store.append("game.g1", events("B"), expected_seq=1, command_id="c2")
+    # The retry reaches the replica, expecting what the replica saw, or what the client saw.
+    assert await other.append("game.g1", events("B"), expected_seq=1, command_id="c2") == latest
+    assert await other.append("game.g1", events("B"), expected_seq=2, command_id="c2") == latest
+    assert await other.find_command("game.g1", "c2") == latest
+    with pytest.raises(WrongExpectedSeq) as refused:     # and a new command there is told the true end
+        await other.append("game.g1", events("C"), expected_seq=1, command_id="c3")
+    assert refused.value.actual == 2
+    assert [e.type for e in await store.read("game.g1")] == ["A", "B"]
+
+
+async def test_a_retry_long_after_the_first_attempt_on_a_fresh_replica_appends_nothing(store, replica):
+    first = await store.append("game.g1", events("A"), expected_seq=0, command_id="c1")
+    await store.append("game.g1", events("B"), expected_seq=1, command_id="c2")
+    await asyncio.sleep(TINY_WINDOW * 3)                 # past JetStream's duplicate window
+    later = await replica()
+    assert await later.append("game.g1", events("A"), expected_seq=0, command_id="c1") == first
+    assert await later.append("game.g1", events("A"), expected_seq=2, command_id="c1") == first
+    assert [e.type for e in await later.read("game.g1")] == ["A", "B"]
+
+
+async def test_a_crash_between_the_append_and_the_reply_leaves_the_retry_its_first_answer(store, replica):
+    await store.append("game.g1", events("A"), expected_seq=0, command_id="c0")
+    stored = await store.append("game.g1", events("Move"), expected_seq=1, command_id="move")
+    # The appender dies before replying; the client resends to another replica, maybe much later.
+    await asyncio.sleep(TINY_WINDOW * 3)
+    survivor = await replica()
+    assert await survivor.find_command("game.g1", "move") == stored
+    assert await survivor.append("game.g1", events("Move"), expected_seq=1, command_id="move") == stored
+    assert [e.type for e in await survivor.read("game.g1")] == ["A", "Move"]
+
+
+async def test_two_replicas_racing_one_command_id_store_it_once_and_both_answer_with_it(store, replica):
+    others = [await replica() for _ in range(2)]
+    for round_ in range(5):
+        stream = f"game.race{round_}"
+        await store.append(stream, events("A"), expected_seq=0)
+        for other in others:
+            await other.read(stream)                     # every replica knows seq 1 and nothing of the id
+        results = await asyncio.gather(*(
+            writer.append(stream, events("Once"), expected_seq=1, command_id="same")
+            for writer in (store, *others, store)))
+        stored = await store.read(stream)
+        assert [e.type for e in stored] == ["A", "Once"]
+        assert all(result == stored[1:] for result in results)
+
+
+async def test_a_checkpoint_lets_a_fresh_replica_skip_what_it_covers(store, replica):
+    first = await store.append("game.g1", events("A", "B"), expected_seq=0, command_id="c1")
+    await store.append("game.g1", events("C"), expected_seq=2, command_id="c2")
+    checkpoint = store.checkpoint("game.g1")
+    assert (checkpoint.seq, checkpoint.hash) == (3, (await store.read("game.g1"))[-1].hash)
+    await store.append("game.g1", events("D"), expected_seq=3, command_id="c3")
+
+    fresh = await replica()
+    assert await fresh.adopt(checkpoint)
+    assert [e.type for e in await fresh.read("game.g1", from_seq=4)] == ["D"]
+    assert await fresh.append("game.g1", events("A"), expected_seq=0, command_id="c1") == first
+    assert await fresh.find_command("game.g1", "c1", catch_up=False) == first
+    added = await fresh.append("game.g1", events("E"), expected_seq=4, command_id="c4")
+    assert added[0].seq == 5 and added[0].prev_hash == (await store.read("game.g1"))[3].hash
+
+
+async def test_a_checkpoint_that_does_not_match_the_stream_is_not_adopted(store, replica):
+    await store.append("game.g1", events("A"), expected_seq=0, command_id="c1")
+    await store.append("game.g2", events("X"), expected_seq=0, command_id="c1")
+    good = store.checkpoint("game.g1")
+    fresh = await replica()
+    for forged in (dataclasses.replace(good, hash="f" * 64), dataclasses.replace(good, seq=2),
+                   dataclasses.replace(good, stream="game.g2"), dataclasses.replace(good, position=10**9)):
+        assert not await fresh.adopt(forged)
+    assert await fresh.adopt(good)
+
+
+async def test_find_command_without_catching_up_answers_from_what_was_read(store, replica):
+    stored = await store.append("game.g1", events("A"), expected_seq=0, command_id="c1")
+    fresh = await replica()
+    assert await fresh.find_command("game.g1", "c1", catch_up=False) in (None, stored)   # may not know
+    assert await fresh.find_command("game.g1", "c1") == stored                          # asks the stream
+    assert await fresh.find_command("game.g1", "c1", catch_up=False) == stored          # now it knows
+    assert await fresh.find_command("game.g1", "nope", catch_up=False) is None

@@ -5,6 +5,7 @@ import pytest
 
 from moon21 import events as E
 from moon21.game import GAME
+from moon21.options import table_options
 from moon21.rules import rules
 from starbase_rules.contract import RuleViolation, fold
 
@@ -15,11 +16,12 @@ def default_minerals() -> dict[str, str]:
 
 
 class Table:
-    def __init__(self, players=("ann", "bob", "cy"), held_back="KR", cash=None):
+    def __init__(self, players=("ann", "bob", "cy"), held_back="KR", cash=None, options=None):
         self.players = list(players)
         cash = cash if cash is not None else rules()["starting_cash"][len(players)]
+        resolved = table_options(options) if options is not None else {}
         self.state = fold(GAME, [E.GameSetUp(players=self.players, held_back=held_back,
-                                             minerals=default_minerals(), starting_cash=cash)])
+                                             minerals=default_minerals(), starting_cash=cash, options=resolved)])
 
     def given(self, *events) -> "Table":
         for event in events:

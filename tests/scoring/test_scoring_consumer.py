@@ -158,3 +158,24 @@ async def test_the_durable_jetstream_consumer_resumes_without_double_counting_an
         assert await snapshot(ledger) == first
     finally:
         await store.close()
+
+
+async def test_a_game_of_guests_only_is_recorded_and_scoring_goes_on(redis_url, namespace):
+    """Nobody is rated when every seat is a guest; the next game must still be scored (an empty rating
+    write used to fail in Redis and stop the consumer)."""
+    store = MemoryEventStore()
+    guests = {"guests": ["gx", "gy"]}
+    await store.append("game.gg", [game_created("moon21", ["gx", "gy"], guests, "c" * 64, 0)], expected_seq=0)
+    await store.append("game.gg", [game_ended(Outcome(standings=[Standing(player="gx", rank=1, score=2),
+                                                                 Standing(player="gy", rank=2, score=1)]),
+                                              b"seed", 0)], expected_seq=1)
+    await play_into(store)
+    redis = Redis.from_url(redis_url, decode_responses=True)
+    try:
+        consumer = ScoringConsumer(store, Ledger(redis, f"scoring{namespace}"))
+        await asyncio.wait_for(run_until_scored(consumer, 1 + len(GAMES)), 30)
+        board = await consumer.ledger.leaderboard("all")
+        assert {row["player"] for row in board} == {"ann", "bob", "cy", "dan"}
+        assert await consumer.ledger.result("gg") is not None
+    finally:
+        await redis.aclose()

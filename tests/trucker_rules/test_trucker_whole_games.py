@@ -102,30 +102,3 @@ def test_events_stored_as_json_rebuild_the_same_state():
     result = playout(GAME, ["a", "b", "c", "d"], 21)
     stored = [json.loads(json.dumps(e.model_dump(mode="json"))) for e in result.events]
     assert fold(GAME, [GAME.parse_event(data) for data in stored]) == result.state
-
-
-def test_legal_actions_name_what_the_player_may_send_now():
-    from trucker_rules import messages as m
-    rng = FairRng(b"legal")
-    state = fold(GAME, GAME.setup(["a", "b"], {}, rng))
-    assert GAME.legal_actions(state, "a") == [{"type": "StartBuilding"}]
-    state = fold(GAME, GAME.decide(state, m.StartBuilding(at=0.0), "a", rng), state)
-    assert {"type": "GrabFaceDown"} in GAME.legal_actions(state, "a")
-    state = fold(GAME, GAME.decide(state, m.GrabFaceDown(), "a", rng), state)
-    assert [a["type"] for a in GAME.legal_actions(state, "a")] == ["PlaceComponent", "ReserveComponent",
-                                                                    "ReturnComponent"]
-    result = playout(GAME, ["a", "b"], 8, check=False)
-    assert GAME.legal_actions(result.state, "a") == []                 # the game is over
-    # in flight, whoever owes a decision is offered exactly that command
-    state = GAME.initial_state()
-    for event in result.events:
-        state = GAME.evolve(state, event)
-        if event.type == "DecisionRequested":
-            offered = GAME.legal_actions(state, event.player)[0]
-            assert GAME.parse_command({"type": offered["type"], **_sample(offered["type"])}).type == offered["type"]
-
-
-def _sample(command_type):
-    return {"ChooseAliens": {}, "PowerEngines": {}, "FireCannons": {}, "ChoosePlanet": {}, "AnswerOffer": {"accept": False},
-            "Defend": {"use": True}, "KeepPart": {"square": [7, 7]}, "ChooseCrewLoss": {"losses": []},
-            "ArrangeCargo": {"cargo": []}}[command_type]

@@ -64,6 +64,28 @@ async def check_invariants(service, game: str) -> None:
     assert len(order_holders) == len(set(order_holders))
 
 
+def move(operation: str, args: tuple = ()):
+    """A move named as in the socket's short form (the warehouse's old operation names), as the rules
+    engine's command that `TableService.play` takes."""
+    from trucker_rules import messages as m
+    if operation == "place":
+        return m.PlaceComponent(square=(args[0], args[1]), rotation=args[2])
+    if operation == "move_newest":
+        return m.MoveNewest(square=(args[0], args[1]), rotation=args[2])
+    if operation == "finish":
+        return m.Finish(order_tile=None if not args or args[0] == "" else int(args[0]))
+    with_component = {"grab_face_up": m.GrabFaceUp, "grab_reserved": m.TakeReserved}
+    if operation in with_component:
+        return with_component[operation](component=args[0])
+    if operation == "look_at_pile":
+        return m.LookAtPile(pile=args[0])
+    plain = {"grab_face_down": m.GrabFaceDown, "return_tile": m.ReturnComponent, "reserve": m.ReserveComponent,
+             "return_pile": m.PutBackPile}
+    if operation == "turn_timer":
+        return m.TurnTimer(at=0.0)          # the service stamps its own clock
+    return plain[operation]()
+
+
 def legal_spot(ship, component: str) -> tuple[int, int, int] | None:
     """Some (column, row, rotation) where the rules accept `component` on `ship`, or None."""
     from starbase_rules.contract import RuleViolation
@@ -101,18 +123,16 @@ class Table:
         self.service, self.game = service, game
 
     async def play(self, player: str, operation: str, *args, command_id: str | None = None):
-        from trucker.tables import Move
-        applied = await self.service.play(self.game, player, Move(operation, tuple(args)), command_id)
+        applied = await self.service.play(self.game, player, move(operation, tuple(args)), command_id)
         await check_invariants(self.service, self.game)
         return applied
 
     async def refusal(self, player: str | None, operation: str, *args) -> str:
         """The refusal code of a move, after checking the refusal changed nothing at all."""
-        from trucker.tables import Move
         from trucker.warehouse import Refused
         before = await self.service.warehouse.snapshot(self.game, secret=True)
         try:
-            await self.service.play(self.game, player, Move(operation, tuple(args)), None)
+            await self.service.play(self.game, player, move(operation, tuple(args)), None)
         except Refused as refusal:
             after = await self.service.warehouse.snapshot(self.game, secret=True)
             assert after == before, f"{refusal.code} changed the warehouse"
@@ -170,3 +190,17 @@ def assert_reruns_through_the_rules(envelopes, seed: bytes) -> int:
             state = GAME.evolve(state, event)
         draw_end, position, commands = rng.used, position + len(expected), commands + 1
     return commands
+
+
+class FoldedStream:
+    """A game as its stream tells it, folded incrementally (what a client reading the stream knows)."""
+
+    def __init__(self, store, game: str):
+        self.store, self.game, self.folded = store, game, Folded([])
+        self.envelopes = []
+
+    async def catch_up(self) -> Folded:
+        for envelope in await self.store.read(game_stream(self.game), from_seq=self.folded.seq + 1):
+            self.folded.add(envelope)
+            self.envelopes.append(envelope)
+        return self.folded

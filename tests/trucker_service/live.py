@@ -146,6 +146,15 @@ class Client:
         await self.socket.send(json.dumps({"id": message_id, "op": op, **fields}))
         return await asyncio.wait_for(waiter, 30)
 
+    async def send_command(self, command: dict) -> dict:
+        """Send one of the rules engine's commands (as `legal_actions` lists it) and wait for its answer."""
+        message_id = f"c{next(self._ids)}"
+        if self._reader.done():
+            raise ConnectionError("the socket is closed")
+        waiter = self._waiters[message_id] = asyncio.get_running_loop().create_future()
+        await self.socket.send(json.dumps({"id": message_id, "command": command}))
+        return await asyncio.wait_for(waiter, 30)
+
     async def send_raw(self, raw: str | bytes) -> dict:
         before = len(self.received)
         await self.socket.send(raw)

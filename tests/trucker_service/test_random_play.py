@@ -12,10 +12,10 @@ from trucker_rules.build_phase import draw_face_down
 from trucker_rules.game import GAME
 
 from trucker.state_doc import Folded
-from trucker.tables import Move
 from trucker.warehouse import Refused
 
 from tests.trucker_service.helpers import (
+    move,
     assert_reruns_through_the_rules, check_invariants, folded, legal_spot, new_game,
 )
 
@@ -48,7 +48,7 @@ async def random_move(service, game: str, player: str, rnd: random.Random):
             return None
         args = (rnd.choice(["", 1, 2, 3]),)
     try:
-        return await service.play(game, player, Move(op, args), None)
+        return await service.play(game, player, move(op, args), None)
     except Refused:
         return None
 
@@ -84,8 +84,8 @@ async def test_the_audit_rederives_every_face_down_grab_from_the_revealed_seed(s
     game = await new_game(service.store, ["ann", "bob"], vault=service.vault)
     await service.open_table(game)
     for player in ["ann", "bob", "ann", "bob", "ann"]:
-        await service.play(game, player, Move("grab_face_down"), None)
-        await service.play(game, player, Move("return_tile"), None)
+        await service.play(game, player, move("grab_face_down"), None)
+        await service.play(game, player, move("return_tile"), None)
     envelopes = await service.store.read(game_stream(game))
     assert "WarehouseShuffled" not in {e.type for e in envelopes}       # no order stored in advance
     seed = await service.vault.get(game)
@@ -110,11 +110,11 @@ async def test_every_command_in_the_stream_re_runs_through_the_rules_to_the_same
     for player in players:   # everyone puts down what they hold and finishes
         seat = (await folded(service.store, game)).state.seats[player]
         spot = legal_spot(seat.ship, seat.hand) if seat.hand else None
-        moves = [Move("return_pile"), Move("return_tile"), Move("reserve"),
-                 Move("place", spot or (0, 0, 0)), Move("finish", ("",))]
-        for move in moves:
+        moves = [move("return_pile"), move("return_tile"), move("reserve"),
+                 move("place", spot or (0, 0, 0)), move("finish", ("",))]
+        for command in moves:
             try:
-                await service.play(game, player, move, None)
+                await service.play(game, player, command, None)
             except Refused:
                 pass
     envelopes = await service.store.read(game_stream(game))

@@ -10,10 +10,10 @@ from starbase_core.gamestream import game_stream
 from starbase_core.seeds import MemorySeedVault
 
 from trucker.relay import NotDurable, Relay
-from trucker.tables import Move, TableService
+from trucker.tables import TableService
 from trucker.warehouse import RedisWarehouse
 
-from tests.trucker_service.helpers import check_invariants, new_game
+from tests.trucker_service.helpers import check_invariants, move, new_game
 
 pytestmark = pytest.mark.integration
 
@@ -35,8 +35,8 @@ async def test_two_relays_moving_one_outbox_store_each_event_once_and_in_order(r
     await first.open_table(game)
     applied = []
     for player in ["ann", "bob", "cy"] * 3:   # scripts only: the events wait in the outbox
-        applied.append(await first.warehouse.apply("grab_face_down", game, player, None))
-        applied.append(await first.warehouse.apply("return_tile", game, player, None))
+        applied.append(await first.apply(game, player, move("grab_face_down"), None))
+        applied.append(await first.apply(game, player, move("return_tile"), None))
     last = applied[-1]
     await asyncio.gather(first.relay.wait_durable(game, last.last_seq, last.events[-1]["epoch"]),
                          second.relay.wait_durable(game, last.last_seq, last.events[-1]["epoch"]))
@@ -51,9 +51,9 @@ async def test_a_move_whose_warehouse_was_lost_before_it_was_stored_is_never_ack
     service, _ = replicas
     game = await new_game(jetstream_store, ["ann", "bob"], vault=service.vault)
     await service.open_table(game)
-    lost = await service.warehouse.apply("grab_face_down", game, "ann", None)   # not stored yet
+    lost = await service.apply(game, "ann", move("grab_face_down"), None)   # not stored yet
     await service.warehouse.drop(game)                                            # Redis loses it
-    replacement = await service.play(game, "bob", Move("grab_face_down"), None)  # rebuilt, play goes on
+    replacement = await service.play(game, "bob", move("grab_face_down"), None)  # rebuilt, play goes on
     assert replacement.first_seq == lost.first_seq                               # the same seq, reused
     with pytest.raises(NotDurable):
         await service.relay.wait_durable(game, lost.last_seq, lost.events[-1]["epoch"])

@@ -13,10 +13,11 @@ from starbase_core.servers import RedisServer, free_port
 from starbase_core.store_memory import MemoryEventStore
 from trucker.relay import Relay
 from trucker.schemas import public_event
-from trucker.tables import Move, TableService
+from trucker.tables import TableService
 from trucker.warehouse import RedisWarehouse, Refused
 
 from tests.trucker_service.helpers import (
+    move,
     assert_reruns_through_the_rules, check_invariants, folded, legal_spot, new_game, next_face_down,
 )
 from tests.trucker_service.live import ChildService, Client, in_process, settings_for
@@ -187,12 +188,12 @@ async def test_a_move_stored_but_not_acknowledged_when_redis_is_lost_is_answered
         service = TableService(warehouse, store, relay, vault)
         game = await new_game(store, ["ann", "bob"], vault=vault)
         await service.open_table(game)
-        grab = await warehouse.apply("grab_face_down", game, "ann", "ann:17")   # in the outbox: not acked
+        grab = await service.apply(game, "ann", move("grab_face_down"), "ann:17")   # in the outbox: not acked
         await relay.flush(game)                                                  # durable in the stream
         grabbed = grab.events[0]["data"]["component"]
         await redis.flushall()
 
-        again = await service.play(game, "ann", Move("grab_face_down"), "ann:17")
+        again = await service.play(game, "ann", move("grab_face_down"), "ann:17")
 
         assert again.retried and (again.first_seq, again.last_seq) == (grab.first_seq, grab.last_seq)
         assert [public_event(e) for e in again.events] == [public_event(e) for e in grab.events]
@@ -202,7 +203,7 @@ async def test_a_move_stored_but_not_acknowledged_when_redis_is_lost_is_answered
                [("ann", grabbed, "ann:17")]
         assert (await folded(store, game)).state.seats["ann"].hand == grabbed
         with pytest.raises(Refused) as refused:                    # the hand is full: it was applied once
-            await service.play(game, "ann", Move("grab_face_down"), "ann:18")
+            await service.play(game, "ann", move("grab_face_down"), "ann:18")
         assert refused.value.code == "HAND_FULL"
         assert service.rebuilds == 1
         await check_invariants(service, game)
@@ -246,7 +247,9 @@ async def test_sigterm_moves_every_pending_event_into_the_store_before_exiting(
     try:
         ann = await Client.connect(child.url, game, "ann")      # the replica now serves this table
         redis = Redis.from_url(redis_url, decode_responses=True)
-        pending = await RedisWarehouse(redis).apply("grab_face_down", game, "bob", None)  # outbox only
+        warehouse = RedisWarehouse(redis)
+        pending = await TableService(warehouse, jetstream_store, Relay(warehouse, jetstream_store), vault).apply(
+            game, "bob", move("grab_face_down"), None)                                  # outbox only
         await redis.aclose()
         assert await jetstream_store.last_seq(game_stream(game)) < pending.last_seq
         child.stop()                                             # SIGTERM: graceful

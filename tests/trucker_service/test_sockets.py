@@ -79,6 +79,38 @@ async def test_bad_input_gets_a_refusal_with_a_stable_code_and_changes_nothing(l
     await ann.close(), await bob.close()
 
 
+async def test_the_engines_commands_are_accepted_as_legal_actions_lists_them(live, jetstream_store, vault):
+    """Given a table, when a player sends the rules engine's commands (the shapes `legal_actions` lists),
+    then they are moves like the short form; the hourglass goes by the service's clock; commands that
+    are not building moves, unknown ones and malformed ones are refused with their codes, changing nothing."""
+    from trucker_rules.game import GAME
+    game = await new_game(jetstream_store, ["ann", "bob"], {"hourglass_seconds": 60}, vault=vault)
+    ann = await Client.connect(live, game, "ann")
+    offered = GAME.legal_actions(Folded(await jetstream_store.read(game_stream(game))).state, "ann")
+    assert {"type": "GrabFaceDown"} in offered
+    grabbed = await ann.send_command({"type": "GrabFaceDown"})
+    assert grabbed["type"] == "ack" and grabbed["events"][0]["type"] == "ComponentGrabbed"
+    state = Folded(await jetstream_store.read(game_stream(game))).state
+    place = next(a for a in GAME.legal_actions(state, "ann") if a["type"] == "PlaceComponent")
+    assert (await ann.send_command(place))["type"] == "ack"
+    assert (await ann.send_command({"type": "Finish", "order_tile": 2}))["type"] == "ack"
+    before = await last_seq(jetstream_store, game)
+    cases = [({"type": "RepairShip", "remove": []}, "NOT_A_REALTIME_MOVE"),
+             ({"type": "CallTimeUp", "at": 1e12}, "NOT_A_REALTIME_MOVE"),
+             ({"type": "ChoosePlanet", "planet": 1}, "NOT_A_REALTIME_MOVE"),
+             ({"type": "Teleport"}, "UNKNOWN_OPERATION"),
+             ({"type": "GrabFaceUp", "component": "X" * 40}, "MALFORMED_MESSAGE"),
+             ({"type": "PlaceComponent", "square": [7, 99], "rotation": 0}, "MALFORMED_MESSAGE"),
+             ({"type": "GrabFaceDown", "extra": 1}, "MALFORMED_MESSAGE"),
+             ({"type": "StartBuilding", "at": 0}, "ALREADY_STARTED"),
+             ({"type": "TurnTimer", "at": 1e12}, "SAND_STILL_RUNNING")]  # the service's clock, not the client's
+    for command, code in cases:
+        answer = await ann.send_command(command)
+        assert (answer["type"], answer["code"]) == ("refused", code), (command, answer)
+    assert await last_seq(jetstream_store, game) == before
+    await ann.close()
+
+
 async def test_fifty_two_clients_race_for_one_face_up_tile_and_exactly_one_wins(live, jetstream_store, vault):
     players = ["ann", "bob", "cy", "dee"]
     game = await new_game(jetstream_store, players, vault=vault)
@@ -224,7 +256,7 @@ async def test_health_readiness_and_metrics_are_served(live, jetstream_store, va
         assert (await http.get(f"{base}/metrics")).status_code == 404     # not on the players' port
     # `python -m trucker` serves the registry on METRICS_PORT (starbase_core.health.serve_metrics).
     metrics = generate_latest().decode()
-    assert 'trucker_moves_total{op="grab_face_down",outcome="acked"}' in metrics
+    assert 'trucker_moves_total{op="GrabFaceDown",outcome="acked"}' in metrics
     await ann.close()
 
 

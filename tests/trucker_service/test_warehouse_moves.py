@@ -6,14 +6,14 @@ from __future__ import annotations
 import pytest
 
 from trucker.relay import Relay
-from trucker.tables import Move, TableService
-from trucker.warehouse import RedisWarehouse
+from trucker.tables import TableService
+from trucker.warehouse import RedisWarehouse, Refused, Stale
 from trucker_rules.game import GAME
-from trucker.warehouse import Refused
 from starbase_rules.fair import FairRng
 from trucker_rules import messages as m
 
 from tests.trucker_service.helpers import (
+    move,
     Table, check_invariants, folded, illegal_joint_spot, legal_spot, new_game,
 )
 
@@ -203,7 +203,7 @@ async def test_the_last_ship_finished_ends_building_with_the_rules_engines_event
 
 async def test_spectators_and_strangers_may_not_move(table):
     with pytest.raises(Refused) as refused:
-        await table.service.play(table.game, None, Move("grab_face_down"), None)
+        await table.service.play(table.game, None, move("grab_face_down"), None)
     assert refused.value.code == "NOT_A_PLAYER"
     assert await table.refusal("zed", "grab_face_down") == "NOT_A_PLAYER"
 
@@ -215,29 +215,74 @@ async def test_a_retried_command_id_is_applied_once(table):
     assert (await table.state()).seats["ann"].hand == first.events[0]["data"]["component"]
 
 
-async def test_a_placement_checked_against_a_ship_that_changed_is_refused_by_the_script(table):
-    tile = (await table.play("ann", "grab_face_down")).events[0]["data"]["component"]
-    spot = legal_spot((await table.state()).seats["ann"].ship, tile)
-    stale_version = 7
-    with pytest.raises(Refused) as refused:
-        await table.service.warehouse.apply("place", table.game, "ann", None, *spot, stale_version, tile)
-    assert refused.value.code == "STALE_SHIP"
-    await check_invariants(table.service, table.game)
+async def decided_on(table, player: str, command):
+    """What the service would commit for `command`, decided by the engine on the view read now."""
+    from trucker.projection import event_json, guards, read
+    from trucker_rules.legal import NoChance
+    from trucker_rules.build_phase import decide_building
+    view = read(await table.service.warehouse.facts(table.game, player, None), player)
+    events = decide_building(view.state, command, player, NoChance())
+    return command.model_dump_json(), guards(view, command, events), [event_json(e) for e in events]
 
 
-async def test_a_placement_checked_for_a_component_no_longer_in_hand_is_refused_by_the_script(table):
-    """The same player on two sockets: one checks a placement while the other returns the tile and
-    grabs another (the ship's version is unchanged): the checked square must not take the new tile."""
+async def test_a_placement_decided_before_the_same_player_changed_hand_on_another_socket_changes_nothing(table):
+    """The same player on two sockets: one has a placement decided while the other returns the tile and
+    grabs another: the checked square must not take the new tile. The script refuses (seat version)."""
     checked = (await table.play("ann", "grab_face_down")).events[0]["data"]["component"]
     spot = legal_spot((await table.state()).seats["ann"].ship, checked)
-    ship = await table.service.warehouse.ship_of(table.game, "ann")
+    decision = await decided_on(table, "ann", move("place", spot))
     await table.play("ann", "return_tile")
     await table.play("ann", "grab_face_down")
     before = await table.service.warehouse.snapshot(table.game, secret=True)
-    with pytest.raises(Refused) as refused:
-        await table.service.warehouse.apply("place", table.game, "ann", None, *spot, ship.version, checked, ship.epoch)
-    assert refused.value.code == "STALE_SHIP"
+    with pytest.raises(Stale) as stale:
+        await table.service.warehouse.commit(table.game, "ann", None, *decision)
+    assert stale.value.guard == "seat"
     assert await table.service.warehouse.snapshot(table.game, secret=True) == before
+
+
+async def test_a_face_up_grab_decided_before_someone_took_that_tile_changes_nothing(table):
+    tile = (await table.play("ann", "grab_face_down")).events[0]["data"]["component"]
+    await table.play("ann", "return_tile")
+    decision = await decided_on(table, "bob", move("grab_face_up", (tile,)))
+    await table.play("cy", "grab_face_up", tile)
+    before = await table.service.warehouse.snapshot(table.game, secret=True)
+    with pytest.raises(Stale) as stale:
+        await table.service.warehouse.commit(table.game, "bob", None, *decision)
+    assert stale.value.guard == "faceup"
+    assert await table.service.warehouse.snapshot(table.game, secret=True) == before
+    assert await table.refusal("bob", "grab_face_up", tile) == "NOT_FACE_UP"      # decided again: refused
+
+
+async def test_a_finish_decided_before_someone_took_its_order_tile_changes_nothing(table):
+    decision = await decided_on(table, "bob", move("finish", (2,)))
+    await table.play("cy", "finish", 2)
+    before = await table.service.warehouse.snapshot(table.game, secret=True)
+    with pytest.raises(Stale) as stale:
+        await table.service.warehouse.commit(table.game, "bob", None, *decision)
+    assert stale.value.guard == "order"
+    assert await table.service.warehouse.snapshot(table.game, secret=True) == before
+
+
+async def test_a_warehouse_loaded_by_an_earlier_version_is_reloaded_from_the_stream_on_its_next_move(table, redis):
+    await table.play("ann", "grab_face_down")
+    await redis.hdel(f"trucker:{{{table.game}}}:meta", "format")       # as an earlier layout had it
+    grabbed = await table.play("bob", "grab_face_down")                # checks Redis == the stream after it
+    assert grabbed.events[0]["data"]["component"] and table.service.rebuilds == 1
+
+
+async def test_no_refusal_code_of_the_rules_is_written_in_the_lua_scripts():
+    """The rules live once, in the engine: the scripts only check guards and apply the engine's events."""
+    import pathlib
+    import re
+    import trucker
+    import trucker_rules
+    rules = pathlib.Path(trucker_rules.__file__).parent
+    codes = set()
+    for source in rules.glob("*.py"):
+        codes |= set(re.findall(r'RuleViolation\(\s*"([A-Z_]+)"', source.read_text()))
+    assert {"HAND_FULL", "NOT_FACE_UP", "ORDER_TILE_TAKEN", "ILLEGAL_JOINT", "NOT_BUILDING"} <= codes
+    scripts = "".join(p.read_text() for p in (pathlib.Path(trucker.__file__).parent / "lua").glob("*.lua"))
+    assert [code for code in sorted(codes) if code in scripts] == []
 
 
 async def test_a_retried_last_finish_is_acknowledged_not_refused(table):
@@ -248,26 +293,26 @@ async def test_a_retried_last_finish_is_acknowledged_not_refused(table):
     assert again.retried and again.last_seq == first.last_seq
 
 
-async def test_a_replica_placing_on_what_it_remembers_of_a_ship_changed_elsewhere_checks_again(table, redis):
+async def test_a_replica_deciding_on_what_it_remembers_of_a_seat_changed_elsewhere_decides_again(table, redis):
     """Replica A remembers ann's ship from her last placement and grab; on replica B she returns that
     tile and grabs another (her ship's version does not change). Her next placement sent to A is
     checked again on a fresh read, and the tile actually in her hand is the one placed."""
     first, warehouse = table.service, RedisWarehouse(redis)
     other = TableService(warehouse, first.store, Relay(warehouse, first.store), first.vault)
-    tile = (await first.play(table.game, "ann", Move("grab_face_down"), None)).events[0]["data"]["component"]
+    tile = (await first.play(table.game, "ann", move("grab_face_down"), None)).events[0]["data"]["component"]
     while (spot := legal_spot((await table.state()).seats["ann"].ship, tile)) is None:
-        await first.play(table.game, "ann", Move("return_tile"), None)
-        tile = (await first.play(table.game, "ann", Move("grab_face_down"), None)).events[0]["data"]["component"]
-    await first.play(table.game, "ann", Move("place", spot), None)
-    remembered = (await first.play(table.game, "ann", Move("grab_face_down"), None)).events[0]["data"]["component"]
-    assert first.ships.get(table.game, "ann").hand == remembered
-    await other.play(table.game, "ann", Move("return_tile"), None)
+        await first.play(table.game, "ann", move("return_tile"), None)
+        tile = (await first.play(table.game, "ann", move("grab_face_down"), None)).events[0]["data"]["component"]
+    await first.play(table.game, "ann", move("place", spot), None)
+    remembered = (await first.play(table.game, "ann", move("grab_face_down"), None)).events[0]["data"]["component"]
+    assert first.seats.get(table.game, "ann").state.seats["ann"].hand == remembered
+    await other.play(table.game, "ann", move("return_tile"), None)
     while True:
-        held = (await other.play(table.game, "ann", Move("grab_face_down"), None)).events[0]["data"]["component"]
+        held = (await other.play(table.game, "ann", move("grab_face_down"), None)).events[0]["data"]["component"]
         if (spot := legal_spot((await table.state()).seats["ann"].ship, held)) is not None:
             break
-        await other.play(table.game, "ann", Move("return_tile"), None)
-    placed = await first.play(table.game, "ann", Move("place", spot), None)
+        await other.play(table.game, "ann", move("return_tile"), None)
+    placed = await first.play(table.game, "ann", move("place", spot), None)
     assert placed.events[0]["data"]["component"] == held != remembered
     await check_invariants(first, table.game)
 

@@ -23,49 +23,13 @@ from starbase_core.audit import PASS, audit_game
 from starbase_core.gamestream import ends_game, game_stream
 from starbase_rules import RuleViolation
 from starbase_rules.registry import get_game
-from trucker_rules import messages as m
 from trucker_rules.game import GAME
 from trucker_rules.state import BUILDING
 
-from trucker.state_doc import Folded
-
+from tests.trucker_service.helpers import FoldedStream
 from tests.trucker_service.live import Client
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(300)]
-
-
-def socket_message(command) -> tuple[str, dict]:
-    """A building command of the rules engine as the service's WebSocket message (op, fields)."""
-    if isinstance(command, m.GrabFaceDown):
-        return "grab_face_down", {}
-    if isinstance(command, m.GrabFaceUp):
-        return "grab_face_up", {"component": command.component}
-    if isinstance(command, m.TakeReserved):
-        return "take_reserved", {"component": command.component}
-    if isinstance(command, (m.PlaceComponent, m.MoveNewest)):
-        op = "place" if isinstance(command, m.PlaceComponent) else "move_newest"
-        return op, {"square": list(command.square), "rotation": command.rotation}
-    if isinstance(command, m.LookAtPile):
-        return "look_at_pile", {"pile": command.pile}
-    if isinstance(command, m.Finish):
-        return "finish", {} if command.order_tile is None else {"order_tile": command.order_tile}
-    simple = {m.ReturnComponent: "return", m.ReserveComponent: "reserve", m.PutBackPile: "put_back_pile",
-              m.TurnTimer: "turn_timer"}
-    return simple[type(command)], {}
-
-
-class Game:
-    """The game as the stream tells it, folded incrementally."""
-
-    def __init__(self, store, game: str):
-        self.store, self.game, self.folded = store, game, Folded([])
-        self.envelopes = []
-
-    async def catch_up(self) -> Folded:
-        for envelope in await self.store.read(game_stream(self.game), from_seq=self.folded.seq + 1):
-            self.folded.add(envelope)
-            self.envelopes.append(envelope)
-        return self.folded
 
 
 async def test_a_whole_game_through_the_trucker_service_and_the_adjudicator_passes_the_audit(
@@ -75,7 +39,7 @@ async def test_a_whole_game_through_the_trucker_service_and_the_adjudicator_pass
     adjudicator = Adjudicator(jetstream_store, vault)
     await adjudicator.create_game(game, "trucker", players, {"hourglass_seconds": 600})
     sockets = {p: await Client.connect(live, game, p) for p in players}   # a player arriving opens round 1
-    stream, bots = Game(jetstream_store, game), random.Random(11)
+    stream, bots = FoldedStream(jetstream_store, game), random.Random(11)
     built_rounds, flown_rounds, commands = set(), set(), 0
 
     while not (stream.envelopes and ends_game(stream.envelopes[-1])):
@@ -95,9 +59,9 @@ async def test_a_whole_game_through_the_trucker_service_and_the_adjudicator_pass
             builders = [p for p in players if state.seats[p].order_tile is None]
             actor = bots.choice(builders)
             command = GAME.bot_command(state, actor, bots)
-            # A round the adjudicator started is opened by the first move a player sends to it.
-            op, fields = socket_message(m.GrabFaceDown() if isinstance(command, m.StartBuilding) else command)
-            answer = await sockets[actor].send(op, **fields)
+            # The engine's own command goes over the socket; a round the adjudicator started (the bots
+            # then send StartBuilding) is opened and started by the service for that move.
+            answer = await sockets[actor].send_command(command.model_dump(mode="json"))
             assert answer["type"] == "ack", (command, answer)
         else:
             if state.round not in flown_rounds:     # once a round: the service takes no building move now

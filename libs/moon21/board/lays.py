@@ -64,14 +64,18 @@ class _Context:
     tunnel: bool
     terminal_open: bool
     reach: Reach
+    mineral_cost: int = 0
+    tunnel_mountain_cost: int = TERRAIN_COST["tunnel_mountain"]
 
 
-def _context(board, corp, base, phase, space_bridge, tunnel, terminal_open) -> _Context:
+def _context(board, corp, base, phase, space_bridge, tunnel, terminal_open, reach_mode="route",
+             **costs) -> _Context:
     if base not in ("LB", "SP"):
         raise RuleViolation("UNKNOWN_BASE", f"base must be LB or SP, not {base!r}")
     if phase not in PHASE_COLOURS:
         raise RuleViolation("UNKNOWN_PHASE", f"no phase {phase!r}")
-    return _Context(corp, base, phase, space_bridge, tunnel, terminal_open, reach(board, corp, base))
+    return _Context(corp, base, phase, space_bridge, tunnel, terminal_open,
+                    reach(board, corp, base, mode=reach_mode), **costs)
 
 
 def _check(board: Board, ctx: _Context, hex_id: str, tile: str, rotation: int) -> int:
@@ -105,7 +109,9 @@ def _check(board: Board, ctx: _Context, hex_id: str, tile: str, rotation: int) -
         return 0
     terrain = HEXES[hex_id]["kind"]
     if terrain == "mountain":
-        return TERRAIN_COST["tunnel_mountain"] if ctx.tunnel else TERRAIN_COST["mountain"]
+        return ctx.tunnel_mountain_cost if ctx.tunnel else TERRAIN_COST["mountain"]
+    if terrain == "mineral":
+        return ctx.mineral_cost
     return TERRAIN_COST["hill"] if terrain == "hill" else 0
 
 
@@ -136,8 +142,10 @@ def _check_route(board, ctx, hex_id, tile, rotation, current) -> None:
         if any(end in entered for p in added for end in p):
             return
         raise RuleViolation("NO_ROUTE", f"the {ctx.base} base has no route to the new road on {hex_id}")
+    # 11.2.2: a depot tile needs only "a route to the tile": to a depot in the hex, or to an edge of the
+    # hex where the tile keeps or adds road (the same edges a plain upgrade may be reached at)
     in_hex = any(_node_hex(n) == hex_id for n in ctx.reach.depots)
-    if in_hex or entered & road_edges(*current):
+    if in_hex or entered & (road_edges(*current) | road_edges(tile, rotation)):
         return
     raise RuleViolation("NO_ROUTE", f"the {ctx.base} base has no route to {hex_id}")
 
@@ -149,20 +157,23 @@ def _node_hex(stop: str) -> str:
 
 def check_lay(board: Board, corp: str, base: str, hex_id: str, tile: str, rotation: int, *,
               phase: str, space_bridge: bool = False, tunnel: bool = False,
-              terminal_open: bool = False) -> int:
+              terminal_open: bool = False, reach_mode: str = "route", **costs) -> int:
     """Is this a legal tile action for the base? Returns the terrain cost; raises RuleViolation.
 
-    `space_bridge`: the corporation owns P3; `tunnel`: it owns P6 (mountains cost 10);
-    `terminal_open`: P5 has closed, so X29 is an ordinary tile action (rule 11.2.1)."""
-    ctx = _context(board, corp, base, phase, space_bridge, tunnel, terminal_open)
+    `space_bridge`: the corporation owns P3; `tunnel`: it owns P6 (mountains cost
+    `tunnel_mountain_cost`, 10 by default); `terminal_open`: P5 has closed, so X29 is an ordinary
+    tile action (rule 11.2.1); `mineral_cost`: the cost of a first tile in a mineral hex (0 by
+    default); `reach_mode`: "route" (exact routes) or "network" (see `reach.reach`)."""
+    ctx = _context(board, corp, base, phase, space_bridge, tunnel, terminal_open, reach_mode, **costs)
     return _check(board, ctx, hex_id, tile, rotation)
 
 
 def lay_options(board: Board, corp: str, base: str, *, phase: str, space_bridge: bool = False,
-                tunnel: bool = False, terminal_open: bool = False) -> list[dict]:
+                tunnel: bool = False, terminal_open: bool = False, reach_mode: str = "route",
+                **costs) -> list[dict]:
     """Every legal tile action of the base: [{"hex", "tile", "rotation", "cost"}] (one entry per
     distinct resulting road, so rotations that give the same tile appear once)."""
-    ctx = _context(board, corp, base, phase, space_bridge, tunnel, terminal_open)
+    ctx = _context(board, corp, base, phase, space_bridge, tunnel, terminal_open, reach_mode, **costs)
     touched = {h for h, _ in ctx.reach.entered} | {_node_hex(n) for n in ctx.reach.depots}
     if base == "LB":
         touched.add(local_base_hex(corp))
@@ -243,13 +254,13 @@ def terminal_options(board: Board) -> list[dict]:
 
 # -- the Old Landing Site (P1) --------------------------------------------------------------
 
-def ols_options(board: Board) -> list[dict]:
-    """Yellow depot tiles for the OLS token: an empty mineral hex at least three hexes from the
-    Space Port (card text), any rotation that keeps the road on the map and out of the Rift;
-    [{"hex", "tile", "rotation", "depot"}]."""
+def ols_options(board: Board, min_distance: int = OLS_MIN_DISTANCE) -> list[dict]:
+    """Yellow depot tiles for the OLS token: an empty mineral hex at least `min_distance` hexes from
+    the Space Port (card text: three; 6.1.1: any mineral hex, 0), any rotation that keeps the road on
+    the map and out of the Rift; [{"hex", "tile", "rotation", "depot"}]."""
     out = []
     for hex_id in sorted(h for h, d in HEXES.items() if d["kind"] == "mineral"):
-        if hex_id in board.tiles or hex_distance(hex_id, SPACE_PORT) < OLS_MIN_DISTANCE:
+        if hex_id in board.tiles or hex_distance(hex_id, SPACE_PORT) < min_distance:
             continue
         kind = tile_kind_for_hex(hex_id)
         for tile, d in TILES.items():
@@ -264,14 +275,16 @@ def ols_options(board: Board) -> list[dict]:
     return out
 
 
-def check_ols(board: Board, hex_id: str, tile: str, rotation: int, depot: int) -> None:
-    if {"hex": hex_id, "tile": tile, "rotation": rotation, "depot": depot} in ols_options(board):
+def check_ols(board: Board, hex_id: str, tile: str, rotation: int, depot: int,
+              min_distance: int = OLS_MIN_DISTANCE) -> None:
+    if {"hex": hex_id, "tile": tile, "rotation": rotation, "depot": depot} in ols_options(board, min_distance):
         return
     if hex_id not in HEXES:
         raise RuleViolation("UNKNOWN_HEX", f"{hex_id} is not a hex of the board")
     if HEXES[hex_id]["kind"] != "mineral" or hex_id in board.tiles \
-            or hex_distance(hex_id, SPACE_PORT) < OLS_MIN_DISTANCE:
-        raise RuleViolation("ILLEGAL_HEX", "the OLS goes on an empty mineral hex at least 3 hexes from the Space Port")
+            or hex_distance(hex_id, SPACE_PORT) < min_distance:
+        where = f" at least {min_distance} hexes from the Space Port" if min_distance else ""
+        raise RuleViolation("ILLEGAL_HEX", f"the OLS goes on an empty mineral hex{where}")
     if tile not in TILES or TILES[tile].kind != tile_kind_for_hex(hex_id) or TILES[tile].colour != "yellow":
         raise RuleViolation("ILLEGAL_TILE", f"{tile} is not a yellow depot tile for {hex_id}")
     if board.supply.get(tile, 0) <= 0:
@@ -281,9 +294,10 @@ def check_ols(board: Board, hex_id: str, tile: str, rotation: int, depot: int) -
     raise RuleViolation("ILLEGAL_ROTATION", f"{tile} at rotation {rotation} leaves the map or enters the Rift")
 
 
-def place_ols(board: Board, hex_id: str, tile: str, rotation: int, depot: int) -> None:
+def place_ols(board: Board, hex_id: str, tile: str, rotation: int, depot: int,
+              min_distance: int = OLS_MIN_DISTANCE) -> None:
     """Lay the OLS tile (free) and put the black OLS token in the chosen depot."""
-    check_ols(board, hex_id, tile, rotation, depot)
+    check_ols(board, hex_id, tile, rotation, depot, min_distance)
     apply_lay(board, hex_id, tile, rotation)
     slots = [[] for _ in TILES[tile].slots]
     slots[depot].append("OLS")

@@ -29,17 +29,29 @@ _MASKS_KEPT = 1     # road sets remembered per state for the dominance test (few
 _CACHE: dict[tuple, Reach] = {}
 
 
-def reach(board: Board, corp: str, base: str) -> Reach:
+def reach(board: Board, corp: str, base: str, *, mode: str = "route") -> Reach:
     """Where the base's routes go: depots and areas reached, and (hex, edge) where a route enters
-    a hex (the edges a new tile may extend). Cached per board position (callers only read it)."""
+    a hex (the edges a new tile may extend). Cached per board position (callers only read it).
+
+    `mode` "route": exact routes (rule 11.1). "network": the road network as 18xx.games' graph sees
+    it, the generous walk of `graph.walk` (road may be walked again and a route may come back
+    through old road it already used), a superset of "route"."""
+    if mode not in ("route", "network"):
+        raise ValueError(f"reach mode is route or network, not {mode!r}")
     key = (repr(sorted(board.tiles.items())), repr(sorted(board.tokens.items())), corp in board.space_port,
-           corp, base)
+           corp, base, mode)
     found = _CACHE.get(key)
     if found is None:
         if len(_CACHE) > 256:
             _CACHE.clear()
-        found = _CACHE[key] = _exact_reach(board, corp, base)
+        found = _CACHE[key] = _exact_reach(board, corp, base) if mode == "route" else _network_reach(board, corp, base)
     return found
+
+
+def _network_reach(board: Board, corp: str, base: str) -> Reach:
+    net = compile_network(board)
+    start = base_node(board, net, corp, base)
+    return Reach(set(), set()) if start is None else walk(board, net, corp, start)[0]
 
 
 def _exact_reach(board: Board, corp: str, base: str) -> Reach:

@@ -42,7 +42,7 @@ def segment_mask(sg: StopGraph, names) -> int:
 
 
 def validate_runs(board: Board, corp: str, base: str, runs: list[dict], transports: list[int], *,
-                  sp_value: int, phase: str, used_segments=()) -> dict:
+                  sp_value: int, phase: str, used_segments=(), second_run: str = "base_or_depot_token") -> dict:
     """Check the runs of one base and price them; raise RuleViolation with a ROUTE_REFUSALS code.
 
     `runs`: [{"transport": type, "stops": [stop ids in visiting order]}], the first run being the
@@ -50,23 +50,25 @@ def validate_runs(board: Board, corp: str, base: str, runs: list[dict], transpor
     used by the corporation's other base this turn (the "segments" of its runs).
     Returns {"revenue", "runs": [run...], "east_west_areas"}; each run also names its "segments"."""
     sg = stop_graph(board, corp, phase=phase, sp_value=sp_value)
-    orders, kept = _check_base(sg, base, list(runs), list(transports))
+    orders, kept = _check_base(sg, base, list(runs), list(transports), second_run)
     runs = list(runs) if kept else list(runs)[::-1]
     masks = _realise(sg, orders, segment_mask(sg, used_segments))
     return summarise([run_result(sg, r["transport"], o, m) for r, o, m in zip(runs, orders, masks)])
 
 
 def validate_turn_runs(board: Board, corp: str, runs: dict[str, list[dict]],
-                       transports: dict[str, list[int]], *, sp_value: int, phase: str) -> dict:
+                       transports: dict[str, list[int]], *, sp_value: int, phase: str,
+                       second_run: str = "base_or_depot_token") -> dict:
     """Check both bases' runs together: each base's rules as in `validate_runs`, and no piece of
     road used twice by any of the corporation's runs this turn (whichever way it is traced).
+    `second_run`: which tokens a base's second run may include (`StopGraph.second_run_tokens`).
 
     Returns {"LB": result, "SP": result, "revenue": total}."""
     sg = stop_graph(board, corp, phase=phase, sp_value=sp_value)
     checked: dict[str, tuple[list[dict], list[list[int]]]] = {}
     for base in ("LB", "SP"):
         base_runs = list(runs.get(base, []))
-        orders, kept = _check_base(sg, base, base_runs, list(transports.get(base, [])))
+        orders, kept = _check_base(sg, base, base_runs, list(transports.get(base, [])), second_run)
         checked[base] = (base_runs if kept else base_runs[::-1], orders)
     masks = _realise(sg, checked["LB"][1] + checked["SP"][1], 0)
     split = len(checked["LB"][1])
@@ -79,7 +81,8 @@ def validate_turn_runs(board: Board, corp: str, runs: dict[str, list[dict]],
     return out
 
 
-def _check_base(sg: StopGraph, base: str, runs: list[dict], transports: list[int]) -> tuple[list[list[int]], bool]:
+def _check_base(sg: StopGraph, base: str, runs: list[dict], transports: list[int],
+                second_run: str) -> tuple[list[list[int]], bool]:
     """The stop orders of one base's runs, after every check but the road; and whether the runs
     kept their given order (False: the second run is the base's first)."""
     if base not in ("LB", "SP"):
@@ -90,14 +93,14 @@ def _check_base(sg: StopGraph, base: str, runs: list[dict], transports: list[int
         raise RuleViolation("UNKNOWN_TRANSPORT", f"the {base} base holds transports {sorted(transports)}")
     orders = [_check_one(sg, r) for r in runs]
     try:
-        _check_two_transport_rules(sg, base, orders)
+        _check_two_transport_rules(sg, base, orders, second_run)
         return orders, True
     except RuleViolation as refusal:
         if len(orders) != 2:
             raise
         # either transport may be the base's "first": accept the runs in the other order too
         try:
-            _check_two_transport_rules(sg, base, orders[::-1])
+            _check_two_transport_rules(sg, base, orders[::-1], second_run)
         except RuleViolation:
             raise refusal from None
         return orders[::-1], False
@@ -125,7 +128,7 @@ def _check_one(sg: StopGraph, run: dict) -> list[int]:
     return order
 
 
-def _check_two_transport_rules(sg: StopGraph, base: str, orders: list[list[int]]) -> None:
+def _check_two_transport_rules(sg: StopGraph, base: str, orders: list[list[int]], second_run: str) -> None:
     masks = [sum(1 << i for i in o) for o in orders]
     base_bit = sg.base_bits[base]
     if masks and not masks[0] & base_bit:
@@ -133,8 +136,9 @@ def _check_two_transport_rules(sg: StopGraph, base: str, orders: list[list[int]]
     for m in masks[1:]:
         if not m & masks[0]:
             raise RuleViolation("RUNS_DO_NOT_INTERSECT", "the second run must share a stop with the first")
-        if not m & (base_bit | sg.token_bits):
-            raise RuleViolation("NO_TOKEN_IN_RUN", "the second run must include the base's token or a depot token")
+        if not m & sg.second_run_tokens(base, second_run):
+            what = "a token of the corporation" if second_run == "any_token" else "the base's token or a depot token"
+            raise RuleViolation("NO_TOKEN_IN_RUN", f"the second run must include {what}")
 
 
 def _realise(sg: StopGraph, orders: list[list[int]], used: int) -> list[int]:

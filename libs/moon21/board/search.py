@@ -183,20 +183,21 @@ class Plan:
 _PLANS: dict[tuple, tuple[StopGraph, Plan]] = {}
 
 
-def best_plan(sg: StopGraph, base: str, transports: list[int], used: int = 0) -> Plan:
+def best_plan(sg: StopGraph, base: str, transports: list[int], used: int = 0,
+              second_run: str = "base_or_depot_token") -> Plan:
     """The best runs of one base with its transports, avoiding road `used` (memoised)."""
-    key = (id(sg), base, tuple(transports), used)
+    key = (id(sg), base, tuple(transports), used, second_run)
     cached = _PLANS.get(key)
     if cached is not None and cached[0] is sg:
         return cached[1]
-    plan = _search_plan(sg, base, transports, used)
+    plan = _search_plan(sg, base, transports, used, second_run)
     if len(_PLANS) > 256:
         _PLANS.clear()
     _PLANS[key] = (sg, plan)
     return plan
 
 
-def _search_plan(sg: StopGraph, base: str, transports: list[int], used: int) -> Plan:
+def _search_plan(sg: StopGraph, base: str, transports: list[int], used: int, second_run: str) -> Plan:
     base_bit = sg.base_bits[base]
     best = Plan(0, [], 0)
     if not transports or not base_bit:
@@ -210,7 +211,8 @@ def _search_plan(sg: StopGraph, base: str, transports: list[int], used: int) -> 
         return best
     for ta, tb in {(transports[0], transports[1]), (transports[1], transports[0])}:
         firsts = [r for r in runs if r.stops & base_bit and r.counted <= ta]
-        seconds = [r for r in runs if r.stops & (base_bit | sg.token_bits) and r.counted <= tb]
+        tokens = sg.second_run_tokens(base, second_run)
+        seconds = [r for r in runs if r.stops & tokens and r.counted <= tb]
         best = _best_pair(firsts, seconds, ta, tb, best)
     return best
 
@@ -250,18 +252,18 @@ def _as_result(sg: StopGraph, plan: Plan) -> dict:
 
 
 def best_runs(board: Board, corp: str, base: str, transports: list[int], *, sp_value: int,
-              phase: str, used_segments=()) -> dict:
+              phase: str, used_segments=(), second_run: str = "base_or_depot_token") -> dict:
     """The maximum-revenue runs of one base with its transports (its first run first).
 
     `used_segments`: road the corporation's other base already used this turn (the "segments"
     of that base's runs). Returns {"revenue", "runs": [...], "east_west_areas"} like
     `validate_runs`; "runs" is empty when the base cannot run."""
     sg = stop_graph(board, corp, phase=phase, sp_value=sp_value)
-    return _as_result(sg, best_plan(sg, base, list(transports), segment_mask(sg, used_segments)))
+    return _as_result(sg, best_plan(sg, base, list(transports), segment_mask(sg, used_segments), second_run))
 
 
 def best_turn_runs(board: Board, corp: str, transports: dict[str, list[int]], *, sp_value: int,
-                   phase: str, first: str | None = None) -> dict:
+                   phase: str, first: str | None = None, second_run: str = "base_or_depot_token") -> dict:
     """Both bases' best runs; they may not share road (rule 11.4).
 
     Ruling (docs/moon21_board.md): the president decides which base runs first, as for tile
@@ -275,8 +277,8 @@ def best_turn_runs(board: Board, corp: str, transports: dict[str, list[int]], *,
     best = None
     for lead in ([first] if first else ["LB", "SP"]):
         second = "SP" if lead == "LB" else "LB"
-        a = best_plan(sg, lead, list(transports.get(lead, [])))
-        b = best_plan(sg, second, list(transports.get(second, [])), a.road)
+        a = best_plan(sg, lead, list(transports.get(lead, [])), 0, second_run)
+        b = best_plan(sg, second, list(transports.get(second, [])), a.road, second_run)
         plans = {lead: a, second: b}
         key = (a.revenue + b.revenue, plans["SP"].revenue)
         if best is None or key > best[0]:

@@ -46,6 +46,15 @@ class StopGraph:
         terminal = bool(stop_mask & self.terminal) and bool(stop_mask & self.east)
         return (2 * EAST_WEST_BONUS if east_west else 0) + (TERMINAL_BONUS if terminal else 0), east_west, terminal
 
+    def second_run_tokens(self, base: str, rule: str = "base_or_depot_token") -> int:
+        """Stops a base's second run may include as its token (11.4): the base's own token or a depot
+        token; with `rule` "any_token" (18xx.games) any token of the corporation, the other base's too."""
+        if rule == "any_token":
+            return self.base_bits["LB"] | self.base_bits["SP"] | self.token_bits
+        if rule != "base_or_depot_token":
+            raise ValueError(f"no second-run rule {rule!r}")
+        return self.base_bits[base] | self.token_bits
+
     def stops_counted(self, stop_mask: int) -> int:
         """Stops counted against the transport: the Terminal is free on a run to the East."""
         n = stop_mask.bit_count()

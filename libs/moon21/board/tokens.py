@@ -9,10 +9,11 @@ from moon21.board.reach import reach
 from moon21.board.state import Board
 
 
-def token_options(board: Board, corp: str) -> list[dict]:
+def token_options(board: Board, corp: str, *, reach_mode: str = "route") -> list[dict]:
     """Open depot slots a route from either base reaches: [{"hex", "depot"}]. Never the Space
-    Port, never a hex where the corporation already has a token (its local base hex included)."""
-    reached = reach(board, corp, "LB").depots | reach(board, corp, "SP").depots
+    Port, never a hex where the corporation already has a token (its local base hex included).
+    `reach_mode`: see `reach.reach`."""
+    reached = reach(board, corp, "LB", mode=reach_mode).depots | reach(board, corp, "SP", mode=reach_mode).depots
     out = []
     for key in sorted(reached):
         if "-" not in key:
@@ -23,7 +24,8 @@ def token_options(board: Board, corp: str) -> list[dict]:
     return out
 
 
-def check_token(board: Board, corp: str, hex_id: str, depot: int, *, need_route: bool = True) -> None:
+def check_token(board: Board, corp: str, hex_id: str, depot: int, *, need_route: bool = True,
+                reach_mode: str = "route") -> None:
     """Refuse an illegal depot token. `need_route=False` for the Terminal power (rule 6.1.5)."""
     if hex_id not in HEXES:
         raise RuleViolation("UNKNOWN_HEX", f"{hex_id} is not a hex of the board")
@@ -35,13 +37,14 @@ def check_token(board: Board, corp: str, hex_id: str, depot: int, *, need_route:
         raise RuleViolation("TOKEN_IN_HEX", f"{corp} already has a token in {hex_id}")
     if not board.has_open_slot(hex_id, depot):
         raise RuleViolation("NO_OPEN_SLOT", f"depot {depot} of {hex_id} has no open slot")
-    if need_route and {"hex": hex_id, "depot": depot} not in token_options(board, corp):
+    if need_route and {"hex": hex_id, "depot": depot} not in token_options(board, corp, reach_mode=reach_mode):
         raise RuleViolation("NO_ROUTE", f"neither base of {corp} has a route to {hex_id}")
 
 
-def place_token(board: Board, corp: str, hex_id: str, depot: int, *, need_route: bool = True) -> None:
+def place_token(board: Board, corp: str, hex_id: str, depot: int, *, need_route: bool = True,
+                reach_mode: str = "route") -> None:
     """Put one of `corp`'s charter depot tokens in the slot (checked first)."""
-    check_token(board, corp, hex_id, depot, need_route=need_route)
+    check_token(board, corp, hex_id, depot, need_route=need_route, reach_mode=reach_mode)
     depots = board.tokens.setdefault(hex_id, [[] for _ in board.slot_capacity(hex_id)])
     depots[depot].append(corp)
 

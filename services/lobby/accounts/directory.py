@@ -23,6 +23,7 @@ from nats.js.errors import BucketNotFoundError, KeyNotFoundError, KeyWrongLastSe
 from nats.js.kv import KeyValue
 
 from lobby.exceptions import Conflict
+from starbase_core.supervise import Supervisor
 
 log = structlog.get_logger(__name__)
 ROLES = ("player", "moderator", "admin")
@@ -62,15 +63,13 @@ class Directory:
         self.cache: dict[str, Account] = {}
         self._revisions: dict[str, int] = {}        # the KV revision each cached account was read at
         self.on_change: list[Change] = []
-        self._watcher = None
-        self._task: asyncio.Task | None = None
+        self.supervisor = Supervisor("accounts")
         self.loaded = asyncio.Event()
 
     async def start(self) -> "Directory":
         self._kv = await self._js.create_key_value(api.KeyValueConfig(
             bucket=self.bucket, history=1, storage=api.StorageType.FILE, replicas=self.replicas))
-        self._watcher = await self._kv.watch("p.>")
-        self._task = asyncio.create_task(self._follow())
+        self.supervisor.start("watch accounts", self._follow)
         return self
 
     async def open(self) -> "Directory":
@@ -83,22 +82,25 @@ class Directory:
         return self
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-        if self._watcher is not None:
-            try:
-                await self._watcher.stop()
-            except Exception:
-                pass
+        await self.supervisor.stop()
 
     async def _follow(self) -> None:
-        async for entry in self._watcher:
-            if entry is None:               # the initial values are all in
-                self.loaded.set()
-                continue
-            after = None if entry.operation in ("DEL", "PURGE") or not entry.value else _decode(entry.value)
-            await self._apply(entry.key[2:], entry.revision or 0, after)
+        """Keep the cache current (supervised: a restart watches afresh, which replays every account;
+        `_apply` passes over revisions it already has)."""
+        watcher = await self._kv.watch("p.>")
+        try:
+            async for entry in watcher:
+                if entry is None:               # the initial values are all in
+                    self.loaded.set()
+                    continue
+                after = None if entry.operation in ("DEL", "PURGE") or not entry.value else _decode(entry.value)
+                await self._apply(entry.key[2:], entry.revision or 0, after)
+        finally:
+            try:
+                await watcher.stop()
+            except Exception:
+                pass
+        raise ConnectionError("the accounts watch ended")
 
     async def _apply(self, player_id: str, revision: int, after: Account | None) -> None:
         """Take a revision of an account into the cache, from the watch or from this replica's own write

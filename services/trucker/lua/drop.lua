@@ -4,7 +4,7 @@
 if redis.call('EXISTS', META) == 0 then return {0} end
 if ARGV[3] ~= '' and meta('round') ~= ARGV[3] then return {0} end
 local doomed = {META}
-for _, name in ipairs({'seat', 'where', 'hand', 'handfrom', 'newest', 'built', 'shipver', 'order', 'finished',
+for _, name in ipairs({'seat', 'where', 'hand', 'handfrom', 'newest', 'seatver', 'order', 'finished',
                       'piles', 'looking', 'cmds', 'reserve', 'outbox', 'durable', 'facedown', 'facedown_draws', 'faceup'}) do
   doomed[#doomed + 1] = key(name)
 end

@@ -1,12 +1,13 @@
 -- Put a whole warehouse into Redis at once (ARGV[3]: the document `state_doc.py` builds from the
--- rules engine's state at the stream's last event). ARGV[4] = '1' also starts building: it emits
--- BuildingStarted and turns the hourglass over. Used for a fresh round and to rebuild a warehouse Redis
--- lost; of several replicas racing to load one game only the first writes anything.
-if redis.call('EXISTS', META) == 1 then return {0, 'ALREADY_OPEN', 'the warehouse is already in Redis'} end
+-- rules engine's state at the stream's last event). When building starts now, ARGV[4] is the engine's
+-- StartBuilding command (JSON) and ARGV[5], ARGV[6] its BuildingStarted event (type, data), applied
+-- and emitted as any move's. Used for a fresh round and to rebuild a warehouse Redis lost; of several
+-- replicas racing to load one game only the first writes anything. Replies {0} when it was there.
+if redis.call('EXISTS', META) == 1 then return {0} end
 local doc = cjson.decode(ARGV[3])
 for field, value in pairs(doc.meta) do redis.call('HSET', META, field, value) end
-for _, name in ipairs({'seat', 'where', 'hand', 'handfrom', 'newest', 'built', 'shipver', 'order',
-                      'finished', 'piles', 'looking', 'cmds'}) do
+for _, name in ipairs({'seat', 'where', 'hand', 'handfrom', 'newest', 'seatver', 'order', 'finished', 'piles',
+                      'looking', 'cmds'}) do
   for field, value in pairs(doc[name] or {}) do redis.call('HSET', key(name), field, value) end
 end
 for p, list in pairs(doc.reserve or {}) do
@@ -20,11 +21,9 @@ for _, tile in ipairs(doc.facedown or {}) do redis.call('RPUSH', key('facedown')
 for _, draw_end in ipairs(doc.facedown_draws or {}) do redis.call('RPUSH', key('facedown_draws'), draw_end) end
 for _, tile in ipairs(doc.faceup or {}) do redis.call('SADD', key('faceup'), tile) end
 redis.call('SET', key('durable'), doc.meta.seq)
-if ARGV[4] == '1' then
-  local runs_out_at = NOW + tonumber(meta('seconds'))
-  redis.call('HSET', META, 'runs_out_at', full(runs_out_at), 'started', '1', 'status', 'building')
-  COMMAND = {type = 'StartBuilding', at = NOW}
-  emit('BuildingStarted', {at = NOW, timer_space = tonumber(meta('timer_space')), runs_out_at = exact(runs_out_at)})
+if ARGV[4] and ARGV[4] ~= '' then
+  COMMAND = ARGV[4]
+  apply_events(5)
   if CMD ~= '' then
     local seq = tonumber(meta('seq'))
     redis.call('HSET', key('cmds'), CMD, seq .. ',' .. seq)

@@ -2,13 +2,18 @@
 --
 -- KEYS[1] is the game's meta hash `trucker:{<game>}:meta`. Every other key of the game carries the
 -- same hash tag, so a Redis Cluster keeps the whole warehouse on one shard and a script may touch all
--- of them atomically. ARGV[1] is the command id ('' for none), ARGV[2] the actor; the op's own follow.
+-- of them atomically. ARGV[1] is the command id ('' for none), ARGV[2] the actor; the script's own follow.
 --
--- A script either refuses (every check runs before the first write, so nothing changes) or applies
--- its change, numbers its events with the game's sequence and puts them in the outbox, all at once.
--- The events are those of the rules engine (`trucker_rules.messages`), field for field.
--- Replies: {1, event_json...} applied; {0, code, message} refused; {2, first_seq, last_seq} the command
--- id was applied before (a retry); {-1} the warehouse is not in Redis (never opened, or Redis lost it).
+-- No rule lives here. The rules engine decides every move in Python (`trucker.tables`), on what it
+-- read of the warehouse; a script only (1) checks the guards the decision named -- that the shared
+-- facts it relied on still hold (the ship version it was decided on, the face-up tile still there, the
+-- order tile still free, ...) -- and (2) applies the engine's events to the warehouse (`APPLY`, the
+-- Redis mirror of the engine's `build_evolve`), numbering them into the outbox, all at once. A guard
+-- that no longer holds makes nothing change: the script answers which one, and the service reads the
+-- warehouse again and has the engine decide again (then the engine refuses, with its own code, or the
+-- move goes through on the new facts).
+-- Replies: {1, event_json...} applied; {3, guard} a guard no longer holds, nothing changed; {2, first_seq,
+-- last_seq} the command id was applied before (a retry); {-1} the warehouse is not in Redis.
 
 local META = KEYS[1]
 local PREFIX = string.sub(META, 1, #META - 4)
@@ -17,66 +22,32 @@ local function key(name) return PREFIX .. name end
 local CMD = ARGV[1]
 local ACTOR = ARGV[2]
 local clock = redis.call('TIME')
--- Seconds (Unix epoch) to the millisecond: the rules engine's `at`. All replicas share this clock.
--- 13 significant digits, so the time (cjson writes 14) and its sums with whole seconds read back in
--- Python as exactly the numbers the rules engine computes from them when an auditor re-runs a command.
-local NOW = (tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)) / 1000
+-- Redis's clock, shared by every replica: when the sand runs out on START building stops at once.
+local NOW = tonumber(clock[1]) + tonumber(clock[2]) / 1000000
 
-local Refusal = {}
-local function refuse(code, message) error(setmetatable({code = code, message = message}, Refusal)) end
-
--- The rules engine's command this script applies (set by each script before it emits): it goes with
--- the first event of the run, so an auditor can re-run it through the engine and get the same events.
-local COMMAND = nil
-local emitted = {}
--- cjson writes 14 significant digits; a sum of times needs 17 to read back as the very same number
--- the rules engine computes. `exact(x)` stands in for such a number until the event is encoded.
-local EXACT = {}
-local function exact(value)
-  EXACT[#EXACT + 1] = value
-  return '@exact' .. #EXACT
-end
-local function full(value) return string.format('%.17g', value) end
-
-local function emit(event_type, data)
-  local seq = redis.call('HINCRBY', META, 'seq', 1)
-  local event = {seq = seq, type = event_type, data = data, epoch = redis.call('HGET', META, 'epoch'),
-                 draw_end = tonumber(redis.call('HGET', META, 'draw_end') or '0')}
-  if #emitted == 0 and COMMAND then event.command = COMMAND end
-  if ACTOR ~= '' then event.actor = ACTOR end
-  if CMD ~= '' then event.command_id = CMD end
-  local encoded = string.gsub(cjson.encode(event), '"@exact(%d+)"', function(i) return full(EXACT[tonumber(i)]) end)
-  redis.call('HSET', key('outbox'), seq, encoded)
-  emitted[#emitted + 1] = encoded
-  return seq
-end
+local Stale = {}
+local function stale(guard) error(setmetatable({guard = guard}, Stale)) end
 
 local function meta(field) return redis.call('HGET', META, field) end
 local function hget(name, field) return redis.call('HGET', key(name), field) end
 local function has(name, field) return redis.call('HEXISTS', key(name), field) == 1 end
+local function full(value) return string.format('%.17g', value) end   -- a time, read back exactly
 
-local function check_player(p)
-  if not has('seat', p) then refuse('NOT_A_PLAYER', tostring(p) .. ' is not a player of this game') end
-end
+-- The rules engine's command (JSON) goes with the first event of a run, so an auditor can re-run it.
+local COMMAND = nil
+local emitted = {}
 
--- When the sand runs out on START building stops at once, even before the end is recorded.
-local function check_building()
-  if meta('status') ~= 'building' then refuse('NOT_BUILDING', 'ships can only be built during the building phase') end
-  if tonumber(meta('timer_space')) == 0 and NOW >= tonumber(meta('runs_out_at')) then
-    refuse('TIME_UP', 'the hourglass has run out on START: building is over')
-  end
-end
-
-local function check_builder(p)
-  check_player(p)
-  check_building()
-  if has('finished', p) then refuse('ALREADY_FINISHED', 'you have finished your ship and may add nothing more') end
-end
-
-local function check_free_hand(p)
-  local held = hget('hand', p)
-  if held then refuse('HAND_FULL', 'you are holding ' .. held .. ': place, return or reserve it first') end
-  if has('looking', p) then refuse('LOOKING_AT_PILE', 'put the adventure pile back first') end
+-- `data` is the event's JSON exactly as the engine wrote it (times keep all their digits).
+local function emit(event_type, data)
+  local seq = redis.call('HINCRBY', META, 'seq', 1)
+  local head = '{"seq":' .. seq .. ',"type":' .. cjson.encode(event_type) .. ',"epoch":' .. cjson.encode(meta('epoch')) ..
+               ',"draw_end":' .. tonumber(meta('draw_end') or '0')
+  if #emitted == 0 and COMMAND then head = head .. ',"command":' .. COMMAND end
+  if ACTOR ~= '' then head = head .. ',"actor":' .. cjson.encode(ACTOR) end
+  if CMD ~= '' then head = head .. ',"command_id":' .. cjson.encode(CMD) end
+  local encoded = head .. ',"data":' .. data .. '}'
+  redis.call('HSET', key('outbox'), seq, encoded)
+  emitted[#emitted + 1] = encoded
 end
 
 local function reserve_of(p)
@@ -89,34 +60,176 @@ local function set_reserve(p, list)
   if #list == 0 then redis.call('HDEL', key('reserve'), p) else redis.call('HSET', key('reserve'), p, cjson.encode(list)) end
 end
 
--- Grabbing fixes the newest component in place.
-local function take_into_hand(p, tile, source, command)
-  COMMAND = command
-  redis.call('HDEL', key('newest'), p)
-  redis.call('HSET', key('hand'), p, tile)
-  redis.call('HSET', key('handfrom'), p, source)
-  redis.call('HSET', key('where'), tile, 'hand:' .. p)
-  emit('ComponentGrabbed', {player = p, component = tile, source = source})
+-- ------------------------------------------------------------------------------------------ guards
+local GUARDS = {
+  epoch = function(g) return meta('epoch') == g[2] end,
+  seat = function(g) return tonumber(hget('seatver', ACTOR) or '0') == tonumber(g[2]) end,
+  building = function(g)
+    if meta('status') ~= 'building' then return false end
+    if tonumber(meta('timer_space')) == 0 and NOW >= tonumber(meta('runs_out_at')) then stale('time_up') end
+    return true
+  end,
+  facedown = function(g) return redis.call('LLEN', key('facedown')) > 0 end,
+  faceup = function(g) return redis.call('SISMEMBER', key('faceup'), g[2]) == 1 end,
+  order = function(g) return not has('order', tostring(g[2])) end,
+  finished = function(g) return redis.call('HLEN', key('finished')) == tonumber(g[2]) end,
+  pile = function(g) return not has('piles', tostring(g[2])) end,
+  draws = function(g) return tonumber(meta('draw_end')) == tonumber(g[2]) end,
+  timer = function(g)
+    return tonumber(meta('timer_space')) == tonumber(g[2]) and tonumber(meta('runs_out_at')) == tonumber(g[3])
+  end,
+}
+
+-- Every guard before the first write: a guard that fails leaves the warehouse as it was.
+local function check_guards(guards)
+  for _, g in ipairs(guards) do
+    local check = GUARDS[g[1]]
+    if not check or not check(g) then stale(g[1]) end
+  end
 end
 
-local function check_ship_version(p, expected)
-  if tonumber(hget('shipver', p) or '0') ~= tonumber(expected) then
-    refuse('STALE_SHIP', 'your ship changed while the placement was being checked; try again')
+-- ------------------------------------------------------------------------------ the engine's events
+-- Each takes the event's data (decoded) and its JSON, changes the warehouse as the engine's evolve
+-- changes its state, and returns the JSON to emit (a face-down grab names its tile only here).
+local FACE_DOWN = '"(face-down)"'   -- the engine decides a face-down grab; the pile's head is its tile
+
+local APPLY = {}
+
+APPLY.BuildingStarted = function(d, data)
+  redis.call('HSET', META, 'started', '1', 'status', 'building', 'timer_space', d.timer_space,
+             'runs_out_at', full(d.runs_out_at))
+  return data
+end
+
+APPLY.ComponentGrabbed = function(d, data)
+  local p, tile = d.player, d.component
+  if d.source == 'face_down' then
+    tile = redis.call('LPOP', key('facedown'))
+    redis.call('HSET', META, 'draw_end', redis.call('LPOP', key('facedown_draws')))
+    local at = string.find(data, FACE_DOWN, 1, true)
+    data = string.sub(data, 1, at - 1) .. cjson.encode(tile) .. string.sub(data, at + #FACE_DOWN)
+  elseif d.source == 'face_up' then
+    redis.call('SREM', key('faceup'), tile)
+  else
+    local kept, found = {}, false
+    for _, t in ipairs(reserve_of(p)) do
+      if t == tile and not found then found = true else kept[#kept + 1] = t end
+    end
+    set_reserve(p, kept)
   end
+  redis.call('HDEL', key('newest'), p)           -- grabbing fixes the newest component in place
+  redis.call('HSET', key('hand'), p, tile)
+  redis.call('HSET', key('handfrom'), p, d.source == 'reserve' and 'reserve' or 'warehouse')
+  redis.call('HSET', key('where'), tile, 'hand:' .. p)
+  return data
+end
+
+APPLY.ComponentPlaced = function(d, data)
+  local p, col, row = d.player, d.square[1], d.square[2]
+  local from_reserve = hget('handfrom', p) == 'reserve'
+  redis.call('HDEL', key('hand'), p)
+  redis.call('HDEL', key('handfrom'), p)
+  redis.call('HSET', key('ship:' .. p), col .. ',' .. row, d.component .. '|' .. d.rotation)
+  redis.call('HSET', key('newest'), p, cjson.encode({component = d.component, col = col, row = row, reserve = from_reserve}))
+  redis.call('HSET', key('where'), d.component, 'ship:' .. p)
+  return data
+end
+
+APPLY.NewestMoved = function(d, data)
+  local p = d.player
+  local newest = cjson.decode(hget('newest', p))
+  redis.call('HDEL', key('ship:' .. p), newest.col .. ',' .. newest.row)
+  redis.call('HSET', key('ship:' .. p), d.square[1] .. ',' .. d.square[2], d.component .. '|' .. d.rotation)
+  newest.col, newest.row = d.square[1], d.square[2]
+  redis.call('HSET', key('newest'), p, cjson.encode(newest))
+  return data
+end
+
+APPLY.ComponentReturned = function(d, data)
+  local p = d.player
+  if d.source == 'hand' then
+    redis.call('HDEL', key('hand'), p)
+    redis.call('HDEL', key('handfrom'), p)
+  else
+    local newest = cjson.decode(hget('newest', p))
+    redis.call('HDEL', key('ship:' .. p), newest.col .. ',' .. newest.row)
+    redis.call('HDEL', key('newest'), p)
+  end
+  redis.call('SADD', key('faceup'), d.component)
+  redis.call('HSET', key('where'), d.component, 'face_up')
+  return data
+end
+
+APPLY.ComponentReserved = function(d, data)
+  local p, reserve = d.player, reserve_of(d.player)
+  reserve[#reserve + 1] = d.component
+  set_reserve(p, reserve)
+  redis.call('HDEL', key('hand'), p)
+  redis.call('HDEL', key('handfrom'), p)
+  redis.call('HSET', key('where'), d.component, 'reserve:' .. p)
+  return data
+end
+
+APPLY.PileTaken = function(d, data)
+  redis.call('HSET', key('piles'), tostring(d.pile), d.player)
+  redis.call('HSET', key('looking'), d.player, d.pile)
+  return data
+end
+
+APPLY.PileReturned = function(d, data)
+  redis.call('HDEL', key('looking'), d.player)
+  redis.call('HDEL', key('piles'), tostring(d.pile))
+  return data
+end
+
+APPLY.TimerTurned = function(d, data)
+  redis.call('HSET', META, 'timer_space', d.timer_space, 'runs_out_at', full(d.runs_out_at))
+  return data
+end
+
+APPLY.ShipFinished = function(d, data)
+  redis.call('HSET', key('order'), tostring(d.order_tile), d.player)
+  redis.call('HSET', key('finished'), d.player, d.order_tile)
+  redis.call('HDEL', key('newest'), d.player)
+  return data
+end
+
+-- What a first look at a pile changes besides its event: the meta fields the engine's state moved
+-- (piles, draw counter, cards seen) and, since the counter moved, the face-down grabs to come.
+local function apply_extras(extras)
+  for field, value in pairs(extras.meta or {}) do redis.call('HSET', META, field, value) end
+  if extras.facedown then
+    redis.call('DEL', key('facedown'), key('facedown_draws'))
+    for _, tile in ipairs(extras.facedown) do redis.call('RPUSH', key('facedown'), tile) end
+    for _, after in ipairs(extras.facedown_draws) do redis.call('RPUSH', key('facedown_draws'), after) end
+  end
+end
+
+-- Apply and emit the events in ARGV[first], ARGV[first + 1], ... (type, data JSON alternating).
+local function apply_events(first)
+  for i = first, #ARGV, 2 do
+    local apply = APPLY[ARGV[i]]
+    if not apply then error('no warehouse change for event ' .. ARGV[i]) end
+    emit(ARGV[i], apply(cjson.decode(ARGV[i + 1]), ARGV[i + 1]))
+  end
+end
+
+-- {2, first seq, last seq} if the command id was applied before (a retry), else nil.
+local function applied_before()
+  if CMD == '' then return nil end
+  local done = hget('cmds', CMD)
+  if not done then return nil end
+  local first, last = string.match(done, '(%d+),(%d+)')
+  return {2, tonumber(first), tonumber(last)}
 end
 
 local function run(body)
   if redis.call('EXISTS', META) == 0 then return {-1} end
-  if CMD ~= '' then
-    local done = hget('cmds', CMD)
-    if done then
-      local first, last = string.match(done, '(%d+),(%d+)')
-      return {2, tonumber(first), tonumber(last)}
-    end
-  end
+  local before = applied_before()
+  if before then return before end
   local ok, err = pcall(body)
   if not ok then
-    if getmetatable(err) == Refusal then return {0, err.code, err.message} end
+    if getmetatable(err) == Stale then return {3, err.guard} end
     error(err)
   end
   if CMD ~= '' and #emitted > 0 then

@@ -1,5 +1,4 @@
--- Read the whole warehouse at one instant (for the placement pre-check, rebuild checks, the invariant
--- tests and viewers). Returns {-1} when it is not in Redis, else a JSON document. The face-down pile is
+-- Read the whole warehouse at one instant (for rebuild checks and the invariant tests). Returns {-1} when it is not in Redis, else a JSON document. The face-down pile is
 -- returned as a count unless ARGV[3] == 'secret' (only the invariant tests ask for it).
 if redis.call('EXISTS', META) == 0 then return {-1} end
 local function hash(name)
@@ -8,7 +7,7 @@ local function hash(name)
   return result
 end
 local out = {meta = hash('meta'), seat = hash('seat'), hand = hash('hand'), handfrom = hash('handfrom'),
-             newest = hash('newest'), built = hash('built'), shipver = hash('shipver'), order = hash('order'),
+             newest = hash('newest'), seatver = hash('seatver'), order = hash('order'),
              finished = hash('finished'), piles = hash('piles'), looking = hash('looking'),
              reserve = hash('reserve'), faceup = redis.call('SMEMBERS', key('faceup')),
              facedown_count = redis.call('LLEN', key('facedown')), ships = {},
