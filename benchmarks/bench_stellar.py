@@ -22,15 +22,19 @@ def _best_of(repeats: int, work) -> float:
     return best
 
 
-def _time_decide(seed: int) -> tuple[float, int]:
+def _time_decide(seed: int) -> tuple[float, float, int]:
+    """Time spent in decide and in legal_actions (the actor's) over the bots' commands of one game."""
     import random
 
     from starbase_rules.fair import FairRng
     rng, bots = FairRng(b"bench"), random.Random(seed)
     state = fold(GAME, GAME.setup(PLAYERS, {}, rng))
-    spent, count = 0.0, 0
+    spent, legal, count = 0.0, 0.0, 0
     while GAME.outcome(state) is None:
         actor = GAME.to_act(state)[0]
+        started = time.perf_counter()
+        GAME.legal_actions(state, actor)
+        legal += time.perf_counter() - started
         command = GAME.bot_command(state, actor, bots)
         started = time.perf_counter()
         new = GAME.decide(state, command, actor, rng)
@@ -38,7 +42,7 @@ def _time_decide(seed: int) -> tuple[float, int]:
         count += 1
         for event in new:
             state = GAME.evolve(state, event)
-    return spent, count
+    return spent, legal, count
 
 
 def main() -> None:
@@ -62,9 +66,10 @@ def main() -> None:
     print(f"replay from stored JSON-like dicts (parse + fold): {parse_replay * 1000:.1f} ms "
           f"= {len(events) / parse_replay:,.0f} events/s")
 
-    decide_seconds, decided = _time_decide(seed=9)
+    decide_seconds, legal_seconds, decided = _time_decide(seed=9)
     print(f"decide alone (copy state, check, emit; bots' choices not timed): "
           f"{decide_seconds / decided * 1e6:.0f} µs per command over {decided} commands")
+    print(f"legal_actions of the player to act: {legal_seconds / decided * 1e6:.0f} µs per call")
 
     state = fold(GAME, events)
     view = _best_of(20, lambda: GAME.view(state, "ann"))

@@ -11,7 +11,7 @@ never mutates. Replays therefore cost one `evolve` per event and no copies.
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable, Protocol, runtime_checkable
+from typing import Any, ClassVar, Iterable, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
@@ -33,9 +33,12 @@ class Command(BaseModel):
 
 
 class Event(BaseModel):
-    """A fact in the past tense (`ShareBought`). `v` is the schema version, for upcasting on read."""
+    """A fact in the past tense (`ShareBought`). `v` is the schema version, for upcasting on read: a
+    subclass whose shape changed declares `v: int = 2` and registers an upcaster (`handlers.Rules`).
+    `secret_fields` names the fields some viewers may not see (`starbase_rules.redaction`)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+    secret_fields: ClassVar[dict[str, str]] = {}
     type: str
     v: int = 1
 
@@ -100,8 +103,23 @@ def fold(game: Game, events: Iterable[Event], state: Any = None) -> Any:
 
 
 def parse_command(commands: TypeAdapter, data: Any) -> Command:
-    """Validate a command dict against an engine's union of commands; bad input is a rule violation."""
+    """Validate a command dict against an engine's union of commands; bad input is a rule violation
+    whose message names what is wrong in the command's own terms."""
     try:
-        return commands.validate_python(data)
+        command: Command = commands.validate_python(data)
+        return command
     except ValidationError as problem:
-        raise RuleViolation("MALFORMED_COMMAND", str(problem).splitlines()[0]) from None
+        raise RuleViolation("MALFORMED_COMMAND", _describe(problem, data)) from None
+
+
+def _describe(problem: ValidationError, data: Any) -> str:
+    if not isinstance(data, dict):
+        return "a command is an object with a 'type' and its fields"
+    kind = data.get("type")
+    errors = problem.errors()
+    if errors[0]["type"] in ("union_tag_not_found", "union_tag_invalid", "literal_error") and \
+            errors[0]["loc"] in ((), ("type",)):
+        return f"there is no command {kind!r} in this game" if kind is not None else "a command needs a 'type'"
+    # A union's errors are located under the tag ("Bid", "amount"): drop the tag, name the field.
+    fields = [".".join(str(part) for part in e["loc"] if part != kind) or "command" for e in errors[:3]]
+    return f"{kind}: " + "; ".join(f"{field}: {e['msg']}" for field, e in zip(fields, errors))

@@ -4,6 +4,7 @@ from __future__ import annotations
 import importlib
 
 from starbase_rules.contract import Game, RuleViolation
+from starbase_rules.info import GameInfo
 
 ENGINES = {
     "moon21": "moon21.game:GAME",
@@ -19,3 +20,10 @@ def get_game(name: str) -> Game:
     except KeyError:
         raise RuleViolation("UNKNOWN_GAME", f"no game called {name!r}; known: {sorted(ENGINES)}") from None
     return getattr(importlib.import_module(module_name), attribute)
+
+
+def game_info(name: str) -> GameInfo | None:
+    """A game's declaration (player range, options for a table form, realtime rounds), or None for an
+    engine not yet on the engine base. Raises UNKNOWN_GAME like `get_game`."""
+    info = getattr(get_game(name), "info", None)
+    return info if isinstance(info, GameInfo) else None

@@ -23,9 +23,9 @@ def candidates(s: State, player: str, rnd: random.Random | None = None) -> list[
         return _decisions(s, mine[0]) if mine else []
     if s.auction is not None:
         return _auction(s, player)
-    if s.build is not None:
-        return _build(s, player) if s.build.builder == player else []
     result = _free_powers(s, player)
+    if s.build is not None:
+        return (_build(s, player) if s.build.builder == player else []) + result
     if s.round == "corporation" and s.corp_turn is not None:
         corp = s.corps[s.corp_turn.corp]
         if corp.president == player:
@@ -108,7 +108,8 @@ def _corp_step(s: State, corp) -> list[cmd.Command]:
     if step == "issue":
         return [cmd.IssueShare(), cmd.DeclineIssue()]
     if step == "build":
-        result: list[cmd.Command] = [cmd.BeginExpansion(), cmd.SkipBuilding()]
+        result: list[cmd.Command] = [cmd.BeginExpansion()] if corp.supply > 0 else []
+        result.append(cmd.SkipBuilding())
         if corp.wormhole:
             result += [cmd.CreateWormhole(hex=h) for h in _wormhole_targets(s, corp.id)]
         return result
@@ -154,10 +155,11 @@ def _investor(s: State, player: str) -> list[cmd.Command]:
     held = [c for c in s.turn_order if s.corps[c].holders.get(player, 0) > 0]
     if inv.part == "investor":
         result: list[cmd.Command] = [cmd.PassInvestorAction()]
+        buildable = [c for c in held if s.corps[c].supply > 0]
         if me.investor_disc != "private_contractor":
-            result += [cmd.HireContractor(corp=c) for c in held]
+            result += [cmd.HireContractor(corp=c) for c in buildable]
         if me.investor_disc != "jerry_rig":
-            result += [cmd.JerryRig(corp=c) for c in held]
+            result += [cmd.JerryRig(corp=c) for c in buildable]
         if me.investor_disc != "insurance_fraud":
             result += [cmd.InsuranceFraud(corp=c, level=lv) for c in held if s.corps[c].president == player
                        for lv in sorted(set(s.corps[c].delivered))]
@@ -202,19 +204,3 @@ def _bot_bid(s: State, player: str, rnd: random.Random, options: list[cmd.Comman
     if low <= limit:
         return cmd.Bid(amount=low if rnd.random() < 0.7 else min(limit, low + rnd.randint(1, 3)))
     return cmd.PassBid() if any(o.type == "PassBid" for o in options) else cmd.Bid(amount=low)
-
-
-def default_command(s: State, player: str) -> cmd.Command | None:
-    """What happens when a clock runs out: the most passive legal choice."""
-    options = candidates(s, player)
-    order = ["PassBid", "DeclineAgreement", "UseSpareParts", "ChooseTaxAction", "FinishBuilding", "DeclineIssue", "SkipBuilding", "PayDividend",
-             "FinishOrdering", "PassVoting", "PassInvestorAction", "PassAlienAction", "UseFinePrint",
-             "BackroomDeal", "OrderShip"]
-    for kind in order:
-        for option in options:
-            if option.type == kind:
-                return option
-    if s.auction is not None and options:
-        return options[0]
-    decisions = [o for o in options if o.type in ("DraftPower", "ChooseHome", "ChooseBattleCorp", "ChooseAgentsBonus")]
-    return decisions[0] if decisions else None

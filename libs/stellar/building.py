@@ -6,9 +6,10 @@ from stellar import commands as cmd
 from stellar import events as ev
 from stellar import queries as q
 from stellar.board import alpha
-from stellar.corporate import handler, require_corp_step, take_pending
+from stellar.corporate import require_corp_step, take_pending
 from stellar.facts import tables
-from stellar.flow import Ctx, offer_draft, refuse, request
+from stellar.flow import Tx, offer_draft, refuse, request
+from stellar.rules import RULES
 from stellar.state import BANK, TAX_BOX, State, frozen, treasury
 
 CORPORATION_MODES = ("expand", "wormhole")
@@ -36,8 +37,8 @@ def placement_error(s: State, hex_key: str) -> tuple[str, str] | None:
     return None
 
 
-def place(ctx: Ctx, hex_key: str) -> None:
-    s = ctx.state
+def place(tx: Tx, hex_key: str) -> None:
+    s = tx.state
     build = s.build
     corp = s.corps[build.corp]
     spot = alpha().hexes[hex_key]
@@ -45,49 +46,49 @@ def place(ctx: Ctx, hex_key: str) -> None:
     nebula = spot.kind == "nebular_anomaly" and hex_key not in s.converted_nebulae \
         and "nebular_explorers" in corp.powers
     if nebula:      # Nebular Explorers: a random boxed agreement tile goes under the outpost
-        index = ctx.rng.randbelow(len(s.boxed_tiles)) if s.boxed_tiles else -1
+        index = tx.rng.randbelow(len(s.boxed_tiles)) if s.boxed_tiles else -1
         chevrons = s.boxed_tiles[index] if index >= 0 else 0
-        ctx.emit(ev.NebulaConverted(hex=hex_key, tile_index=index, chevrons=chevrons))
-    ctx.emit(ev.OutpostPlaced(corp=corp.id, hex=hex_key, penalty=q.penalty_for(s, corp.id, hex_key, build.mode)))
+        tx.emit(ev.NebulaConverted(hex=hex_key, tile_index=index, chevrons=chevrons))
+    tx.emit(ev.OutpostPlaced(corp=corp.id, hex=hex_key, penalty=q.penalty_for(s, corp.id, hex_key, build.mode)))
     if nebula:
-        ctx.emit(ev.PowerDiscarded(corp=corp.id, power="nebular_explorers"))
+        tx.emit(ev.PowerDiscarded(corp=corp.id, power="nebular_explorers"))
     if not q.is_alien_planet(s, hex_key):
         return
     if "alien_explorers" in corp.powers:
         if s.cube_supply > 0:
-            ctx.emit(ev.TechnologyGained(player=build.builder, count=1, reason="alien planet"))
+            tx.emit(ev.TechnologyGained(player=build.builder, count=1, reason="alien planet"))
         if q.signing_eligible(s, corp.id, hex_key):
-            request(ctx, "sign_offer", corp.president, corp.id, hex_key, ["sign", "decline"])
+            request(tx, "sign_offer", corp.president, corp.id, hex_key, ["sign", "decline"])
     elif "secret_agents" in corp.powers:
         if hex_key in s.alien_tiles:
-            request(ctx, "agents_choice", corp.president, corp.id, hex_key, ["amethyst", "aliens"])
+            request(tx, "agents_choice", corp.president, corp.id, hex_key, ["amethyst", "aliens"])
         else:
-            ctx.emit(ev.AgentsBonusGained(corp=corp.id, amount=tables().power("secret_agents", "amethyst_bonus")))
+            tx.emit(ev.AgentsBonusGained(corp=corp.id, amount=tables().power("secret_agents", "amethyst_bonus")))
     elif "tax_agents" in corp.powers:       # no cube; the president may tax or steal (R-9)
-        request(ctx, "tax_choice", corp.president, corp.id, hex_key, ["tax", "steal", "none"])
+        request(tx, "tax_choice", corp.president, corp.id, hex_key, ["tax", "steal", "none"])
 
 
-def pay_and_close(ctx: Ctx) -> str:
-    s = ctx.state
+def pay_and_close(tx: Tx) -> str:
+    s = tx.state
     build = s.build
     cost = q.build_cost(build)
     if cost:
-        ctx.emit(ev.CashMoved(source=build.payer, destination=BANK, amount=cost, reason=f"build {build.mode}"))
-    ctx.emit(ev.BuildFinished(corp=build.corp, cost=cost))
+        tx.emit(ev.CashMoved(source=build.payer, destination=BANK, amount=cost, reason=f"build {build.mode}"))
+    tx.emit(ev.BuildFinished(corp=build.corp, cost=cost))
     return build.mode
 
 
-def continue_after(ctx: Ctx, mode: str, corp_id: str) -> None:
-    s = ctx.state
+def continue_after(tx: Tx, mode: str, corp_id: str) -> None:
+    s = tx.state
     if mode in CORPORATION_MODES:
-        ctx.emit(ev.CorporationStepBegan(corp=corp_id, step="dividend"))
+        tx.emit(ev.CorporationStepBegan(corp=corp_id, step="dividend"))
     else:
-        ctx.emit(ev.InvestorStepBegan(step="shenanigans", seat=s.inv.seat, part="alien"))
+        tx.emit(ev.InvestorStepBegan(step="shenanigans", seat=s.inv.seat, part="alien"))
 
 
-def finish_build(ctx: Ctx) -> None:
-    corp_id = ctx.state.build.corp
-    continue_after(ctx, pay_and_close(ctx), corp_id)
+def finish_build(tx: Tx) -> None:
+    corp_id = tx.state.build.corp
+    continue_after(tx, pay_and_close(tx), corp_id)
 
 
 def _require_builder(s: State, actor: str):
@@ -100,15 +101,23 @@ def _require_builder(s: State, actor: str):
     return s.build
 
 
-@handler(cmd.BeginExpansion)
-def begin_expansion(ctx: Ctx, command: cmd.BeginExpansion, actor: str) -> None:
-    corp = require_corp_step(ctx.state, actor, "build")
-    ctx.emit(ev.BuildBegan(corp=corp.id, mode="expand", builder=actor, payer=treasury(corp.id)))
+def require_unbuilt_outpost(corp) -> None:
+    """Every build places at least one outpost, so a corporation with none left may not begin one (it
+    would lose the action); Dismantling Outposts can return one to the supply first."""
+    if corp.supply <= 0:
+        refuse("NO_OUTPOSTS_LEFT", f"{corp.id} has no unbuilt outposts to build with")
 
 
-@handler(cmd.CreateWormhole)
-def create_wormhole(ctx: Ctx, command: cmd.CreateWormhole, actor: str) -> None:
-    s = ctx.state
+@RULES.decides(cmd.BeginExpansion)
+def begin_expansion(tx: Tx, command: cmd.BeginExpansion, actor: str) -> None:
+    corp = require_corp_step(tx.state, actor, "build")
+    require_unbuilt_outpost(corp)
+    tx.emit(ev.BuildBegan(corp=corp.id, mode="expand", builder=actor, payer=treasury(corp.id)))
+
+
+@RULES.decides(cmd.CreateWormhole)
+def create_wormhole(tx: Tx, command: cmd.CreateWormhole, actor: str) -> None:
+    s = tx.state
     corp = require_corp_step(s, actor, "build")
     if not corp.wormhole:
         refuse("NO_WORMHOLE_TECH", f"{corp.id} has no active Wormhole Technology")
@@ -117,96 +126,96 @@ def create_wormhole(ctx: Ctx, command: cmd.CreateWormhole, actor: str) -> None:
     base = q.wormhole_cost(s, corp.id, command.hex)
     if base is None:
         refuse("NO_NETWORK", f"{corp.id} has no outpost on the board to measure from")
-    ctx.emit(ev.BuildBegan(corp=corp.id, mode="wormhole", builder=actor, payer=treasury(corp.id), wormhole_cost=base))
-    error = placement_error(ctx.state, command.hex)
+    tx.emit(ev.BuildBegan(corp=corp.id, mode="wormhole", builder=actor, payer=treasury(corp.id), wormhole_cost=base))
+    error = placement_error(tx.state, command.hex)
     if error:
         refuse(*error)
-    place(ctx, command.hex)
+    place(tx, command.hex)
 
 
-@handler(cmd.SkipBuilding)
-def skip_building(ctx: Ctx, command: cmd.SkipBuilding, actor: str) -> None:
-    corp = require_corp_step(ctx.state, actor, "build")
-    ctx.emit(ev.CorporationStepBegan(corp=corp.id, step="dividend"))
+@RULES.decides(cmd.SkipBuilding)
+def skip_building(tx: Tx, command: cmd.SkipBuilding, actor: str) -> None:
+    corp = require_corp_step(tx.state, actor, "build")
+    tx.emit(ev.CorporationStepBegan(corp=corp.id, step="dividend"))
 
 
-@handler(cmd.PlaceOutpost)
-def place_outpost(ctx: Ctx, command: cmd.PlaceOutpost, actor: str) -> None:
-    s = ctx.state
+@RULES.decides(cmd.PlaceOutpost)
+def place_outpost(tx: Tx, command: cmd.PlaceOutpost, actor: str) -> None:
+    s = tx.state
     _require_builder(s, actor)
     if s.build.mode == "wormhole":
         refuse("BUILD_LIMIT", "Create Wormhole builds exactly one outpost")
     error = placement_error(s, command.hex)
     if error:
         refuse(*error)
-    place(ctx, command.hex)
+    place(tx, command.hex)
 
 
-@handler(cmd.FinishBuilding)
-def finish_building(ctx: Ctx, command: cmd.FinishBuilding, actor: str) -> None:
-    _require_builder(ctx.state, actor)
-    finish_build(ctx)
+@RULES.decides(cmd.FinishBuilding)
+def finish_building(tx: Tx, command: cmd.FinishBuilding, actor: str) -> None:
+    _require_builder(tx.state, actor)
+    finish_build(tx)
 
 
-@handler(cmd.SignAgreement)
-def sign_agreement(ctx: Ctx, command: cmd.SignAgreement, actor: str) -> None:
-    s = ctx.state
+@RULES.decides(cmd.SignAgreement)
+def sign_agreement(tx: Tx, command: cmd.SignAgreement, actor: str) -> None:
+    s = tx.state
     pending = take_pending(s, actor, "sign_offer")
     corp_id, hex_key = pending.corp, pending.hex
-    ctx.emit(ev.DecisionMade(kind="sign_offer", player=actor, choice="sign"))
-    mode = pay_and_close(ctx)               # all build costs are paid before signing (G-AGR-2)
+    tx.emit(ev.DecisionMade(kind="sign_offer", player=actor, choice="sign"))
+    mode = pay_and_close(tx)               # all build costs are paid before signing (G-AGR-2)
     chevrons = s.alien_tiles[hex_key]
     planets = q.alien_planets_of(s, corp_id)
-    ctx.emit(ev.AgreementSigned(corp=corp_id, hex=hex_key, chevrons=chevrons, alien_planets=planets))
+    tx.emit(ev.AgreementSigned(corp=corp_id, hex=hex_key, chevrons=chevrons, alien_planets=planets))
     if chevrons:
-        ctx.emit(ev.AlienCapacityRaised(amount=chevrons * tables().per_chevron, reason="agreement tile"))
-    ctx.emit(ev.PowerDiscarded(corp=corp_id, power="alien_explorers"))
+        tx.emit(ev.AlienCapacityRaised(amount=chevrons * tables().per_chevron, reason="agreement tile"))
+    tx.emit(ev.PowerDiscarded(corp=corp_id, power="alien_explorers"))
     bonus = tables().track_section(planets)[1]
     for player, count in sorted(s.corps[corp_id].holders.items()):
         if count:
-            ctx.emit(ev.CashMoved(source=BANK, destination=frozen(player), amount=bonus * count,
+            tx.emit(ev.CashMoved(source=BANK, destination=frozen(player), amount=bonus * count,
                                   reason=f"agreement bonus {corp_id}"))
-    offer_draft(ctx, corp_id)
-    continue_after(ctx, mode, corp_id)
+    offer_draft(tx, corp_id)
+    continue_after(tx, mode, corp_id)
 
 
-@handler(cmd.DeclineAgreement)
-def decline_agreement(ctx: Ctx, command: cmd.DeclineAgreement, actor: str) -> None:
-    take_pending(ctx.state, actor, "sign_offer")
-    ctx.emit(ev.DecisionMade(kind="sign_offer", player=actor, choice="decline"))
+@RULES.decides(cmd.DeclineAgreement)
+def decline_agreement(tx: Tx, command: cmd.DeclineAgreement, actor: str) -> None:
+    take_pending(tx.state, actor, "sign_offer")
+    tx.emit(ev.DecisionMade(kind="sign_offer", player=actor, choice="decline"))
 
 
-@handler(cmd.ChooseAgentsBonus)
-def choose_agents_bonus(ctx: Ctx, command: cmd.ChooseAgentsBonus, actor: str) -> None:
-    s = ctx.state
+@RULES.decides(cmd.ChooseAgentsBonus)
+def choose_agents_bonus(tx: Tx, command: cmd.ChooseAgentsBonus, actor: str) -> None:
+    s = tx.state
     pending = take_pending(s, actor, "agents_choice")
-    ctx.emit(ev.DecisionMade(kind="agents_choice", player=actor, choice=command.choice))
+    tx.emit(ev.DecisionMade(kind="agents_choice", player=actor, choice=command.choice))
     if command.choice == "amethyst":
-        ctx.emit(ev.AlienTileDiscarded(hex=pending.hex, chevrons=None))
-        ctx.emit(ev.AgentsBonusGained(corp=pending.corp, amount=tables().power("secret_agents", "amethyst_bonus")))
+        tx.emit(ev.AlienTileDiscarded(hex=pending.hex, chevrons=None))
+        tx.emit(ev.AgentsBonusGained(corp=pending.corp, amount=tables().power("secret_agents", "amethyst_bonus")))
     else:
         chevrons = s.alien_tiles[pending.hex]
-        ctx.emit(ev.AlienTileDiscarded(hex=pending.hex, chevrons=chevrons))
+        tx.emit(ev.AlienTileDiscarded(hex=pending.hex, chevrons=chevrons))
         if chevrons:
-            ctx.emit(ev.AlienCapacityRaised(amount=chevrons * tables().per_chevron, reason="secret agents"))
+            tx.emit(ev.AlienCapacityRaised(amount=chevrons * tables().per_chevron, reason="secret agents"))
 
 
-@handler(cmd.ChooseTaxAction)
-def choose_tax_action(ctx: Ctx, command: cmd.ChooseTaxAction, actor: str) -> None:
+@RULES.decides(cmd.ChooseTaxAction)
+def choose_tax_action(tx: Tx, command: cmd.ChooseTaxAction, actor: str) -> None:
     """Tax Agents (R-9): every other corporation on the planet pays the Tax Payment from its treasury into
     the Tax Box (as much as it has: a tax is not a forced cost that allows loans), or Amethyst takes up to
     3 from the Tax Box into its treasury."""
-    s = ctx.state
+    s = tx.state
     pending = take_pending(s, actor, "tax_choice")
-    ctx.emit(ev.DecisionMade(kind="tax_choice", player=actor, choice=command.choice))
+    tx.emit(ev.DecisionMade(kind="tax_choice", player=actor, choice=command.choice))
     if command.choice == "tax":
         for other in sorted(c for c in s.outposts.get(pending.hex, []) if c != pending.corp):
             amount = min(s.options.tax_payment, s.ledger.balance(treasury(other)))
             if amount:
-                ctx.emit(ev.CashMoved(source=treasury(other), destination=TAX_BOX, amount=amount,
+                tx.emit(ev.CashMoved(source=treasury(other), destination=TAX_BOX, amount=amount,
                                       reason="tax payment"))
     elif command.choice == "steal":
         amount = min(tables().power("tax_agents", "steal_from_tax_box"), s.ledger.balance(TAX_BOX))
         if amount:
-            ctx.emit(ev.CashMoved(source=TAX_BOX, destination=treasury(pending.corp), amount=amount,
+            tx.emit(ev.CashMoved(source=TAX_BOX, destination=treasury(pending.corp), amount=amount,
                                   reason="tax box"))

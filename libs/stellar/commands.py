@@ -1,9 +1,7 @@
 """Commands: what a player asks for, in the imperative. One type per action."""
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
-
-from pydantic import Field, TypeAdapter
+from typing import Literal
 
 from starbase_rules.contract import Command
 
@@ -195,16 +193,3 @@ class ChooseHome(Command):
 class BackroomDeal(Command):
     type: Literal["BackroomDeal"] = "BackroomDeal"
     direction: Literal["up", "down", "none"]
-
-
-AnyCommand = Annotated[Union[
-    Bid, PassBid, DraftPower, IssueShare, DeclineIssue, BeginExpansion, CreateWormhole, SkipBuilding,
-    PlaceOutpost, FinishBuilding, SignAgreement, DeclineAgreement, ChooseAgentsBonus, ChooseTaxAction,
-    PayDividend,
-    OrderShip, FinishOrdering, UseAlienAlchemist, DismantleOutpost, UseLeakedResearch, ReclaimCubes,
-    UseFinePrint, UseSpareParts, PlaceVotes, PassVoting, ChooseBattleCorp, HireContractor, JerryRig, InsuranceFraud,
-    BlackMarket, PassInvestorAction, CargoBoost, ResearchWormhole, DevelopPlanets, Launder,
-    PassAlienAction, ChooseHome, BackroomDeal,
-], Field(discriminator="type")]
-
-COMMAND_ADAPTER: TypeAdapter = TypeAdapter(AnyCommand)

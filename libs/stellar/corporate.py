@@ -8,41 +8,33 @@ from stellar import events as ev
 from stellar import queries as q
 from stellar.facts import tables
 from stellar.evolve import AMETHYST
-from stellar.flow import (Ctx, begin_liquidation, gain_power, offer_draft, open_auction, open_section, refuse,
+from stellar.flow import (Tx, begin_liquidation, gain_power, offer_draft, open_auction, open_section, refuse,
                           request, sell_share)
+from stellar.rules import RULES
 from stellar.state import BANK, State, frozen, liquid, treasury
-
-HANDLERS = {}
-
-
-def handler(command_type):
-    def register(function):
-        HANDLERS[command_type.model_fields["type"].default] = function
-        return function
-    return register
 
 
 # -- the corporation round's own flow -----------------------------------------------------------
 
-def corporation_step(ctx: Ctx) -> bool:
+def corporation_step(tx: Tx) -> bool:
     """Play the next automatic part of the round; False when a president owes a decision."""
-    s = ctx.state
+    s = tx.state
     turn = s.corp_turn
     if turn is None:
         for index in range(s.corp_index + 1, len(s.turn_order)):
             corp = s.corps[s.turn_order[index]]
             if corp.formed and corp.president:
-                ctx.emit(ev.CorporationTurnBegan(corp=corp.id, index=index))
+                tx.emit(ev.CorporationTurnBegan(corp=corp.id, index=index))
                 return True
         if s.era >= 5:
-            begin_liquidation(ctx)
+            begin_liquidation(tx)
         else:
-            ctx.emit(ev.RoundBegan(era=s.era, round="investor"))
+            tx.emit(ev.RoundBegan(era=s.era, round="investor"))
         return True
     corp = s.corps[turn.corp]
     if turn.step == "issue":
         if corp.charter == 0:
-            ctx.emit(ev.CorporationStepBegan(corp=corp.id, step="build"))
+            tx.emit(ev.CorporationStepBegan(corp=corp.id, step="build"))
             return True
         return False
     if turn.step == "build":
@@ -50,33 +42,33 @@ def corporation_step(ctx: Ctx) -> bool:
     if turn.step == "dividend":
         if "deep_space_pirates" in corp.powers or "deep_space_smuggling" in corp.powers:
             return False
-        pay_dividend(ctx, corp.id)
+        pay_dividend(tx, corp.id)
         return True
     if can_order_ship(s, corp.id):
         return False
-    ctx.emit(ev.CorporationTurnEnded(corp=corp.id))
+    tx.emit(ev.CorporationTurnEnded(corp=corp.id))
     return True
 
 
-def pay_dividend(ctx: Ctx, corp_id: str, mc_from: str | None = None, cargo_from: str | None = None) -> None:
-    s = ctx.state
+def pay_dividend(tx: Tx, corp_id: str, mc_from: str | None = None, cargo_from: str | None = None) -> None:
+    s = tx.state
     row, per_share = q.dividend_per_share(s, corp_id, mc_from, cargo_from)
-    ctx.emit(ev.DividendPaid(corp=corp_id, row=row, per_share=per_share))
+    tx.emit(ev.DividendPaid(corp=corp_id, row=row, per_share=per_share))
     for player, count in sorted(s.corps[corp_id].holders.items()):
         if count:
-            ctx.emit(ev.CashMoved(source=BANK, destination=frozen(player), amount=per_share * count,
+            tx.emit(ev.CashMoved(source=BANK, destination=frozen(player), amount=per_share * count,
                                   reason=f"dividend {corp_id}"))
     if mc_from:
-        ctx.emit(ev.PowerDiscarded(corp=corp_id, power="deep_space_pirates"))
+        tx.emit(ev.PowerDiscarded(corp=corp_id, power="deep_space_pirates"))
     if cargo_from:
-        ctx.emit(ev.PowerDiscarded(corp=corp_id, power="deep_space_smuggling"))
+        tx.emit(ev.PowerDiscarded(corp=corp_id, power="deep_space_smuggling"))
     corp = s.corps[corp_id]
     if corp.spare_ship is not None:      # Spare Parts: the saved ship lasted one more dividend
-        ctx.emit(ev.SpareShipScrapped(corp=corp_id))
+        tx.emit(ev.SpareShipScrapped(corp=corp_id))
         if "spare_parts" in corp.powers:
-            ctx.emit(ev.PowerDiscarded(corp=corp_id, power="spare_parts"))
+            tx.emit(ev.PowerDiscarded(corp=corp_id, power="spare_parts"))
     forced = not corp.ordered and not corp.delivered
-    ctx.emit(ev.CorporationStepBegan(corp=corp_id, step="ships", forced_ship=forced))
+    tx.emit(ev.CorporationStepBegan(corp=corp_id, step="ships", forced_ship=forced))
 
 
 def free_columns(s: State, corp_id: str) -> int:
@@ -146,16 +138,16 @@ def _require_bidder(s: State, actor: str):
     return auction
 
 
-@handler(cmd.Bid)
-def bid(ctx: Ctx, command: cmd.Bid, actor: str) -> None:
-    s = ctx.state
+@RULES.decides(cmd.Bid)
+def bid(tx: Tx, command: cmd.Bid, actor: str) -> None:
+    s = tx.state
     auction = _require_bidder(s, actor)
     if command.amount < 0 or (auction.high_bid is not None and command.amount <= auction.high_bid):
         refuse("BID_TOO_LOW", f"a bid must be a whole number above {auction.high_bid}")
     if command.amount > s.ledger.balance(liquid(actor)):
         refuse("INSUFFICIENT_FUNDS", f"{actor} has only {s.ledger.balance(liquid(actor))} in liquid funds")
-    ctx.emit(ev.BidPlaced(player=actor, amount=command.amount))
-    _maybe_sell(ctx)
+    tx.emit(ev.BidPlaced(player=actor, amount=command.amount))
+    _maybe_sell(tx)
 
 
 # Auctions whose share must be sold: with option auction_opener_may_pass, the last player still in
@@ -173,61 +165,61 @@ def may_pass(s: State) -> bool:
     return not (last_in and auction.purpose in MUST_SELL)
 
 
-@handler(cmd.PassBid)
-def pass_bid(ctx: Ctx, command: cmd.PassBid, actor: str) -> None:
-    s = ctx.state
+@RULES.decides(cmd.PassBid)
+def pass_bid(tx: Tx, command: cmd.PassBid, actor: str) -> None:
+    s = tx.state
     auction = _require_bidder(s, actor)
     if not may_pass(s):
         if not s.options.auction_opener_may_pass:
             refuse("INITIATOR_MUST_BID", "the player who opens an auction must bid (0 is allowed)")
         refuse("LAST_BIDDER_MUST_BID", f"this {auction.purpose} share must be sold and nobody else has bid")
-    ctx.emit(ev.BidPassed(player=actor))
-    if auction.high_bid is None and len(ctx.state.auction.passed) == len(auction.order):
-        ctx.emit(ev.AuctionLapsed(corp=auction.corp))      # an Issue Share auction nobody wanted
-        ctx.emit(ev.CorporationStepBegan(corp=auction.corp, step="build"))
+    tx.emit(ev.BidPassed(player=actor))
+    if auction.high_bid is None and len(tx.state.auction.passed) == len(auction.order):
+        tx.emit(ev.AuctionLapsed(corp=auction.corp))      # an Issue Share auction nobody wanted
+        tx.emit(ev.CorporationStepBegan(corp=auction.corp, step="build"))
         return
-    _maybe_sell(ctx)
+    _maybe_sell(tx)
 
 
-def _maybe_sell(ctx: Ctx) -> None:
-    s = ctx.state
+def _maybe_sell(tx: Tx) -> None:
+    s = tx.state
     auction = s.auction
     if auction.high_bidder is None or len(auction.passed) < len(auction.order) - 1:
         return
     corp_id, purpose, winner = auction.corp, auction.purpose, auction.high_bidder
-    sell_share(ctx, corp_id, winner, auction.high_bid, purpose)
+    sell_share(tx, corp_id, winner, auction.high_bid, purpose)
     if purpose == "initial":
-        offer_draft(ctx, corp_id)
+        offer_draft(tx, corp_id)
     elif purpose == "issue":
-        ctx.emit(ev.CorporationStepBegan(corp=corp_id, step="build"))
+        tx.emit(ev.CorporationStepBegan(corp=corp_id, step="build"))
     elif purpose == "battle":
-        ctx.emit(ev.VotesSettled(winner=corp_id))
-        ctx.emit(ev.InvestorStepBegan(step="shenanigans", seat=0, part="investor"))
+        tx.emit(ev.VotesSettled(winner=corp_id))
+        tx.emit(ev.InvestorStepBegan(step="shenanigans", seat=0, part="investor"))
     elif purpose == "amethyst":
-        ctx.emit(ev.CorporationFormed(corp=corp_id))
-        request(ctx, "choose_home", winner, corp_id, options=list(_amethyst_homes()))
+        tx.emit(ev.CorporationFormed(corp=corp_id))
+        request(tx, "choose_home", winner, corp_id, options=list(_amethyst_homes()))
 
 
 def _amethyst_homes() -> tuple[str, ...]:
     return tables().corps[AMETHYST].home_options
 
 
-@handler(cmd.DraftPower)
-def draft_power(ctx: Ctx, command: cmd.DraftPower, actor: str) -> None:
-    pending = take_pending(ctx.state, actor, "draft_power")
-    if command.power not in pending.options or command.power not in ctx.state.powers_row:
+@RULES.decides(cmd.DraftPower)
+def draft_power(tx: Tx, command: cmd.DraftPower, actor: str) -> None:
+    pending = take_pending(tx.state, actor, "draft_power")
+    if command.power not in pending.options or command.power not in tx.state.powers_row:
         refuse("POWER_NOT_AVAILABLE", f"{command.power} is not in the row of available powers")
-    ctx.emit(ev.DecisionMade(kind="draft_power", player=actor, choice=command.power))
-    gain_power(ctx, pending.corp, command.power)
+    tx.emit(ev.DecisionMade(kind="draft_power", player=actor, choice=command.power))
+    gain_power(tx, pending.corp, command.power)
 
 
-@handler(cmd.ChooseHome)
-def choose_home(ctx: Ctx, command: cmd.ChooseHome, actor: str) -> None:
-    pending = take_pending(ctx.state, actor, "choose_home")
+@RULES.decides(cmd.ChooseHome)
+def choose_home(tx: Tx, command: cmd.ChooseHome, actor: str) -> None:
+    pending = take_pending(tx.state, actor, "choose_home")
     if command.hex not in pending.options:
         refuse("NOT_A_HOME_OPTION", f"Amethyst Agency's home options are {pending.options}")
-    ctx.emit(ev.DecisionMade(kind="choose_home", player=actor, choice=command.hex))
-    ctx.emit(ev.OutpostPlaced(corp=pending.corp, hex=command.hex, free=True))
+    tx.emit(ev.DecisionMade(kind="choose_home", player=actor, choice=command.hex))
+    tx.emit(ev.OutpostPlaced(corp=pending.corp, hex=command.hex, free=True))
 
 
 def take_pending(s: State, actor: str, kind: str):
@@ -239,21 +231,21 @@ def take_pending(s: State, actor: str, kind: str):
 
 # -- the four steps -----------------------------------------------------------------------------
 
-@handler(cmd.IssueShare)
-def issue_share(ctx: Ctx, command: cmd.IssueShare, actor: str) -> None:
-    corp = require_corp_step(ctx.state, actor, "issue")
-    open_auction(ctx, corp.id, "issue", actor)
+@RULES.decides(cmd.IssueShare)
+def issue_share(tx: Tx, command: cmd.IssueShare, actor: str) -> None:
+    corp = require_corp_step(tx.state, actor, "issue")
+    open_auction(tx, corp.id, "issue", actor)
 
 
-@handler(cmd.DeclineIssue)
-def decline_issue(ctx: Ctx, command: cmd.DeclineIssue, actor: str) -> None:
-    corp = require_corp_step(ctx.state, actor, "issue")
-    ctx.emit(ev.CorporationStepBegan(corp=corp.id, step="build"))
+@RULES.decides(cmd.DeclineIssue)
+def decline_issue(tx: Tx, command: cmd.DeclineIssue, actor: str) -> None:
+    corp = require_corp_step(tx.state, actor, "issue")
+    tx.emit(ev.CorporationStepBegan(corp=corp.id, step="build"))
 
 
-@handler(cmd.PayDividend)
-def pay_dividend_command(ctx: Ctx, command: cmd.PayDividend, actor: str) -> None:
-    s = ctx.state
+@RULES.decides(cmd.PayDividend)
+def pay_dividend_command(tx: Tx, command: cmd.PayDividend, actor: str) -> None:
+    s = tx.state
     corp = require_corp_step(s, actor, "dividend")
     for other, power in ((command.copy_mc_from, "deep_space_pirates"), (command.copy_cargo_from, "deep_space_smuggling")):
         if other is None:
@@ -261,12 +253,12 @@ def pay_dividend_command(ctx: Ctx, command: cmd.PayDividend, actor: str) -> None
         require_power(corp, power)
         if other == corp.id or other not in s.corps or not s.corps[other].formed:
             refuse("UNKNOWN_CORPORATION", f"{other!r} is not another active corporation")
-    pay_dividend(ctx, corp.id, command.copy_mc_from, command.copy_cargo_from)
+    pay_dividend(tx, corp.id, command.copy_mc_from, command.copy_cargo_from)
 
 
-@handler(cmd.OrderShip)
-def order_ship(ctx: Ctx, command: cmd.OrderShip, actor: str) -> None:
-    s = ctx.state
+@RULES.decides(cmd.OrderShip)
+def order_ship(tx: Tx, command: cmd.OrderShip, actor: str) -> None:
+    s = tx.state
     corp = require_corp_step(s, actor, "ships")
     if free_columns(s, corp.id) <= 0:
         refuse("NO_EMPTY_COLUMN", f"{corp.id} already has 3 ships (1 per column)")
@@ -275,19 +267,19 @@ def order_ship(ctx: Ctx, command: cmd.OrderShip, actor: str) -> None:
     if balance < level:
         if not must_force(s, corp.id):
             refuse("INSUFFICIENT_FUNDS", f"{corp.id} has {balance} and a level-{level} ship costs {level}")
-        _take_loans(ctx, corp.id, math.ceil((level - balance) / tables().loan_gain), command.loan_outposts)
+        _take_loans(tx, corp.id, math.ceil((level - balance) / tables().loan_gain), command.loan_outposts)
     elif command.loan_outposts:
         refuse("LOAN_NOT_ALLOWED", "loans are taken only for a forced ship the treasury cannot pay")
-    ctx.emit(ev.ShipOrdered(corp=corp.id, level=level))
-    ctx.emit(ev.CashMoved(source=treasury(corp.id), destination=BANK, amount=level, reason="ship"))
+    tx.emit(ev.ShipOrdered(corp=corp.id, level=level))
+    tx.emit(ev.CashMoved(source=treasury(corp.id), destination=BANK, amount=level, reason="ship"))
     if level not in s.opened_sections:
-        open_section(ctx, level)
+        open_section(tx, level)
 
 
-def _take_loans(ctx: Ctx, corp_id: str, count: int, chosen: list[str]) -> None:
+def _take_loans(tx: Tx, corp_id: str, count: int, chosen: list[str]) -> None:
     """Minimum loans for one forced ship; outposts from the supply or the board (president's choice,
     defaulting to the supply, then the lowest-value hexes)."""
-    s = ctx.state
+    s = tx.state
     corp = s.corps[corp_id]
     sources: list[str | None] = []
     supply_left = corp.supply
@@ -312,14 +304,14 @@ def _take_loans(ctx: Ctx, corp_id: str, count: int, chosen: list[str]) -> None:
         else:
             refuse("NO_OUTPOSTS_FOR_LOAN", f"{corp_id} has no outposts left to pledge")
     for origin in sources:
-        ctx.emit(ev.LoanTaken(corp=corp_id, hex=origin))
-        ctx.emit(ev.CashMoved(source=BANK, destination=treasury(corp_id), amount=tables().loan_gain, reason="loan"))
+        tx.emit(ev.LoanTaken(corp=corp_id, hex=origin))
+        tx.emit(ev.CashMoved(source=BANK, destination=treasury(corp_id), amount=tables().loan_gain, reason="loan"))
 
 
-@handler(cmd.FinishOrdering)
-def finish_ordering(ctx: Ctx, command: cmd.FinishOrdering, actor: str) -> None:
-    s = ctx.state
+@RULES.decides(cmd.FinishOrdering)
+def finish_ordering(tx: Tx, command: cmd.FinishOrdering, actor: str) -> None:
+    s = tx.state
     corp = require_corp_step(s, actor, "ships")
     if must_force(s, corp.id) and can_order_ship(s, corp.id):
         refuse("FORCED_SHIP_ORDER", f"{corp.id} has no ships and must order at least one")
-    ctx.emit(ev.CorporationTurnEnded(corp=corp.id))
+    tx.emit(ev.CorporationTurnEnded(corp=corp.id))

@@ -1,14 +1,19 @@
-"""Events: facts in the past tense. Every chance result is recorded here (tiles dealt, powers drawn)."""
+"""Events: facts in the past tense. Every chance result is recorded here (tiles dealt, powers drawn).
+
+Face-down facts are declared in `secret_fields` (hidden from everybody until another event reveals
+them); the base's `redact` blanks them: a dict keeps its keys, a list becomes its length.
+"""
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
-
-from pydantic import Field, TypeAdapter
+from typing import ClassVar, Literal
 
 from starbase_rules.contract import Event
+from starbase_rules.redaction import HIDDEN
 
 
 class GameSetUp(Event):
+    secret_fields: ClassVar[dict[str, str]] = {"alien_tiles": HIDDEN, "boxed_tiles": HIDDEN,
+                                               "shipyard_tiles": HIDDEN, "powers_pile": HIDDEN}
     type: Literal["GameSetUp"] = "GameSetUp"
     players: list[str]
     options: dict
@@ -153,6 +158,7 @@ class OutpostRemoved(Event):
 
 
 class NebulaConverted(Event):
+    secret_fields: ClassVar[dict[str, str]] = {"tile_index": HIDDEN, "chevrons": HIDDEN}
     type: Literal["NebulaConverted"] = "NebulaConverted"
     hex: str
     tile_index: int                      # which boxed tile was drawn (seeded chance)
@@ -365,19 +371,3 @@ class LiquidationCompleted(Event):
     share_values: dict[str, int]
     scores: dict[str, int]
     reason: str
-
-
-AnyEvent = Annotated[Union[
-    GameSetUp, AuctionOpened, BidPlaced, BidPassed, AuctionLapsed, ShareSold, PowerGained,
-    PowerDiscarded, PowersRevealed, DecisionRequested, DecisionMade, CashMoved, DirectorChanged,
-    RoundBegan, CorporationTurnBegan, CorporationStepBegan, CorporationTurnEnded, BuildBegan,
-    OutpostPlaced, OutpostRemoved, NebulaConverted, BuildFinished, TechnologyGained, TechnologySpent,
-    AgreementSigned, AlienTileDiscarded, AlienCapacityRaised, AgentsBonusGained, DividendPaid,
-    ShipOrdered, ShipyardTileRevealed, SectionOpened, ShipsScrapped, ShipyardShipScrapped,
-    SpareShipScrapped, LoanTaken, ShipsDelivered, CargoChanged, DividendsReleased, InvestorStepBegan,
-    VotesPlaced, VotesSettled, BattleCorpChosen, Shielded, DiscMoved, ShipInsured, VoteSold,
-    CubesReclaimed, OutpostsBoxed, PowerUsed, TurnOrderSet,
-    CorporationFormed, AlienCapacityShifted, HostileTakeover, LiquidationCompleted,
-], Field(discriminator="type")]
-
-EVENT_ADAPTER: TypeAdapter = TypeAdapter(AnyEvent)

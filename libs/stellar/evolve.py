@@ -1,4 +1,4 @@
-"""evolve(state, event): applies one stored event. Never refuses; never draws chance.
+"""The evolve handlers: each applies one stored event. Never refuses; never draws chance.
 
 Each handler is the whole meaning of its event; the flow (whose turn, which step) moves only through
 the flow events (RoundBegan, CorporationStepBegan, InvestorStepBegan, …) that `decide` emitted.
@@ -7,26 +7,13 @@ from __future__ import annotations
 
 from stellar import events as ev
 from stellar.facts import tables
+from stellar.rules import RULES
 from stellar.state import (BANK, TAX_BOX, Auction, Build, Corp, CorpTurn, Investor, InvestorStep, Options, Pending,
                            State, frozen, liquid, treasury)
 
 AMETHYST = "amethyst_agency"
-_HANDLERS = {}
 
-
-def handles(event_type):
-    def register(function):
-        _HANDLERS[event_type.model_fields["type"].default] = function
-        return function
-    return register
-
-
-def evolve(state: State, event) -> State:
-    _HANDLERS[event.type](state, event)
-    return state
-
-
-@handles(ev.GameSetUp)
+@RULES.evolves(ev.GameSetUp)
 def _setup(s: State, e: ev.GameSetUp) -> None:
     t = tables()
     s.players = list(e.players)
@@ -69,7 +56,7 @@ def _setup(s: State, e: ev.GameSetUp) -> None:
     s.next_initiator = e.first_bidder
 
 
-@handles(ev.AuctionOpened)
+@RULES.evolves(ev.AuctionOpened)
 def _auction_opened(s: State, e: ev.AuctionOpened) -> None:
     s.auction = Auction(corp=e.corp, purpose=e.purpose, order=list(e.order))
 
@@ -82,24 +69,24 @@ def _next_bidder(a: Auction) -> None:
             return
 
 
-@handles(ev.BidPlaced)
+@RULES.evolves(ev.BidPlaced)
 def _bid(s: State, e: ev.BidPlaced) -> None:
     s.auction.high_bid, s.auction.high_bidder = e.amount, e.player
     _next_bidder(s.auction)
 
 
-@handles(ev.BidPassed)
+@RULES.evolves(ev.BidPassed)
 def _pass(s: State, e: ev.BidPassed) -> None:
     s.auction.passed.append(e.player)
     _next_bidder(s.auction)
 
 
-@handles(ev.AuctionLapsed)
+@RULES.evolves(ev.AuctionLapsed)
 def _lapsed(s: State, e: ev.AuctionLapsed) -> None:
     s.auction = None
 
 
-@handles(ev.ShareSold)
+@RULES.evolves(ev.ShareSold)
 def _share_sold(s: State, e: ev.ShareSold) -> None:
     corp = s.corps[e.corp]
     corp.charter -= 1
@@ -113,30 +100,30 @@ def _share_sold(s: State, e: ev.ShareSold) -> None:
         s.next_initiator = e.player
 
 
-@handles(ev.PowerGained)
+@RULES.evolves(ev.PowerGained)
 def _power_gained(s: State, e: ev.PowerGained) -> None:
     s.corps[e.corp].powers.append(e.power)
     if e.from_row and e.power in s.powers_row:
         s.powers_row.remove(e.power)
 
 
-@handles(ev.PowerDiscarded)
+@RULES.evolves(ev.PowerDiscarded)
 def _power_discarded(s: State, e: ev.PowerDiscarded) -> None:
     s.corps[e.corp].powers.remove(e.power)
 
 
-@handles(ev.PowersRevealed)
+@RULES.evolves(ev.PowersRevealed)
 def _powers_revealed(s: State, e: ev.PowersRevealed) -> None:
     s.powers_row.extend(e.powers)
     s.powers_pile = []
 
 
-@handles(ev.DecisionRequested)
+@RULES.evolves(ev.DecisionRequested)
 def _decision_requested(s: State, e: ev.DecisionRequested) -> None:
     s.pending.append(Pending(e.kind, e.player, e.corp, e.hex, list(e.options)))
 
 
-@handles(ev.DecisionMade)
+@RULES.evolves(ev.DecisionMade)
 def _decision_made(s: State, e: ev.DecisionMade) -> None:
     for index, pending in enumerate(s.pending):
         if pending.kind == e.kind and pending.player == e.player:
@@ -144,74 +131,74 @@ def _decision_made(s: State, e: ev.DecisionMade) -> None:
             return
 
 
-@handles(ev.CashMoved)
+@RULES.evolves(ev.CashMoved)
 def _cash(s: State, e: ev.CashMoved) -> None:
     s.ledger.move(e.source, e.destination, e.amount)
 
 
-@handles(ev.DirectorChanged)
+@RULES.evolves(ev.DirectorChanged)
 def _director(s: State, e: ev.DirectorChanged) -> None:
     s.director = e.player
 
 
-@handles(ev.RoundBegan)
+@RULES.evolves(ev.RoundBegan)
 def _round(s: State, e: ev.RoundBegan) -> None:
     s.era, s.round = e.era, e.round
     s.corp_index, s.corp_turn = -1, None
     s.inv = InvestorStep("release") if e.round == "investor" else None
 
 
-@handles(ev.CorporationTurnBegan)
+@RULES.evolves(ev.CorporationTurnBegan)
 def _corp_turn(s: State, e: ev.CorporationTurnBegan) -> None:
     s.corp_index = e.index
     s.corp_turn = CorpTurn(e.corp, "issue")
 
 
-@handles(ev.CorporationStepBegan)
+@RULES.evolves(ev.CorporationStepBegan)
 def _corp_step(s: State, e: ev.CorporationStepBegan) -> None:
     s.corp_turn.step = e.step
     s.corp_turn.forced_ship = e.forced_ship
 
 
-@handles(ev.CorporationTurnEnded)
+@RULES.evolves(ev.CorporationTurnEnded)
 def _corp_turn_ended(s: State, e: ev.CorporationTurnEnded) -> None:
     s.corp_turn = None
 
 
-@handles(ev.BuildBegan)
+@RULES.evolves(ev.BuildBegan)
 def _build_began(s: State, e: ev.BuildBegan) -> None:
     s.build = Build(e.corp, e.mode, e.builder, e.payer, wormhole_cost=e.wormhole_cost)
 
 
-@handles(ev.BuildFinished)
+@RULES.evolves(ev.BuildFinished)
 def _build_finished(s: State, e: ev.BuildFinished) -> None:
     s.build = None
 
 
-@handles(ev.DividendPaid)
+@RULES.evolves(ev.DividendPaid)
 def _dividend(s: State, e: ev.DividendPaid) -> None:
     pass    # the credits move in the CashMoved events that follow; this records row and rate
 
 
-@handles(ev.DividendsReleased)
+@RULES.evolves(ev.DividendsReleased)
 def _released(s: State, e: ev.DividendsReleased) -> None:
     for p in s.players:
         s.ledger.empty_into(frozen(p), liquid(p))
 
 
-@handles(ev.InvestorStepBegan)
+@RULES.evolves(ev.InvestorStepBegan)
 def _inv_step(s: State, e: ev.InvestorStepBegan) -> None:
     s.inv.step, s.inv.seat, s.inv.part = e.step, e.seat, e.part
 
 
-@handles(ev.VotesPlaced)
+@RULES.evolves(ev.VotesPlaced)
 def _votes(s: State, e: ev.VotesPlaced) -> None:
     s.investors[e.player].votes -= e.count
     on_corp = s.inv.votes.setdefault(e.corp, {})
     on_corp[e.player] = on_corp.get(e.player, 0) + e.count
 
 
-@handles(ev.VotesSettled)
+@RULES.evolves(ev.VotesSettled)
 def _votes_settled(s: State, e: ev.VotesSettled) -> None:
     for corp, by_player in s.inv.votes.items():
         if corp != e.winner:
@@ -222,17 +209,17 @@ def _votes_settled(s: State, e: ev.VotesSettled) -> None:
     s.inv.votes = {}
 
 
-@handles(ev.BattleCorpChosen)
+@RULES.evolves(ev.BattleCorpChosen)
 def _battle_corp(s: State, e: ev.BattleCorpChosen) -> None:
     s.inv.battle_corp = e.corp
 
 
-@handles(ev.Shielded)
+@RULES.evolves(ev.Shielded)
 def _shielded(s: State, e: ev.Shielded) -> None:
     s.inv.shielded.append(e.corp)
 
 
-@handles(ev.DiscMoved)
+@RULES.evolves(ev.DiscMoved)
 def _disc(s: State, e: ev.DiscMoved) -> None:
     investor = s.investors[e.player]
     if e.disc == "investor":
@@ -241,13 +228,13 @@ def _disc(s: State, e: ev.DiscMoved) -> None:
         investor.alien_disc = e.action
 
 
-@handles(ev.VoteSold)
+@RULES.evolves(ev.VoteSold)
 def _vote_sold(s: State, e: ev.VoteSold) -> None:
     s.investors[e.player].votes -= 1
     s.votes_gone += 1
 
 
-@handles(ev.PowerUsed)
+@RULES.evolves(ev.PowerUsed)
 def _power_used(s: State, e: ev.PowerUsed) -> None:
     if e.power == "alien_alchemist":
         s.corp_turn.alchemist_used = True
@@ -255,30 +242,26 @@ def _power_used(s: State, e: ev.PowerUsed) -> None:
         s.corp_turn.dismantle_used = True
 
 
-@handles(ev.TurnOrderSet)
+@RULES.evolves(ev.TurnOrderSet)
 def _turn_order(s: State, e: ev.TurnOrderSet) -> None:
     s.turn_order = list(e.order)
 
 
-@handles(ev.CorporationFormed)
+@RULES.evolves(ev.CorporationFormed)
 def _formed(s: State, e: ev.CorporationFormed) -> None:
     s.corps[e.corp].formed = True
     if e.corp not in s.turn_order:
         s.turn_order.append(e.corp)
 
 
-@handles(ev.HostileTakeover)
+@RULES.evolves(ev.HostileTakeover)
 def _takeover(s: State, e: ev.HostileTakeover) -> None:
     s.corps[e.corp].taken_over = True
 
 
-@handles(ev.LiquidationCompleted)
+@RULES.evolves(ev.LiquidationCompleted)
 def _ended(s: State, e: ev.LiquidationCompleted) -> None:
     s.final_scores = dict(e.scores)
     s.share_values = dict(e.share_values)
     s.end_reason = e.reason
     s.round = "over"
-
-
-# The handlers of the pieces (outposts, ships, cubes, tiles) live in their own module.
-from stellar import evolve_pieces  # noqa: E402,F401

@@ -4,7 +4,7 @@ from __future__ import annotations
 from stellar import events as ev
 from stellar.board import MEGA_EARTH
 from stellar.facts import tables
-from stellar.evolve import handles
+from stellar.rules import RULES
 from stellar.state import Corp, State
 
 
@@ -12,7 +12,7 @@ def _cap(value: int) -> int:
     return max(0, min(tables().cargo_max, value))
 
 
-@handles(ev.OutpostPlaced)
+@RULES.evolves(ev.OutpostPlaced)
 def _outpost_placed(s: State, e: ev.OutpostPlaced) -> None:
     s.outposts.setdefault(e.hex, []).append(e.corp)
     if e.hex == MEGA_EARTH:          # "built in the bottom-most empty box"
@@ -35,27 +35,27 @@ def _take_outpost(s: State, corp: Corp, hex_key: str | None) -> None:
         del s.outposts[hex_key]
 
 
-@handles(ev.OutpostRemoved)
+@RULES.evolves(ev.OutpostRemoved)
 def _outpost_removed(s: State, e: ev.OutpostRemoved) -> None:
     corp = s.corps[e.corp]
     _take_outpost(s, corp, e.hex)
     corp.supply += 1
 
 
-@handles(ev.OutpostsBoxed)
+@RULES.evolves(ev.OutpostsBoxed)
 def _outposts_boxed(s: State, e: ev.OutpostsBoxed) -> None:
     s.corps[e.corp].supply -= e.count
     s.corps[e.corp].boxed += e.count
 
 
-@handles(ev.LoanTaken)
+@RULES.evolves(ev.LoanTaken)
 def _loan(s: State, e: ev.LoanTaken) -> None:
     corp = s.corps[e.corp]
     _take_outpost(s, corp, e.hex)
     corp.loans += 1
 
 
-@handles(ev.NebulaConverted)
+@RULES.evolves(ev.NebulaConverted)
 def _nebula(s: State, e: ev.NebulaConverted) -> None:
     s.converted_nebulae.append(e.hex)
     if e.tile_index >= 0:            # -1: the box was empty, the nebula is an alien planet without a tile
@@ -63,14 +63,14 @@ def _nebula(s: State, e: ev.NebulaConverted) -> None:
         s.alien_tiles[e.hex] = e.chevrons
 
 
-@handles(ev.TechnologyGained)
+@RULES.evolves(ev.TechnologyGained)
 def _tech_gained(s: State, e: ev.TechnologyGained) -> None:
     s.investors[e.player].cubes += e.count
     if e.reason != "reclaimed":
         s.cube_supply -= e.count
 
 
-@handles(ev.TechnologySpent)
+@RULES.evolves(ev.TechnologySpent)
 def _tech_spent(s: State, e: ev.TechnologySpent) -> None:
     s.investors[e.player].cubes -= e.count
     if e.use == "launder":
@@ -83,7 +83,7 @@ def _tech_spent(s: State, e: ev.TechnologySpent) -> None:
         s.developed.extend(e.hexes)
 
 
-@handles(ev.CubesReclaimed)
+@RULES.evolves(ev.CubesReclaimed)
 def _cubes_reclaimed(s: State, e: ev.CubesReclaimed) -> None:
     corp = s.corps[e.corp]
     corp.boost_cubes -= e.boost
@@ -92,7 +92,7 @@ def _cubes_reclaimed(s: State, e: ev.CubesReclaimed) -> None:
     s.investors[e.player].cubes += e.boost + (1 if e.wormhole else 0)
 
 
-@handles(ev.AgreementSigned)
+@RULES.evolves(ev.AgreementSigned)
 def _signed(s: State, e: ev.AgreementSigned) -> None:
     corp = s.corps[e.corp]
     corp.signed = True
@@ -103,28 +103,28 @@ def _signed(s: State, e: ev.AgreementSigned) -> None:
     s.agreement_tiles_gone += 1
 
 
-@handles(ev.AlienTileDiscarded)
+@RULES.evolves(ev.AlienTileDiscarded)
 def _tile_discarded(s: State, e: ev.AlienTileDiscarded) -> None:
     s.alien_tiles.pop(e.hex, None)
     s.agreement_tiles_gone += 1
 
 
-@handles(ev.AlienCapacityRaised)
+@RULES.evolves(ev.AlienCapacityRaised)
 def _alien_raised(s: State, e: ev.AlienCapacityRaised) -> None:
     s.alien_mc += e.amount
 
 
-@handles(ev.AlienCapacityShifted)
+@RULES.evolves(ev.AlienCapacityShifted)
 def _alien_shifted(s: State, e: ev.AlienCapacityShifted) -> None:
     s.alien_mc = max(0, s.alien_mc + e.amount)
 
 
-@handles(ev.AgentsBonusGained)
+@RULES.evolves(ev.AgentsBonusGained)
 def _agents(s: State, e: ev.AgentsBonusGained) -> None:
     s.corps[e.corp].agents_bonus += e.amount
 
 
-@handles(ev.ShipOrdered)
+@RULES.evolves(ev.ShipOrdered)
 def _ship_ordered(s: State, e: ev.ShipOrdered) -> None:
     if s.shipyard[e.level] > 0:
         s.shipyard[e.level] -= 1
@@ -133,17 +133,17 @@ def _ship_ordered(s: State, e: ev.ShipOrdered) -> None:
         s.corp_turn.ordered_now += 1
 
 
-@handles(ev.SectionOpened)
+@RULES.evolves(ev.SectionOpened)
 def _section_opened(s: State, e: ev.SectionOpened) -> None:
     s.opened_sections.append(e.level)
 
 
-@handles(ev.ShipyardTileRevealed)
+@RULES.evolves(ev.ShipyardTileRevealed)
 def _tile_revealed(s: State, e: ev.ShipyardTileRevealed) -> None:
     s.shipyard_tiles.pop(e.level, None)
 
 
-@handles(ev.ShipsScrapped)
+@RULES.evolves(ev.ShipsScrapped)
 def _ships_scrapped(s: State, e: ev.ShipsScrapped) -> None:
     s.scrapped_levels.append(e.level)
     if s.shipyard[e.level] > 0:
@@ -160,14 +160,14 @@ def _ships_scrapped(s: State, e: ev.ShipsScrapped) -> None:
         s.ships_out[e.level] += len(delivered) + len(ordered)
 
 
-@handles(ev.ShipyardShipScrapped)
+@RULES.evolves(ev.ShipyardShipScrapped)
 def _yard_scrapped(s: State, e: ev.ShipyardShipScrapped) -> None:
     if s.shipyard[e.level] > 0:
         s.shipyard[e.level] -= 1
         s.ships_out[e.level] += 1
 
 
-@handles(ev.SpareShipScrapped)
+@RULES.evolves(ev.SpareShipScrapped)
 def _spare_scrapped(s: State, e: ev.SpareShipScrapped) -> None:
     corp = s.corps[e.corp]
     corp.cargo = _cap(corp.cargo - corp.spare_ship)
@@ -175,7 +175,7 @@ def _spare_scrapped(s: State, e: ev.SpareShipScrapped) -> None:
     corp.spare_ship = None
 
 
-@handles(ev.ShipsDelivered)
+@RULES.evolves(ev.ShipsDelivered)
 def _delivered(s: State, e: ev.ShipsDelivered) -> None:
     corp = s.corps[e.corp]
     corp.cargo = _cap(corp.cargo + sum(corp.ordered))
@@ -183,13 +183,13 @@ def _delivered(s: State, e: ev.ShipsDelivered) -> None:
     corp.ordered = []
 
 
-@handles(ev.CargoChanged)
+@RULES.evolves(ev.CargoChanged)
 def _cargo(s: State, e: ev.CargoChanged) -> None:
     corp = s.corps[e.corp]
     corp.cargo = _cap(corp.cargo + e.amount)
 
 
-@handles(ev.ShipInsured)
+@RULES.evolves(ev.ShipInsured)
 def _insured(s: State, e: ev.ShipInsured) -> None:
     corp = s.corps[e.corp]
     corp.delivered.remove(e.level)

@@ -1,66 +1,65 @@
-"""Stellar Ventures as a Starbase decider: `GAME` implements `starbase_rules.contract.Game`."""
+"""Stellar Ventures on the engine base: `GAME` implements `starbase_rules.contract.Game`.
+
+The base applies the common guards (players, options, game over, not a player, unknown command) and
+runs every decision on its scratchpad; this class adds what is Stellar's own: the setup deal, the
+pending-decision guard, the automatic flow (`flow.advance`), views, legal actions, the bots.
+"""
 from __future__ import annotations
 
 import random
 
-from starbase_rules.contract import Outcome, RuleViolation, parse_command
-from stellar import bots, building, corporate, investor, powers  # noqa: F401  (modules register their handlers)
+from starbase_rules.contract import Outcome
+from starbase_rules.engine import Engine
+from starbase_rules.info import GameInfo, options_of
+from starbase_rules.scratch import Tx, refuse
+from stellar import bots, building, corporate, evolve, evolve_pieces, investor, powers  # noqa: F401  (handlers)
 from stellar import queries as q
 from stellar.checks import broken_invariants
-from stellar.commands import COMMAND_ADAPTER
-from stellar.corporate import HANDLERS
-from stellar.events import EVENT_ADAPTER
-from stellar.evolve import evolve
-from stellar.flow import Ctx, advance
-from stellar.setup import setup_events
-from stellar.state import State
-from stellar.view import redact, view
+from stellar.flow import advance
+from stellar.rules import RULES
+from stellar.setup import begin, option_problems
+from stellar.state import Options, State
+from stellar.view import view
 
 DECISIONS = {"DraftPower", "SignAgreement", "DeclineAgreement", "ChooseAgentsBonus", "ChooseTaxAction", "ChooseHome",
              "UseFinePrint", "ChooseBattleCorp", "BackroomDeal", "UseSpareParts"}
 
+INFO = GameInfo(
+    name="stellar", title="Stellar Ventures", min_players=3, max_players=5, options=options_of(Options),
+    round_field="round", over="over",
+    # A president's powers may be used while others are to act (docs/stellar.md, "Free actions").
+    free_actions=("UseAlienAlchemist", "DismantleOutpost", "UseLeakedResearch", "ReclaimCubes"),
+    # A player whose clock runs out: the most passive legal choice (the lowest bid when bidding is forced).
+    timeout_preference=("PassBid", "DeclineAgreement", "UseSpareParts", "ChooseTaxAction", "FinishBuilding",
+                        "DeclineIssue", "SkipBuilding", "PayDividend", "FinishOrdering", "PassVoting",
+                        "PassInvestorAction", "PassAlienAction", "UseFinePrint", "BackroomDeal", "OrderShip",
+                        "Bid", "DraftPower", "ChooseHome", "ChooseBattleCorp", "ChooseAgentsBonus"),
+)
 
-class StellarVentures:
-    name = "stellar"
-    min_players = 3
-    max_players = 5
+
+class StellarVentures(Engine[State]):
+    info = INFO
+    rules = RULES
 
     def initial_state(self) -> State:
         return State()
 
-    def setup(self, players, options, rng):
-        return setup_events(list(players), dict(options or {}), rng)
+    def begin(self, tx: Tx[State], players: list[str], options: dict) -> None:
+        begin(tx, players, options)
 
-    def parse_command(self, data: dict):
-        return parse_command(COMMAND_ADAPTER, data)
+    def option_problems(self, options: dict, players: list[str]) -> list[str]:
+        return option_problems(options, players)
 
-    def parse_event(self, data: dict):
-        return EVENT_ADAPTER.validate_python(data)
-
-    def decide(self, state: State, command, actor, rng):
-        if state.round == "over":
-            raise RuleViolation("GAME_OVER", "the game has ended")
-        if actor not in state.players:
-            raise RuleViolation("NOT_A_PLAYER", f"{actor!r} is not playing this game")
+    def precheck(self, state: State, command, actor: str) -> None:
         if state.pending and command.type not in DECISIONS:
             waiting = ", ".join(f"{p.player} ({p.kind})" for p in state.pending)
-            raise RuleViolation("DECISION_PENDING", f"waiting for {waiting}")
-        handle = HANDLERS.get(command.type)
-        if handle is None:
-            raise RuleViolation("MALFORMED_COMMAND", f"unknown command {command.type}")
-        ctx = Ctx(state, rng)
-        handle(ctx, command, actor)
-        advance(ctx)
-        return ctx.events
+            refuse("DECISION_PENDING", f"waiting for {waiting}")
 
-    def evolve(self, state: State, event) -> State:
-        return evolve(state, event)
+    def advance(self, tx: Tx[State]) -> None:
+        advance(tx)
 
-    def view(self, state: State, viewer):
+    def view(self, state: State, viewer: str | None) -> dict:
         return view(state, viewer)
-
-    def redact(self, event, viewer):
-        return redact(event, viewer)
 
     def legal_actions(self, state: State, player: str) -> list[dict]:
         return [c.model_dump() for c in bots.candidates(state, player)]
@@ -102,9 +101,6 @@ class StellarVentures:
 
     def bot_command(self, state: State, player: str, rnd: random.Random):
         return bots.bot_command(state, player, rnd)
-
-    def default_command(self, state: State, player: str):
-        return bots.default_command(state, player)
 
 
 GAME = StellarVentures()

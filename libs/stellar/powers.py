@@ -5,37 +5,40 @@ from __future__ import annotations
 from stellar import commands as cmd
 from stellar import events as ev
 from stellar.board import alpha
-from stellar.corporate import handler, require_power, require_president, require_quiet, take_pending
+from stellar.corporate import require_power, require_president, require_quiet, take_pending
 from stellar.facts import tables
-from stellar.flow import Ctx, refuse
+from stellar.flow import Tx, refuse
+from stellar.rules import RULES
 from stellar.state import BANK, State, treasury
 
 def _require_own_turn(s: State, actor: str, corp_id: str):
+    """G-PWR-5: once per round, any time in the corporation's own turn, its own build included (a
+    dismantled outpost "may immediately be placed as part of any action" that builds)."""
     corp = require_president(s, actor, corp_id)
     require_quiet(s)
-    if s.round != "corporation" or s.corp_turn is None or s.corp_turn.corp != corp_id or s.build is not None:
+    if s.round != "corporation" or s.corp_turn is None or s.corp_turn.corp != corp_id:
         refuse("WRONG_STEP", f"{corp_id} may use this power only during its own corporation turn")
     return corp
 
 
-@handler(cmd.UseAlienAlchemist)
-def alien_alchemist(ctx: Ctx, command: cmd.UseAlienAlchemist, actor: str) -> None:
-    s = ctx.state
+@RULES.decides(cmd.UseAlienAlchemist)
+def alien_alchemist(tx: Tx, command: cmd.UseAlienAlchemist, actor: str) -> None:
+    s = tx.state
     corp = _require_own_turn(s, actor, command.corp)
     require_power(corp, "alien_alchemist")
     if s.corp_turn.alchemist_used:
         refuse("POWER_ALREADY_USED", "Alien Alchemist is used once per corporation round")
     if corp.supply < tables().power("alien_alchemist", "unbuilt_outposts_boxed"):
         refuse("NO_OUTPOSTS_LEFT", f"{corp.id} has fewer than 2 unbuilt outposts")
-    ctx.emit(ev.PowerUsed(corp=corp.id, power="alien_alchemist"))
-    ctx.emit(ev.OutpostsBoxed(corp=corp.id, count=tables().power("alien_alchemist", "unbuilt_outposts_boxed")))
+    tx.emit(ev.PowerUsed(corp=corp.id, power="alien_alchemist"))
+    tx.emit(ev.OutpostsBoxed(corp=corp.id, count=tables().power("alien_alchemist", "unbuilt_outposts_boxed")))
     if s.cube_supply > 0:
-        ctx.emit(ev.TechnologyGained(player=actor, count=1, reason="alien_alchemist"))
+        tx.emit(ev.TechnologyGained(player=actor, count=1, reason="alien_alchemist"))
 
 
-@handler(cmd.DismantleOutpost)
-def dismantle(ctx: Ctx, command: cmd.DismantleOutpost, actor: str) -> None:
-    s = ctx.state
+@RULES.decides(cmd.DismantleOutpost)
+def dismantle(tx: Tx, command: cmd.DismantleOutpost, actor: str) -> None:
+    s = tx.state
     corp = _require_own_turn(s, actor, command.corp)
     require_power(corp, "dismantling_outposts")
     if s.corp_turn.dismantle_used:
@@ -44,15 +47,15 @@ def dismantle(ctx: Ctx, command: cmd.DismantleOutpost, actor: str) -> None:
         refuse("NOT_DISMANTLABLE", f"{corp.id} has no outpost on a deep space hex {command.hex!r}")
     if s.ledger.balance(treasury(corp.id)) < 1:
         refuse("INSUFFICIENT_FUNDS", "dismantling costs 1 from the treasury")
-    ctx.emit(ev.PowerUsed(corp=corp.id, power="dismantling_outposts"))
-    ctx.emit(ev.OutpostRemoved(corp=corp.id, hex=command.hex, to="supply"))
-    ctx.emit(ev.CashMoved(source=treasury(corp.id), destination=BANK,
+    tx.emit(ev.PowerUsed(corp=corp.id, power="dismantling_outposts"))
+    tx.emit(ev.OutpostRemoved(corp=corp.id, hex=command.hex, to="supply"))
+    tx.emit(ev.CashMoved(source=treasury(corp.id), destination=BANK,
                           amount=tables().power("dismantling_outposts", "cost"), reason="dismantling"))
 
 
-@handler(cmd.UseLeakedResearch)
-def leaked_research(ctx: Ctx, command: cmd.UseLeakedResearch, actor: str) -> None:
-    s = ctx.state
+@RULES.decides(cmd.UseLeakedResearch)
+def leaked_research(tx: Tx, command: cmd.UseLeakedResearch, actor: str) -> None:
+    s = tx.state
     corp = require_president(s, actor, command.corp)
     require_quiet(s)
     require_power(corp, "leaked_research")
@@ -60,21 +63,21 @@ def leaked_research(ctx: Ctx, command: cmd.UseLeakedResearch, actor: str) -> Non
         refuse("WORMHOLE_ALREADY_ACTIVE", f"{corp.id} already has Wormhole Technology")
     if s.investors[actor].cubes < 1:
         refuse("NO_TECHNOLOGY", f"{actor} has no Alien Technology cube")
-    ctx.emit(ev.TechnologySpent(player=actor, count=1, use="wormhole", corp=corp.id))
-    ctx.emit(ev.PowerDiscarded(corp=corp.id, power="leaked_research"))
+    tx.emit(ev.TechnologySpent(player=actor, count=1, use="wormhole", corp=corp.id))
+    tx.emit(ev.PowerDiscarded(corp=corp.id, power="leaked_research"))
 
 
-@handler(cmd.UseSpareParts)
-def use_spare_parts(ctx: Ctx, command: cmd.UseSpareParts, actor: str) -> None:
-    pending = take_pending(ctx.state, actor, "spare_parts")
-    ctx.emit(ev.DecisionMade(kind="spare_parts", player=actor, choice="keep" if command.keep else "scrap"))
+@RULES.decides(cmd.UseSpareParts)
+def use_spare_parts(tx: Tx, command: cmd.UseSpareParts, actor: str) -> None:
+    pending = take_pending(tx.state, actor, "spare_parts")
+    tx.emit(ev.DecisionMade(kind="spare_parts", player=actor, choice="keep" if command.keep else "scrap"))
     if not command.keep:                 # scrapped now; the power stays for a later scrapping event
-        ctx.emit(ev.SpareShipScrapped(corp=pending.corp))
+        tx.emit(ev.SpareShipScrapped(corp=pending.corp))
 
 
-@handler(cmd.ReclaimCubes)
-def reclaim_cubes(ctx: Ctx, command: cmd.ReclaimCubes, actor: str) -> None:
-    s = ctx.state
+@RULES.decides(cmd.ReclaimCubes)
+def reclaim_cubes(tx: Tx, command: cmd.ReclaimCubes, actor: str) -> None:
+    s = tx.state
     corp = require_president(s, actor, command.corp)
     require_quiet(s)
     require_power(corp, "alien_engineering")
@@ -87,6 +90,6 @@ def reclaim_cubes(ctx: Ctx, command: cmd.ReclaimCubes, actor: str) -> None:
     if not 0 <= boost <= corp.boost_cubes or (wormhole and not corp.wormhole_cube) or not (boost or wormhole):
         refuse("NO_TECHNOLOGY", f"{corp.id} has {corp.boost_cubes} boost cube(s) and "
                                 f"{'a' if corp.wormhole_cube else 'no'} wormhole cube; reclaim at least one it has")
-    ctx.emit(ev.CubesReclaimed(corp=corp.id, player=actor, boost=boost, wormhole=wormhole))
+    tx.emit(ev.CubesReclaimed(corp=corp.id, player=actor, boost=boost, wormhole=wormhole))
     if boost:
-        ctx.emit(ev.CargoChanged(corp=corp.id, amount=-boost, reason="alien_engineering"))
+        tx.emit(ev.CargoChanged(corp=corp.id, amount=-boost, reason="alien_engineering"))

@@ -1,49 +1,30 @@
 """Setup: the seeded deals (alien tiles, shipyard tiles, corporate powers) and New Investor Setup."""
 from __future__ import annotations
 
-from dataclasses import fields
-
-from starbase_rules.contract import RuleViolation
 from stellar import events as ev
 from stellar.board import alpha
 from stellar.facts import tables
-from stellar.flow import Ctx, advance, gain_power, sell_share
-from stellar.state import Options, State
+from stellar.flow import Tx, gain_power, sell_share
+from stellar.state import Options
 
 SCARLET = "scarlet_syndicate"
 
 
-def parse_options(raw: dict) -> Options:
-    known = {f.name for f in fields(Options)}
-    unknown = sorted(set(raw) - known)
-    if unknown:
-        raise RuleViolation("UNKNOWN_OPTION", f"unknown table option(s) {unknown}; known: {sorted(known)}")
-    options = Options(**raw)
-    if options.difficulty not in tables().difficulty:
-        raise RuleViolation("BAD_OPTION", f"difficulty must be one of {sorted(tables().difficulty)}")
-    if not 0 <= options.starting_cubes * 5 + 1 <= tables().cube_supply or \
-            (options.starting_funds is not None and options.starting_funds < 0):
-        raise RuleViolation("BAD_OPTION", "starting cubes must fit the 24-cube supply and funds be ≥ 0")
-    choices = {"mega_earth_value": ("outposts_present", "lowest_empty_box"),
-               "amethyst_power": ("secret_agents", "tax_agents")}
-    for name, allowed in choices.items():
-        if getattr(options, name) not in allowed:
-            raise RuleViolation("BAD_OPTION", f"{name} must be one of {list(allowed)}")
-    if options.tax_payment < 0 or options.powers_face_up < 0 or options.powers_face_down < 0 \
-            or options.powers_face_up + options.powers_face_down > len(tables().neutral_powers) - 5:
-        raise RuleViolation("BAD_OPTION", "the tax payment and power counts must be ≥ 0, and at most 13 "
-                                          "powers may be dealt (New Investor Setup gives 5 more)")
-    return options
+def option_problems(options: dict, players: list[str]) -> list[str]:
+    """The combinations the declaration cannot say (each value alone is checked from `Options`)."""
+    problems = []
+    if options["powers_face_up"] + options["powers_face_down"] > len(tables().neutral_powers) - 5:
+        problems.append("at most 13 powers may be dealt (New Investor Setup gives 5 more)")
+    funds = options["starting_funds"]
+    if options["new_investor_setup"] and funds is not None and funds != tables().starting_funds[len(players)]:
+        problems.append("New Investor Setup uses the printed starting funds")
+    return problems
 
 
-def setup_events(players: list[str], raw_options: dict, rng) -> list:
-    t = tables()
-    if not 3 <= len(players) <= 5 or len(set(players)) != len(players):
-        raise RuleViolation("BAD_PLAYER_COUNT", "Stellar Ventures takes 3 to 5 different players")
-    options = parse_options(raw_options)
+def begin(tx: Tx, players: list[str], raw_options: dict) -> None:
+    t, rng = tables(), tx.rng
+    options = Options(**raw_options)
     funds = t.starting_funds[len(players)] if options.starting_funds is None else options.starting_funds
-    if options.new_investor_setup and funds != t.starting_funds[len(players)]:
-        raise RuleViolation("BAD_OPTION", "New Investor Setup uses the printed starting funds")
     agreement = list(t.agreement_tiles)
     if options.first_play:
         agreement.remove(4)                      # first play: the 4-chevron tile is not used
@@ -67,20 +48,17 @@ def setup_events(players: list[str], raw_options: dict, rng) -> list:
     auction_order = [spec.id for spec in reversed(by_turn)]        # 5th to 1st in turn order
     if options.random_auction_order:
         auction_order = rng.shuffle(auction_order)
-    ctx = Ctx(State(), rng)
-    ctx.emit(ev.GameSetUp(
+    tx.emit(ev.GameSetUp(
         players=list(players), options=vars(options), liquid_funds=funds,
         alien_mc=t.difficulty[options.difficulty],
         alien_tiles=dict(zip(planets, agreement[: len(planets)])), boxed_tiles=agreement[len(planets):],
         shipyard_tiles=dict(zip(slots, yard[: len(slots)])), powers_row=row, powers_pile=pile,
         first_bidder=first_bidder, auction_order=auction_order))
     if options.new_investor_setup:
-        _new_investor(ctx, players)
-    advance(ctx)
-    return ctx.events
+        _new_investor(tx, players)
 
 
-def _new_investor(ctx: Ctx, players: list[str]) -> None:
+def _new_investor(tx: Tx, players: list[str]) -> None:
     """The printed diagrams: seat A is the first player, then clockwise; each president buys its one
     share for the corporation's printed treasury, so liquid funds end as printed (ASSUMED data)."""
     layout = tables().new_investor[len(players)]
@@ -88,5 +66,5 @@ def _new_investor(ctx: Ctx, players: list[str]) -> None:
     for letter, seat in sorted(layout["seats"].items()):
         for corp_id in seat["presides"]:
             spec = layout["corporations"][corp_id]
-            sell_share(ctx, corp_id, seat_of[letter], spec["treasury"], "setup")
-            gain_power(ctx, corp_id, spec["second_power"], from_row=False)
+            sell_share(tx, corp_id, seat_of[letter], spec["treasury"], "setup")
+            gain_power(tx, corp_id, spec["second_power"], from_row=False)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from kit18xx.bank import Ledger
+from starbase_rules.info import option
 
 BANK = "bank"
 
@@ -30,24 +31,30 @@ TAX_BOX = "tax_box"     # Tax Agents' box (Borders & Taxes); on Alpha it holds o
 
 @dataclass
 class Options:
-    difficulty: str = "friendly"          # friendly 4 | adverse 7 | hostile 10
-    first_play: bool = False              # drop the 4-chevron tile; the 6 starred powers form the row
-    new_investor_setup: bool = False      # skip the initial auction (printed diagrams)
-    signing_min_alien_planets: int = 2    # rulebook requirement; a table may rule otherwise
-    wormhole_skip_is_distance_minus_one: bool = True   # ruling G-BLD-6 (False: raw distance)
-    spare_parts_automatic: bool = False   # True: Spare Parts always keeps a scrapped ship without asking
-    share_value_floor: int = 0            # ruling G-LIQ-4 (a negative share value pays nothing)
-    starting_funds: int | None = None     # ASSUMED 120 / players; a table may set its own
-    starting_cubes: int = 1               # ASSUMED (T: co-designer note)
-    row_zero_pays: bool = True            # ruling G-DIV-4: row 0 pays like row 1 (False: nothing)
-    random_auction_order: bool = False    # G-SET-2 alternative: seeded auction order, first round in reverse
-    auction_opener_may_pass: bool = False # G-AUC-1 alternative: the initiator may pass (see docs/stellar.md)
-    mega_earth_value: str = "outposts_present"   # G-ME-2: outposts_present | lowest_empty_box (literal)
-    icarus_includes_nebulae: bool = False # G-PWR-3 alternative: Icarus Experiment also opens nebular anomalies
-    amethyst_power: str = "secret_agents" # Amethyst's formation power: secret_agents (Alpha) | tax_agents
-    tax_payment: int = 3                  # ASSUMED (I): what Tax Agents' Tax Payment costs each corporation
-    powers_face_up: int = 6               # ASSUMED (T): the row of powers at setup
-    powers_face_down: int = 5             # ASSUMED (T): the face-down pile at setup
+    """The table options, declared once: `GameInfo.options` is made from these fields (docs/stellar.md
+    says why each exists). Values alone are checked from the declaration; `setup.option_problems`
+    checks the combinations."""
+    difficulty: str = option("friendly", "alien start 4 / 7 / 10", choices=("friendly", "adverse", "hostile"))
+    first_play: bool = option(False, "drop the 4-chevron tile; the 6 starred powers form the row")
+    new_investor_setup: bool = option(False, "skip the initial auction (the printed diagrams)")
+    signing_min_alien_planets: int = option(2, "alien planets needed to sign The Agreement", minimum=0)
+    wormhole_skip_is_distance_minus_one: bool = option(True, "G-BLD-6: hexes skipped = distance - 1 "
+                                                             "(false: the raw distance)")
+    spare_parts_automatic: bool = option(False, "Spare Parts keeps a scrapped ship without asking")
+    share_value_floor: int = option(0, "G-LIQ-4: lowest liquidation value of a share", minimum=0)
+    starting_funds: int | None = option(None, "liquid funds per player (none: 120 / players)", minimum=0)
+    starting_cubes: int = option(1, "Alien Technology cubes per player at the start", minimum=0, maximum=4)
+    row_zero_pays: bool = option(True, "G-DIV-4: dividend row 0 pays like row 1 (false: nothing)")
+    random_auction_order: bool = option(False, "G-SET-2: seeded auction order, first round in reverse")
+    auction_opener_may_pass: bool = option(False, "G-AUC-1: the initiator may pass")
+    mega_earth_value: str = option("outposts_present", "G-ME-2: how Mega-Earth is valued",
+                                   choices=("outposts_present", "lowest_empty_box"))
+    icarus_includes_nebulae: bool = option(False, "G-PWR-3: Icarus Experiment also builds on nebulae")
+    amethyst_power: str = option("secret_agents", "Amethyst's formation power",
+                                 choices=("secret_agents", "tax_agents"))
+    tax_payment: int = option(3, "what Tax Agents' Tax Payment costs each corporation", minimum=0)
+    powers_face_up: int = option(6, "the row of powers at setup", minimum=0, maximum=13)
+    powers_face_down: int = option(5, "the face-down pile of powers at setup", minimum=0, maximum=13)
 
 
 @dataclass

@@ -1,4 +1,5 @@
-"""What each viewer may see: face-down tiles, the face-down power pile and boxed tiles stay hidden."""
+"""What each viewer may see: face-down tiles, the face-down power pile and boxed tiles stay hidden
+(their events declare the same fields secret, so `redact` hides exactly what the view hides)."""
 from __future__ import annotations
 
 from dataclasses import asdict
@@ -31,16 +32,3 @@ def view(s: State, viewer: str | None) -> dict:
         "investor_step": asdict(s.inv) if s.inv else None,
         "scores": dict(s.final_scores), "share_values": dict(s.share_values),
     }
-
-
-def redact(event, viewer: str | None) -> dict:
-    data = event.model_dump()
-    if event.type == "GameSetUp":
-        data["alien_tiles"] = {h: None for h in data["alien_tiles"]}
-        data["shipyard_tiles"] = {lv: None for lv in data["shipyard_tiles"]}
-        data["boxed_tiles"] = len(data["boxed_tiles"])
-        data["powers_pile"] = len(data["powers_pile"])
-    elif event.type == "NebulaConverted":
-        data["chevrons"] = None
-        data["tile_index"] = None
-    return data

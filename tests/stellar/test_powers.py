@@ -3,7 +3,8 @@ from stellar_given import Table, of_type, started_table, types
 
 from stellar import commands as c
 from stellar import queries as q
-from stellar.flow import Ctx, finish_liquidation
+from stellar.flow import finish_liquidation
+from stellar.game import GAME
 
 GG, CE, PK, FR, SC, AM = ("gamboge_guild", "cerulean_council", "pink_inc", "frost_federated",
                           "scarlet_syndicate", "amethyst_agency")
@@ -15,7 +16,7 @@ def test_accounting_gimmick_avoids_takeover_without_raising_share_value():
     t.corp(FR).signed, t.corp(FR).agreement_planets = True, 2
     t.state.alien_mc = q.mining_capacity(t.state, FR) + 4
     t.state.round = "liquidation"
-    ctx = Ctx(t.state)
+    ctx = GAME.tx(t.state)
     finish_liquidation(ctx)
     assert "HostileTakeover" not in types(ctx.events)
     assert of_type(ctx.events, "LiquidationCompleted")[0].share_values[FR] == q.share_value(t.state, FR)
@@ -170,6 +171,10 @@ def test_nebular_explorers_turn_a_nebula_into_an_alien_planet_with_a_boxed_tile(
     assert "9,2" in t.state.alien_tiles and of_type(events, "TechnologyGained")
     assert "nebular_explorers" not in t.corp(SC).powers
     assert q.is_alien_planet(t.state, "9,2")
+    converted = of_type(events, "NebulaConverted")[0]        # the drawn tile stays face down for everyone
+    for viewer in (None, "ann", "cy"):
+        shown = GAME.redact(converted, viewer)
+        assert shown["chevrons"] is None and shown["tile_index"] is None and shown["hex"] == "9,2"
 
 
 def test_ore_refinement_adds_3_mining_capacity():
@@ -313,3 +318,110 @@ def test_a_corporations_powers_apply_to_a_private_contractor_build():
     t.do("cy", c.HireContractor(corp=GG))
     t.do("cy", c.PlaceOutpost(hex="4,4"))                    # a Sun, allowed by Gamboge's Icarus
     assert GG in t.state.outposts["4,4"]
+
+
+def _no_unbuilt_outposts(t, corp_id):
+    """Every outpost of the corporation is on the board or in the box (counts kept)."""
+    corp = t.corp(corp_id)
+    corp.boxed, corp.supply = corp.boxed + corp.supply, 0
+
+
+def test_g_pwr_5_expand_network_without_unbuilt_outposts_is_refused_so_dismantling_can_come_first():
+    t = started_table()
+    t.power(GG, "dismantling_outposts")
+    t.outpost(GG, "0,5")
+    _no_unbuilt_outposts(t, GG)
+    t.corporation_turn(GG, step="build")
+    t.treasury(GG, 10)
+    assert {"type": "BeginExpansion"} not in GAME.legal_actions(t.state, "bob")
+    t.refused("bob", c.BeginExpansion(), "NO_OUTPOSTS_LEFT")
+    t.do("bob", c.DismantleOutpost(corp=GG, hex="0,5"))
+    assert t.corp(GG).supply == 1
+    t.do("bob", c.BeginExpansion())
+    assert t.state.build is not None and t.state.build.corp == GG
+
+
+def test_g_pwr_5_dismantling_outposts_works_during_its_own_expansion_and_the_outpost_is_built_again():
+    t = started_table()
+    t.power(GG, "dismantling_outposts")
+    t.outpost(GG, "0,5")
+    _no_unbuilt_outposts(t, GG)
+    t.corp(GG).boxed, t.corp(GG).supply = t.corp(GG).boxed - 1, 1
+    t.corporation_turn(GG, step="build")
+    t.treasury(GG, 10)
+    t.do("bob", c.BeginExpansion())
+    target = next(a["hex"] for a in GAME.legal_actions(t.state, "bob") if a["type"] == "PlaceOutpost")
+    t.do("bob", c.PlaceOutpost(hex=target))      # the expansion uses its last unbuilt outpost
+    assert not any(a["type"] == "PlaceOutpost" for a in GAME.legal_actions(t.state, "bob"))
+    offered = GAME.legal_actions(t.state, "bob")
+    assert {"type": "DismantleOutpost", "corp": GG, "hex": "0,5"} in offered
+    t.do("bob", c.DismantleOutpost(corp=GG, hex="0,5"))
+    assert t.corp(GG).supply == 1 and GG not in t.state.outposts.get("0,5", [])
+    assert any(a["type"] == "PlaceOutpost" for a in GAME.legal_actions(t.state, "bob"))
+
+
+def test_g_pwr_5_dismantling_is_still_refused_outside_its_own_turn():
+    t = started_table()
+    t.power(GG, "dismantling_outposts")
+    t.outpost(GG, "0,5")
+    t.investor_step("shenanigans")
+    t.treasury(GG, 10)
+    refusal = t.refused("bob", c.DismantleOutpost(corp=GG, hex="0,5"), "WRONG_STEP")
+    assert "own corporation turn" in refusal.message
+
+
+def test_private_contractor_and_jerry_rig_need_an_unbuilt_outpost():
+    t = started_table()
+    _no_unbuilt_outposts(t, GG)
+    t.investor_step("shenanigans", seat=0)
+    player = GAME.to_act(t.state)[0]
+    t.shares(GG, president=player, **{player: 1})
+    offered = {(a["type"], a.get("corp")) for a in GAME.legal_actions(t.state, player)}
+    assert ("HireContractor", GG) not in offered and ("JerryRig", GG) not in offered
+    refusal = t.refused(player, c.HireContractor(corp=GG), "NO_OUTPOSTS_LEFT")
+    assert refusal.message == f"{GG} has no unbuilt outposts to build with"
+    t.refused(player, c.JerryRig(corp=GG), "NO_OUTPOSTS_LEFT")
+    t.corp(GG).boxed, t.corp(GG).supply = t.corp(GG).boxed - 1, 1      # one outpost left is enough
+    offered = {(a["type"], a.get("corp")) for a in GAME.legal_actions(t.state, player)}
+    assert {("HireContractor", GG), ("JerryRig", GG), ("PassInvestorAction", None)} <= offered
+
+
+def test_expand_network_is_offered_with_a_single_unbuilt_outpost_left():
+    t = started_table()
+    _no_unbuilt_outposts(t, GG)
+    t.corp(GG).boxed, t.corp(GG).supply = t.corp(GG).boxed - 1, 1
+    t.corporation_turn(GG, step="build")
+    assert {"type": "BeginExpansion"} in GAME.legal_actions(t.state, "bob")
+
+
+def test_a_pending_decision_is_named_when_another_command_is_refused():
+    t = started_table()
+    t.state.pending = []
+    t.corporation_turn(PK, "build")
+    from stellar.state import Pending
+    t.state.pending = [Pending("draft_power", "ann", PK, None, list(t.state.powers_row))]
+    refusal = t.refused("ann", c.SkipBuilding(), "DECISION_PENDING")
+    assert refusal.message == "waiting for ann (draft_power)"
+
+
+def test_g_liq_4_accounting_gimmick_is_one_time_and_discarded_once_the_takeover_check_used_it():
+    t = started_table()
+    t.power(FR, "accounting_gimmick")
+    t.corp(FR).signed, t.corp(FR).agreement_planets = True, 2
+    t.state.alien_mc = q.mining_capacity(t.state, FR) + 4
+    t.state.round = "liquidation"
+    tx = GAME.tx(t.state)
+    finish_liquidation(tx)
+    assert "accounting_gimmick" not in tx.state.corps[FR].powers
+    discarded = of_type(tx.events, "PowerDiscarded")
+    assert [(e.corp, e.power) for e in discarded] == [(FR, "accounting_gimmick")]
+    assert types(tx.events).index("PowerDiscarded") < types(tx.events).index("LiquidationCompleted")
+
+
+def test_g_liq_4_accounting_gimmick_of_an_unsigned_corporation_is_not_used():
+    t = started_table()
+    t.power(FR, "accounting_gimmick")
+    t.state.round = "liquidation"
+    tx = GAME.tx(t.state)
+    finish_liquidation(tx)
+    assert "accounting_gimmick" in tx.state.corps[FR].powers and not of_type(tx.events, "PowerDiscarded")

@@ -206,3 +206,61 @@ def test_the_row_and_pile_of_powers_are_table_options():
     with pytest.raises(RuleViolation) as caught:
         GAME.setup(["a", "b", "c"], {"powers_face_up": 10, "powers_face_down": 4}, FairRng(b"x"))
     assert caught.value.code == "BAD_OPTION"
+
+
+# -- the declaration ---------------------------------------------------------------------------------
+
+def test_every_declared_option_is_documented_with_its_default():
+    import json
+    from pathlib import Path
+
+    doc = (Path(__file__).parents[2] / "docs" / "stellar.md").read_text()
+    rows = [line for line in doc.splitlines() if line.startswith("| `")]
+    for spec in GAME.info.options:
+        row = next((r for r in rows if f"`{spec.key}`" in r), None)
+        assert row is not None, f"{spec.key} is not in docs/stellar.md's option table"
+        assert f"`{json.dumps(spec.default)}`" in row or spec.key.startswith("powers_face"), (spec.key, row)
+
+
+def test_the_difficulty_choices_are_the_alien_starts_of_the_data():
+    from stellar.facts import tables
+    assert set(GAME.info.option("difficulty").choices) == set(tables().difficulty)
+
+
+def test_new_investor_setup_takes_only_the_printed_funds_and_at_most_13_powers_are_dealt():
+    from stellar.facts import tables
+    printed = tables().starting_funds[3]
+    assert GAME.setup(["a", "b", "c"], {"new_investor_setup": True, "starting_funds": printed}, FairRng(b"x"))
+    for options in ({"new_investor_setup": True, "starting_funds": printed + 1},
+                    {"powers_face_up": 7, "powers_face_down": 7}):
+        with pytest.raises(RuleViolation) as caught:
+            GAME.setup(["a", "b", "c"], options, FairRng(b"x"))
+        assert caught.value.code == "BAD_OPTION"
+    assert GAME.setup(["a", "b", "c"], {"powers_face_up": 7, "powers_face_down": 6}, FairRng(b"x"))
+
+
+def test_the_option_bounds_are_the_rules_bounds():
+    """0 cubes, funds, powers or planets is a table's right; 5 cubes each would not fit the 24-cube supply
+    with Amethyst's; a pile or row of 14 powers cannot be dealt."""
+    for options in ({"starting_cubes": 0}, {"starting_cubes": 4}, {"starting_funds": 0}, {"signing_min_alien_planets": 0},
+                    {"powers_face_up": 0}, {"powers_face_down": 0}, {"powers_face_up": 13, "powers_face_down": 0},
+                    {"powers_face_up": 0, "powers_face_down": 13}):
+        assert GAME.setup(["a", "b", "c"], options, FairRng(b"x")), options
+    for options in ({"starting_cubes": 5}, {"powers_face_up": 14, "powers_face_down": 0},
+                    {"powers_face_up": 0, "powers_face_down": 14}, {"starting_funds": -1}):
+        with pytest.raises(RuleViolation) as caught:
+            GAME.setup(["a", "b", "c"], options, FairRng(b"x"))
+        assert caught.value.code == "BAD_OPTION", options
+
+
+def test_option_combination_refusals_say_why():
+    from stellar.facts import tables
+    cases = [({"powers_face_up": 7, "powers_face_down": 7},
+              "at most 13 powers may be dealt (New Investor Setup gives 5 more)"),
+             ({"new_investor_setup": True, "starting_funds": tables().starting_funds[3] + 1},
+              "New Investor Setup uses the printed starting funds")]
+    for options, message in cases:
+        with pytest.raises(RuleViolation) as caught:
+            GAME.setup(["a", "b", "c"], options, FairRng(b"x"))
+        assert caught.value.message == message
+    assert GAME.info.title == "Stellar Ventures"

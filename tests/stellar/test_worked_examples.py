@@ -3,7 +3,8 @@ from stellar_given import Table, of_type, started_table, types
 
 from stellar import commands as c
 from stellar import queries as q
-from stellar.flow import Ctx, finish_liquidation
+from stellar.flow import finish_liquidation
+from stellar.game import GAME
 
 GG, CE, PK, FR, SC = "gamboge_guild", "cerulean_council", "pink_inc", "frost_federated", "scarlet_syndicate"
 
@@ -128,7 +129,7 @@ def _frost_at_liquidation(alien_mc):
 def test_liquidation_example_frost_federated_is_worth_17_a_share():
     t = _frost_at_liquidation(39)
     assert q.mining_capacity(t.state, FR) == 40 and t.corp(FR).cargo == 13
-    ctx = Ctx(t.state)
+    ctx = GAME.tx(t.state)
     finish_liquidation(ctx)
     assert "HostileTakeover" not in types(ctx.events)
     assert of_type(ctx.events, "LiquidationCompleted")[0].share_values[FR] == 17
@@ -138,7 +139,7 @@ def test_liquidation_example_frost_federated_is_worth_17_a_share():
 
 def test_hostile_takeover_when_mining_capacity_does_not_exceed_the_aliens():
     t = _frost_at_liquidation(40)
-    ctx = Ctx(t.state)
+    ctx = GAME.tx(t.state)
     finish_liquidation(ctx)
     assert of_type(ctx.events, "HostileTakeover")[0].corp == FR
     assert of_type(ctx.events, "LiquidationCompleted")[0].share_values[FR] == 1
