@@ -5,22 +5,30 @@ never leaves the service and never crosses the wire: the client signs the server
 allowance below is needed by code that runs, found by reading it and by running the services on a
 server with these permissions (tests/security): anything not listed is refused by the server.
 
-How the store uses JetStream (see `starbase_core.store_jetstream`), as subjects:
+Two tables say it all: `families(names)` turns each *family* of subjects (one line each: what it lets
+a user do, as NATS subjects) into its subjects, and `PUBLISH` / `SUBSCRIBE` give each role its
+families. To let a service do something new, add a family line (or reuse one) and name it in the
+role's tuple; docs/security.md says how, and what to test.
 
-- create the stream and the command index on start: `$JS.API.STREAM.CREATE.<stream>` (creating an
-  existing stream with the same config is a no-op; only the adjudicator may *update* a config);
-- read: `$JS.API.STREAM.INFO.<stream>`, direct gets `$JS.API.DIRECT.GET.<stream>[.<subject>]`; a KV
-  entry (command index, seeds) is a message get `$JS.API.STREAM.MSG.GET.KV_<bucket>`;
-- append: publish on `<prefix>.<kind>.>` and on the index's `$KV.<stream>_commands.>`;
+How the store uses JetStream (see `starbase_core.store_jetstream`, `jetstream_reader`), as subjects:
+
+- create the stream on start: `$JS.API.STREAM.CREATE.<stream>` (creating an existing stream with the
+  same config is a no-op; only the adjudicator may *update* a config);
+- read: `$JS.API.STREAM.INFO.<stream>`; batched direct gets `$JS.API.DIRECT.GET.<stream>` answered on
+  one long-lived subscription to the reader's own inbox; "where does this subject end, says the
+  leader" is a message get `$JS.API.STREAM.MSG.GET.<stream>`; a KV entry (seeds, snapshots) is a
+  message get `$JS.API.STREAM.MSG.GET.KV_<bucket>` or a direct get `$JS.API.DIRECT.GET.KV_<bucket>.…`;
+- append: publish on `<prefix>.<kind>.>` (idempotency comes from the stream itself: no command index);
 - follow: ordered push consumers (`$JS.API.CONSUMER.CREATE.<stream>…`, deleted on stop, flow
   control answered on `$JS.FC.<stream>.>`), delivered to the service's own inbox;
 - every reply comes to the service's own inbox prefix `_INBOX_<user>.>`, so no service can read the
   replies another receives (a direct get of a seed is a reply).
 
 Seeds (`game-secrets`, stream `KV_game-secrets`, subjects `$KV.game-secrets.>`): the adjudicator
-creates and reads them, the Trucker service and the audit tool read them, nobody else sees them.
-Game streams (`<prefix>.game.>`) are written by the adjudicator and the Trucker service only; the
-lobby writes its own `table.>` streams.
+creates and reads them, the Trucker service and the audit tool read them, nobody else sees them. The
+same bucket holds the snapshots' HMAC key (`snapshots=hmac-key`). Snapshots (`<stream>_snapshots`) are
+the adjudicator's alone. Game streams (`<prefix>.game.>`) are written by the adjudicator and the
+Trucker service only; the lobby writes its own `table.>` streams.
 
 Personal data is the lobby's alone (docs/accounts.md): the accounts KV bucket (which every replica
 watches), the sessions KV bucket, the personal stream (chat, reports, moderation log; the one stream
@@ -35,6 +43,7 @@ import json
 from dataclasses import dataclass
 
 ROLES = ("adjudicator", "lobby", "scoring", "clock", "trucker", "audit", "admin")
+API = "$JS.API"
 
 
 @dataclass(frozen=True)
@@ -54,108 +63,109 @@ class Names:
     limits_prefix: str = "limits"            # LOBBY_LIMITS_PREFIX (Redis keys `<prefix>:*`)
 
     @property
-    def index(self) -> str:
-        return f"{self.stream}_commands"
+    def snapshots(self) -> str:
+        """The adjudicator's snapshot bucket: `<EVENT_STREAM>_snapshots` (services/adjudicator)."""
+        return f"{self.stream}_snapshots"
 
 
 def inbox_prefix(role: str) -> str:
     return f"_INBOX_{role}"
 
 
-def _reader(n: Names, *, ensure: bool = True) -> list[str]:
-    """Read the event store (and create it if missing); follow it with ordered consumers."""
-    api = "$JS.API"
-    allowed = [f"{api}.STREAM.INFO.{n.stream}", f"{api}.DIRECT.GET.{n.stream}", f"{api}.DIRECT.GET.{n.stream}.>",
-               f"{api}.CONSUMER.CREATE.{n.stream}", f"{api}.CONSUMER.CREATE.{n.stream}.>",
-               f"{api}.CONSUMER.DELETE.{n.stream}.>", f"$JS.FC.{n.stream}.>"]
-    if ensure:
-        allowed += [f"{api}.STREAM.CREATE.{n.stream}", f"{api}.STREAM.CREATE.KV_{n.index}",
-                    f"{api}.STREAM.INFO.KV_{n.index}"]
-    return allowed
-
-
-def _appender(n: Names, kinds: tuple[str, ...]) -> list[str]:
-    """Append to the streams of these kinds, with the command index."""
-    return [*(f"{n.prefix}.{kind}.>" for kind in kinds), f"$KV.{n.index}.>", *_kv_get(n.index)]
-
-
 def _kv_get(bucket: str) -> list[str]:
     """Reading a KV entry: a message get on its stream (a direct get when the bucket allows it)."""
-    return [f"$JS.API.STREAM.MSG.GET.KV_{bucket}", f"$JS.API.DIRECT.GET.KV_{bucket}.>"]
+    return [f"{API}.STREAM.MSG.GET.KV_{bucket}", f"{API}.DIRECT.GET.KV_{bucket}.>"]
 
 
-def _seed_reader(n: Names, *, create_bucket: bool) -> list[str]:
-    allowed = [f"$JS.API.STREAM.INFO.KV_{n.seeds}", *_kv_get(n.seeds)]
-    if create_bucket:
-        allowed.append(f"$JS.API.STREAM.CREATE.KV_{n.seeds}")
-    return allowed
+def _kv_bucket(bucket: str) -> list[str]:
+    """Create (or find) a KV bucket, read and write its keys."""
+    return [f"{API}.STREAM.CREATE.KV_{bucket}", f"{API}.STREAM.INFO.KV_{bucket}", f"$KV.{bucket}.>", *_kv_get(bucket)]
 
 
-def _kv_bucket(bucket: str, *, watch: bool = False) -> list[str]:
-    """Create (or find) a KV bucket, read and write its keys; with `watch`, follow it with an ordered
-    consumer (created and deleted by the client, flow control answered)."""
+def _kv_watch(bucket: str) -> list[str]:
+    """Follow a KV bucket with an ordered consumer (created and deleted by the client, flow control)."""
     stream = f"KV_{bucket}"
-    allowed = [f"$JS.API.STREAM.CREATE.{stream}", f"$JS.API.STREAM.INFO.{stream}", f"$KV.{bucket}.>", *_kv_get(bucket)]
-    if watch:
-        allowed += [f"$JS.API.CONSUMER.CREATE.{stream}", f"$JS.API.CONSUMER.CREATE.{stream}.>",
-                    f"$JS.API.CONSUMER.INFO.{stream}.>", f"$JS.API.CONSUMER.DELETE.{stream}.>", f"$JS.FC.{stream}.>"]
-    return allowed
+    return [f"{API}.CONSUMER.CREATE.{stream}", f"{API}.CONSUMER.CREATE.{stream}.>", f"{API}.CONSUMER.INFO.{stream}.>",
+            f"{API}.CONSUMER.DELETE.{stream}.>", f"$JS.FC.{stream}.>"]
 
 
-def _personal_data(n: Names) -> tuple[list[str], list[str]]:
-    """The lobby's personal data (publish, subscribe): accounts (watched), sessions, the personal stream
-    with deletes and purges, and the live subjects between replicas."""
-    api, stream = "$JS.API", n.personal_stream
-    publish = [*_kv_bucket(n.accounts, watch=True), *_kv_bucket(n.sessions),
-               f"{api}.STREAM.CREATE.{stream}", f"{api}.STREAM.UPDATE.{stream}", f"{api}.STREAM.INFO.{stream}",
-               f"{n.personal_prefix}.>", f"{api}.STREAM.MSG.GET.{stream}", f"{api}.DIRECT.GET.{stream}",
-               f"{api}.DIRECT.GET.{stream}.>", f"{api}.STREAM.MSG.DELETE.{stream}", f"{api}.STREAM.PURGE.{stream}",
-               f"{n.personal_prefix}-live.>"]
-    return publish, [f"{n.personal_prefix}-live.>"]
+def families(n: Names) -> dict[str, list[str]]:
+    """Every family of subjects a role may be given, one line each."""
+    s, seeds, durable, personal = n.stream, n.seeds, f"{n.stream}.{n.scoring_durable}", n.personal_stream
+    return {
+        # ---- the event store ----
+        "store.read": [f"{API}.STREAM.INFO.{s}", f"{API}.DIRECT.GET.{s}", f"{API}.DIRECT.GET.{s}.>",
+                       f"{API}.STREAM.MSG.GET.{s}"],
+        "store.follow": [f"{API}.CONSUMER.CREATE.{s}", f"{API}.CONSUMER.CREATE.{s}.>",
+                         f"{API}.CONSUMER.DELETE.{s}.>", f"$JS.FC.{s}.>"],
+        "store.create": [f"{API}.STREAM.CREATE.{s}"],
+        "store.configure": [f"{API}.STREAM.UPDATE.{s}"],
+        "append.game": [f"{n.prefix}.game.>"],
+        "append.table": [f"{n.prefix}.table.>"],
+        "scoring.consume": [f"{API}.CONSUMER.INFO.{durable}", f"{API}.CONSUMER.MSG.NEXT.{durable}",
+                            f"$JS.ACK.{durable}.>"],
+        "scoring.durable": [f"{API}.CONSUMER.DURABLE.CREATE.{durable}", f"{API}.CONSUMER.CREATE.{durable}",
+                            f"{API}.CONSUMER.CREATE.{durable}.>", f"{API}.CONSUMER.DELETE.{durable}"],
+        # ---- seeds (and the snapshots' HMAC key, an entry of the same bucket), snapshots ----
+        "seeds.read": [f"{API}.STREAM.INFO.KV_{seeds}", *_kv_get(seeds)],
+        "seeds.create": [f"{API}.STREAM.CREATE.KV_{seeds}"],
+        "seeds.write": [f"$KV.{seeds}.>", f"{API}.STREAM.UPDATE.KV_{seeds}"],
+        "snapshots": _kv_bucket(n.snapshots),
+        # ---- Trucker's fan-out between replicas ----
+        "trucker.fanout": [f"{n.trucker_bus}.events.>"],
+        # ---- personal data (the lobby's) ----
+        "accounts": _kv_bucket(n.accounts),
+        "accounts.watch": _kv_watch(n.accounts),
+        "sessions": _kv_bucket(n.sessions),
+        "personal.stream": [f"{API}.STREAM.CREATE.{personal}", f"{API}.STREAM.UPDATE.{personal}",
+                            f"{API}.STREAM.INFO.{personal}", f"{n.personal_prefix}.>",
+                            f"{API}.STREAM.MSG.GET.{personal}", f"{API}.DIRECT.GET.{personal}",
+                            f"{API}.DIRECT.GET.{personal}.>"],
+        "personal.erase": [f"{API}.STREAM.MSG.DELETE.{personal}", f"{API}.STREAM.PURGE.{personal}"],
+        "personal.live": [f"{n.personal_prefix}-live.>"],
+        # ---- the console (`starbase admin`): accounts (no bucket created: the lobby makes it), the modlog ----
+        "console.accounts": [f"{API}.STREAM.INFO.KV_{n.accounts}", f"$KV.{n.accounts}.>", *_kv_get(n.accounts)],
+        "console.modlog": [f"{API}.STREAM.INFO.{personal}", f"{API}.STREAM.MSG.GET.{personal}",
+                           f"{n.personal_prefix}.modlog"],
+    }
 
 
-def _console(n: Names) -> list[str]:
-    """`starbase admin`: accounts (no bucket created: the lobby makes it), the moderation log."""
-    stream = n.personal_stream
-    return [f"$JS.API.STREAM.INFO.KV_{n.accounts}", f"$KV.{n.accounts}.>", *_kv_get(n.accounts),
-            f"$JS.API.STREAM.INFO.{stream}", f"$JS.API.STREAM.MSG.GET.{stream}", f"{n.personal_prefix}.modlog"]
+# What each role may publish (requests to JetStream's API are publishes too).
+PUBLISH: dict[str, tuple[str, ...]] = {
+    "adjudicator": ("store.read", "store.follow", "store.create", "store.configure", "append.game",
+                    "seeds.read", "seeds.create", "seeds.write", "snapshots"),
+    "trucker": ("store.read", "store.follow", "store.create", "append.game", "seeds.read", "seeds.create",
+                "trucker.fanout"),
+    "lobby": ("store.read", "store.follow", "store.create", "append.table", "accounts", "accounts.watch",
+              "sessions", "personal.stream", "personal.erase", "personal.live"),
+    "scoring": ("store.read", "store.follow", "store.create", "scoring.consume", "scoring.durable"),
+    "clock": ("store.read", "store.follow", "store.create"),
+    # Read-only: the audit and export read streams and (once a game is over) check its seed.
+    "audit": ("store.read", "store.follow", "seeds.read"),
+    "admin": ("console.accounts", "console.modlog"),
+}
+# Families denied to every role not given them, where a broader allowance would otherwise reach them:
+# only scoring makes, changes, resets or removes its durable consumer (readers create ordered consumers
+# on the same stream, and a name is just the next token of that subject).
+DENIED_UNLESS_GIVEN = ("scoring.durable",)
+# What each role may subscribe to besides its own inbox (`_INBOX_<role>.>`).
+SUBSCRIBE: dict[str, tuple[str, ...]] = {
+    "trucker": ("trucker.fanout",),
+    "lobby": ("personal.live",),
+}
 
 
 def permissions(role: str, names: Names = Names()) -> dict:
     """The NATS `permissions` block of a role: publish allow/deny and subscribe allow lists."""
-    n = names
-    publish: list[str]
-    subscribe = [f"{inbox_prefix(role)}.>"]
-    if role == "adjudicator":
-        publish = [*_reader(n), *_appender(n, ("game",)), *_seed_reader(n, create_bucket=True),
-                   f"$KV.{n.seeds}.>", f"$JS.API.STREAM.UPDATE.{n.stream}",
-                   f"$JS.API.STREAM.UPDATE.KV_{n.index}", f"$JS.API.STREAM.UPDATE.KV_{n.seeds}"]
-    elif role == "trucker":
-        publish = [*_reader(n), *_appender(n, ("game",)), *_seed_reader(n, create_bucket=True),
-                   f"{n.trucker_bus}.events.>"]
-        subscribe.append(f"{n.trucker_bus}.events.>")
-    elif role == "lobby":
-        personal, live = _personal_data(n)
-        publish = [*_reader(n), *_appender(n, ("table",)), *personal]
-        subscribe += live
-    elif role == "scoring":
-        consumer = f"{n.stream}.{n.scoring_durable}"
-        publish = [*_reader(n), f"$JS.API.CONSUMER.INFO.{consumer}", f"$JS.API.CONSUMER.MSG.NEXT.{consumer}",
-                   f"$JS.API.CONSUMER.DURABLE.CREATE.{consumer}", f"$JS.API.CONSUMER.DELETE.{consumer}",
-                   f"$JS.ACK.{consumer}.>"]
-    elif role == "clock":
-        publish = _reader(n)
-    elif role == "audit":
-        # Read-only: the audit and export read streams and (once a game is over) check its seed.
-        publish = [*_reader(n, ensure=False), *_seed_reader(n, create_bucket=False)]
-    elif role == "admin":
-        publish = _console(n)
-    else:
+    if role not in PUBLISH:
         raise ValueError(f"no NATS role {role!r}; roles: {', '.join(ROLES)}")
-    block: dict = {"publish": {"allow": sorted(set(publish))}, "subscribe": {"allow": subscribe}}
-    if role != "scoring":
-        # Only scoring may remove (or reset) scoring's place in the store.
-        block["publish"]["deny"] = [f"$JS.API.CONSUMER.DELETE.{n.stream}.{n.scoring_durable}"]
+    subjects = families(names)
+    publish = sorted({subject for family in PUBLISH[role] for subject in subjects[family]})
+    subscribe = [f"{inbox_prefix(role)}.>", *(s for family in SUBSCRIBE.get(role, ()) for s in subjects[family])]
+    block: dict = {"publish": {"allow": publish}, "subscribe": {"allow": subscribe}}
+    deny = [subject for family in DENIED_UNLESS_GIVEN if family not in PUBLISH[role] for subject in subjects[family]]
+    if deny:
+        block["publish"]["deny"] = deny
     return block
 
 

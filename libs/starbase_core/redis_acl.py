@@ -17,8 +17,10 @@ already, so it gains nothing (docs/security.md).
 
 Everyone loses `@dangerous` (CONFIG, FLUSHALL, KEYS, DEBUG, ACL, MONITOR…) and Pub/Sub, and the
 `default` user is switched off, so a connection without a password can do nothing. Passwords are stored
-in the ACL as SHA-256 (`#<hex>`), so the file gives away nothing. A new key family means a new pattern
-here (and in the manifests' generated ACL).
+in the ACL as SHA-256 (`#<hex>`), so the file gives away nothing. A new key family is one line in
+`KEY_FAMILIES` and its name in the tuple of each user that needs it (`USERS`); every way of running
+Starbase (make run, the tests, compose and Kubernetes via `starbase credentials`) takes the ACL from
+here.
 """
 from __future__ import annotations
 
@@ -26,26 +28,34 @@ import hashlib
 
 from starbase_core.tickets import KEY as TICKET_KEY
 
-ROLES = ("lobby", "lobby-scores", "scoring", "trucker")
-TICKETS = TICKET_KEY.format("*")
-RULES = {
-    "lobby": "~{limits}:* ~{tickets} -@all +@read +@write +@keyspace +@scripting +ping +hello +auth -@dangerous",
-    "lobby-scores": "~{{{scoring}}}:* -@all +@read +ping +hello +auth -@dangerous",
-    "scoring": "~{{{scoring}}}:* -@all +@read +@write +@keyspace +@transaction +@scripting +ping +hello "
-               "+auth -@dangerous",
-    "trucker": "~{trucker}:* ~{tickets} -@all +@read +@write +@keyspace +@scripting +@fast +time +ping +hello "
-               "+auth -@dangerous",
+# Every key family, one line each: its pattern ({limits}, {scoring}, {trucker}: the configurable prefixes).
+KEY_FAMILIES = {
+    "limits": "{limits}:*",                 # the lobby's rate limits, log-in delays, socket counts
+    "tickets": TICKET_KEY.format("*"),      # single-use socket tickets: the lobby mints, Trucker redeems
+    "scoring": "{{{scoring}}}:*",           # scoring's projection: boards, ratings, history, its marker
+    "trucker": "{trucker}:*",               # live warehouses: `trucker:{<game>}:…` (meta, piles, ships, cmds…)
 }
+# Each user: its key families and its commands (every user also gets PING, HELLO, AUTH, never @dangerous).
+USERS: dict[str, tuple[tuple[str, ...], str]] = {
+    "lobby": (("limits", "tickets"), "+@read +@write +@keyspace +@scripting"),
+    "lobby-scores": (("scoring",), "+@read"),
+    "scoring": (("scoring",), "+@read +@write +@keyspace +@transaction +@scripting"),
+    "trucker": (("trucker", "tickets"), "+@read +@write +@keyspace +@scripting +@fast +time"),
+}
+ROLES = tuple(USERS)
+TICKETS = KEY_FAMILIES["tickets"]
 
 
 def acl_line(role: str, password: str, *, scoring_prefix: str = "scoring", trucker_prefix: str = "trucker",
              limits_prefix: str = "limits") -> str:
-    if role not in RULES:
+    if role not in USERS:
         raise ValueError(f"no Redis role {role!r}; roles: {', '.join(ROLES)}")
-    rules = RULES[role].format(scoring=scoring_prefix, trucker=trucker_prefix, limits=limits_prefix,
-                               tickets=TICKETS)
+    families, commands = USERS[role]
+    prefixes = dict(scoring=scoring_prefix, trucker=trucker_prefix, limits=limits_prefix)
+    keys = " ".join(f"~{KEY_FAMILIES[family].format(**prefixes)}" for family in families)
     digest = hashlib.sha256(password.encode()).hexdigest()
-    return f"user {role} on resetpass #{digest} resetkeys resetchannels {rules}"
+    return (f"user {role} on resetpass #{digest} resetkeys resetchannels {keys} -@all {commands} "
+            "+ping +hello +auth -@dangerous")
 
 
 def acl_file(passwords: dict[str, str], **prefixes: str) -> str:
