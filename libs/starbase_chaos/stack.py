@@ -117,16 +117,17 @@ class ChaosStack:
         """A second adjudicator, and a second lobby that talks only to it."""
         by_name = {child.name: child for child in children}
         grpc_port, health, lobby_port = free_port(), free_port(), free_port()
+        # Each twin its own metrics port too: a copied one would be taken, and the twin would not start.
         adjudicator = dataclasses.replace(
             by_name["adjudicator"], name="adjudicator-2", ready_url=f"http://127.0.0.1:{health}/readyz",
             env={**by_name["adjudicator"].env, "ADJUDICATOR_PORT": str(grpc_port),
-                 "ADJUDICATOR_HEALTH_PORT": str(health),
+                 "ADJUDICATOR_HEALTH_PORT": str(health), "METRICS_PORT": str(free_port()),
                  # One game cached: the twin tables take turns evicting each other, so it mostly
                  # reads a game afresh, as a replica that never saw it would.
                  "CACHE_GAMES": "1"}, process=None)
         lobby = dataclasses.replace(
             by_name["lobby"], name="lobby-2", ready_url=f"http://127.0.0.1:{lobby_port}/readyz",
-            env={**by_name["lobby"].env, "LOBBY_PORT": str(lobby_port),
+            env={**by_name["lobby"].env, "LOBBY_PORT": str(lobby_port), "METRICS_PORT": str(free_port()),
                  "ADJUDICATOR_TARGET": f"127.0.0.1:{grpc_port}"}, process=None)
         return [adjudicator, lobby]
 
