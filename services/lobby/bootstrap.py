@@ -142,8 +142,9 @@ class LobbyRuntime:
             raise Forbidden("this account is banned", "BANNED")
         return Identity(account.player_id, account.name, account.role, account.guest)
 
-    async def grant_ticket(self, viewer: Identity | None, game_id: str | None, invite: str | None) -> str:
-        await self.limits.hit("tickets", viewer.player_id if viewer else f"invite:{game_id}")
+    async def grant_ticket(self, viewer: Identity | None, game_id: str | None, invite: str | None,
+                           address: str | None = None) -> str:
+        await self.limits.hit("tickets", viewer.player_id if viewer else f"invite:{game_id}", address)
         if game_id is not None:
             try:
                 table = await self.tables.load(game_id)
@@ -156,13 +157,14 @@ class LobbyRuntime:
 
     async def check_new_table(self, host: Identity, game: str, options: dict, seats: int) -> None:
         check_options(load_engine(game), options, seats)
-        if self.projection.open_tables_of(host.player_id) >= self.settings.lobby_max_open_tables:
+        if self.projection.open_tables_of(host.player_id) >= self.settings.lobby_max_open_tables \
+                and not self.limits.exempt(host.address):
             raise RateLimited(f"you host {self.settings.lobby_max_open_tables} open tables already: start, fill or "
                               "leave one first", 60)
-        await self.limits.hit("tables", host.player_id)
+        await self.limits.hit("tables", host.player_id, host.address)
 
     async def hit_command(self, who: Identity) -> None:
-        await self.limits.hit("commands", who.player_id)
+        await self.limits.hit("commands", who.player_id, who.address)
 
     # --- background work ---
 
