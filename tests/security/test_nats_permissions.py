@@ -159,3 +159,35 @@ async def test_only_scoring_may_remove_its_place_in_the_store(secured):
     with pytest.raises(DENIED):
         await lobby.nc.jetstream(timeout=1.5).delete_consumer(secured.names.stream, secured.names.scoring_durable)
     assert lobby.refused(f"CONSUMER.DELETE.{secured.names.stream}.{secured.names.scoring_durable}")
+
+
+async def test_nobody_else_takes_over_scorings_durable_consumer(secured):
+    await (await store_as(secured, await secured.connect("adjudicator"))).ensure()
+    durable = secured.names.scoring_durable
+    for role in ("lobby", "clock", "trucker", "adjudicator"):
+        watched = await secured.connect(role)
+        js = watched.nc.jetstream(timeout=1.5)
+        with pytest.raises(DENIED):
+            await js.add_consumer(secured.names.stream, api.ConsumerConfig(
+                durable_name=durable, filter_subject=f"{secured.names.prefix}.game.>"))
+        assert watched.refused(f"{secured.names.stream}.{durable}"), role
+
+
+async def test_snapshots_are_the_adjudicators_alone(secured, new_name):
+    game, bucket = new_name("g"), secured.names.snapshots
+    adjudicator = await secured.connect("adjudicator")
+    kv = await adjudicator.nc.jetstream(timeout=5).create_key_value(api.KeyValueConfig(bucket=bucket, direct=True))
+    await kv.put(game, b"a signed snapshot")
+    assert (await kv.get(game)).value == b"a signed snapshot" and adjudicator.errors == []
+    for role in ("lobby", "scoring", "clock", "trucker", "audit"):
+        watched = await secured.connect(role)
+        js = watched.nc.jetstream(timeout=1.5)
+        with pytest.raises(DENIED):
+            await js.get_msg(f"KV_{bucket}", subject=f"$KV.{bucket}.{game}", direct=True)
+        with pytest.raises(DENIED):
+            await js.get_msg(f"KV_{bucket}", subject=f"$KV.{bucket}.{game}")
+        with pytest.raises(DENIED):
+            await js.create_key_value(api.KeyValueConfig(bucket=bucket, direct=True))
+        await watched.nc.publish(f"$KV.{bucket}.{game}", b"forged")
+        assert await watched.wait_refused(f"$KV.{bucket}.{game}"), role
+    assert (await kv.get(game)).value == b"a signed snapshot"

@@ -30,7 +30,9 @@ from starbase_core.nats_permissions import Names, inbox_prefix
 from starbase_core.provision import Credentials
 from starbase_core.seeds import JetStreamSeedVault
 from starbase_core.servers import free_port
+from starbase_core.snapshots import JetStreamSnapshotBucket, Snapshots
 from starbase_core.store_jetstream import JetStreamEventStore
+from starbase_rules.registry import get_game
 
 from lobby import logfilter
 from lobby.app import create_app
@@ -102,18 +104,24 @@ def stack_names(namespace: str) -> Names:
 
 @asynccontextmanager
 async def local_stack(nats_url: str, redis_url: str, namespace: str, *, scoring: bool = True,
-                      settings: dict | None = None, credentials: Credentials | None = None) -> AsyncIterator[Stack]:
+                      settings: dict | None = None, credentials: Credentials | None = None,
+                      snapshot_every: int = 0) -> AsyncIterator[Stack]:
     """`settings`: the lobby's, over `stack_settings`. `credentials`: each part connects as its own
     service does (NATS user, Redis user, adjudicator caller secret), for servers started with
-    `credentials`' permissions (tests/security)."""
+    `credentials`' permissions (tests/security). `snapshot_every` > 0: the adjudicator snapshots games
+    into its bucket `<stream>_snapshots` as `python -m adjudicator` does (0: no snapshots)."""
     creds = _Roles(credentials)
     store_options = dict(name=f"ES{namespace}", subject_prefix=namespace)
     adjudicator_store = await JetStreamEventStore.connect(nats_url, **store_options, auth=creds.nats("adjudicator"))
     lobby_store = await JetStreamEventStore.connect(nats_url, **store_options, auth=creds.nats("lobby"))
     checker_store = await JetStreamEventStore.connect(nats_url, **store_options, auth=creds.nats("scoring"))
     vault = await JetStreamSeedVault(adjudicator_store._nc, f"seeds{namespace}").ensure()
-    grpc_server, grpc_port = await start_grpc_server(Adjudicator(adjudicator_store, vault), 0, "127.0.0.1",
-                                                     callers=creds.callers())
+    snapshots = None
+    if snapshot_every > 0:
+        bucket = await JetStreamSnapshotBucket(adjudicator_store._nc, f"ES{namespace}_snapshots").ensure()
+        snapshots = await Snapshots.open(bucket, vault, get_game)
+    adjudicator = Adjudicator(adjudicator_store, vault, snapshots=snapshots, snapshot_every=snapshot_every)
+    grpc_server, grpc_port = await start_grpc_server(adjudicator, 0, "127.0.0.1", callers=creds.callers())
     client = AdjudicatorClient(f"127.0.0.1:{grpc_port}", token=creds.token("lobby"))
     redis = Redis.from_url(redis_url, decode_responses=True, **creds.redis("lobby"))
     settings = stack_settings(nats_url, redis_url, namespace, adjudicator_target=f"127.0.0.1:{grpc_port}",
@@ -134,6 +142,7 @@ async def local_stack(nats_url: str, redis_url: str, namespace: str, *, scoring:
         server.should_exit = True
         await serving
         await grpc_server.stop(1)
+        await adjudicator.close()
         await client.close()
         await ledger.redis.aclose()
         await redis.aclose()
