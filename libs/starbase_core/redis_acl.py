@@ -36,11 +36,13 @@ KEY_FAMILIES = {
     "trucker": "{trucker}:*",               # live warehouses: `trucker:{<game>}:…` (meta, piles, ships, cmds…)
 }
 # Each user: its key families and its commands (every user also gets PING, HELLO, AUTH, never @dangerous).
+# SCAN lists every key name of the database whatever the key patterns (names hold player ids and
+# addresses), so only scoring, which drops its projection with it (`Ledger.reset`), keeps it.
 USERS: dict[str, tuple[tuple[str, ...], str]] = {
-    "lobby": (("limits", "tickets"), "+@read +@write +@keyspace +@scripting"),
-    "lobby-scores": (("scoring",), "+@read"),
+    "lobby": (("limits", "tickets"), "+@read +@write +@keyspace +@scripting -scan"),
+    "lobby-scores": (("scoring",), "+@read -scan"),
     "scoring": (("scoring",), "+@read +@write +@keyspace +@transaction +@scripting"),
-    "trucker": (("trucker", "tickets"), "+@read +@write +@keyspace +@scripting +@fast +time"),
+    "trucker": (("trucker", "tickets"), "+@read +@write +@keyspace +@scripting +@fast +time -scan"),
 }
 ROLES = tuple(USERS)
 TICKETS = KEY_FAMILIES["tickets"]

@@ -107,3 +107,15 @@ async def test_nobody_may_run_dangerous_commands(secured, role):
     for call in (client.flushall(), client.keys("*"), client.config_get("*"), client.execute_command("ACL", "LIST")):
         with pytest.raises(REFUSED, match="(?i)permission|noperm"):
             await call
+
+
+async def test_only_scoring_may_list_key_names(secured):
+    """SCAN ignores key patterns: it would show every service's key names (player ids, addresses)."""
+    lobby = secured.redis_as("lobby")
+    await lobby.zadd(limits_key(secured, "sockets", "address", "10.1.2.3"), {"s": 1.0})
+    for role in ("lobby", "lobby-scores", "trucker"):
+        with pytest.raises(REFUSED, match="(?i)permission|noperm"):
+            await secured.redis_as(role).scan(0, match="*")
+    scoring = secured.redis_as("scoring")                # it drops its projection by listing it
+    await scoring.set(scoring_key(secured, "listed"), "1")
+    assert scoring_key(secured, "listed") in [key async for key in scoring.scan_iter(match=scoring_key(secured, "*"))]
