@@ -143,7 +143,9 @@ class ChaosStack:
 
     def boards(self) -> Redis:
         """Scoring's keys, read as the lobby's read-only `lobby-scores` user."""
-        return Redis.from_url(self.redis.url, decode_responses=True, **self.creds.redis_login("lobby-scores"))
+        login = self.creds.redis_login("lobby-scores")
+        return Redis.from_url(self.redis.url, decode_responses=True, username=login["username"],
+                              password=login["password"])
 
     def all_ready(self) -> bool:
         return all(child.ready() for child in self.children.values())
