@@ -1,136 +1,113 @@
-"""`starbase load`: drive a running lobby with tables of bot players, and print figures you can check.
+"""`starbase load`: the Locust scenario (`starbase_load`), headless, bounded, reported and checked.
 
-    starbase load                                     # moon21, 4 tables, 60 s, on http://127.0.0.1:8000
-    starbase load --game stellar --tables 8 --duration 120 --max-commands 20000 --json
+    starbase load                                           # moon21, 6 users (5 players, 1 spectator), 60 s
+    starbase load --game moon21 --game trucker --users 20 --duration 120 --workers 2 --json
 
-Only HTTP and WebSocket, like real players (see `starbase_cli.loadgen`). It refuses any lobby that is not on
-this machine unless `--allow-remote` is given: a load run opens tables and registers players, which an
-operator should do to someone else's lobby only on purpose.
+Players sign in, find tables, play real games over HTTP and WebSocket at a person's pace (or
+`--flat-out`), and Trucker players build on the real-time socket. It stops by itself at `--duration`
+(or once `--games` games were played out, or `--max-commands` sent), then holds the event store to
+what every player was told (`--nats`: the chaos checker) and prints Locust's figures and the verdict;
+the HTML report, CSVs, journals and verdict stay in `--out`. Only against this machine unless
+`--allow-remote`. For the web UI, or workers on other machines: `python -m starbase_load`.
 """
 from __future__ import annotations
 
-import asyncio
-import ipaddress
 import json
 import os
-import signal
-import socket
-from urllib.parse import urlsplit
+import time
+from pathlib import Path
 
 from starbase_cli.play import parse_options
 
 DEFAULT_LOBBY = "http://127.0.0.1:8000"
+SHOWN = ("COMMAND", "REFUSED", "PUSH", "TRUCKER", "GAME", "SOCKET", "ERROR", "CHECK")
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser(
-        "load", help="drive a running lobby with bot players over HTTP + WebSocket and print figures",
-        description=__doc__.split("\n\n")[0])
+    parser = subparsers.add_parser("load", help="load test a running lobby with the Locust scenario (headless)",
+                                   description=__doc__.split("\n\n")[0])
     parser.add_argument("--lobby", default=os.environ.get("LOBBY_URL", DEFAULT_LOBBY),
                         help=f"the lobby's base URL (default: LOBBY_URL or {DEFAULT_LOBBY})")
-    parser.add_argument("--game", default="moon21", help="the game to play (default moon21)")
-    parser.add_argument("--tables", type=_positive, default=4, help="tables playing at once (default 4)")
-    parser.add_argument("--seats", type=_positive, default=3, help="players per table (default 3)")
-    parser.add_argument("--spectators", type=_not_negative, default=1,
-                        help="anonymous spectator sockets per table (default 1)")
+    parser.add_argument("--game", action="append", choices=["moon21", "t2038", "stellar", "trucker"],
+                        help="players of this game (repeatable; default moon21)")
+    parser.add_argument("--users", type=_positive, default=6, help="simulated people in all (default 6)")
+    parser.add_argument("--spectators", type=_not_negative, default=1, help="of them, spectators (default 1)")
+    parser.add_argument("--spawn-rate", type=float, default=0.0, help="users started per second (default: users/2)")
     parser.add_argument("--duration", type=float, default=60.0, help="seconds before it stops (default 60)")
-    parser.add_argument("--max-commands", type=_positive, default=5000,
-                        help="stop after sending this many commands (default 5000)")
-    parser.add_argument("--games", type=_positive, default=None,
-                        help="stop after this many games (default: keep starting new ones)")
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=JSON",
-                        help="a table option (repeatable)")
+    parser.add_argument("--games", type=_not_negative, default=0, help="stop once this many games were played out")
+    parser.add_argument("--max-commands", type=_not_negative, default=0,
+                        help="stop once this many commands and moves were sent")
+    parser.add_argument("--seats", type=_not_negative, default=0, help="players per table (default: 3, Trucker 2)")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=JSON", help="a table option (repeatable)")
     parser.add_argument("--bots", choices=["auto", "engine", "actions"], default="auto",
-                        help="engine: the engine's bot on the state folded from pushes (games without hidden "
-                             "information); actions: a random legal action from the lobby; auto: engine when "
-                             "the game hides nothing (default)")
-    parser.add_argument("--seed", type=int, default=1, help="the bots' random seed")
-    parser.add_argument("--allow-remote", action="store_true",
-                        help="allow a lobby that is not on this machine")
-    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+                        help="engine: the engine's bot on the pushed events; actions: a legal action from the "
+                             "lobby; auto: engine when the game hides nothing (default)")
+    parser.add_argument("--think", type=float, default=1.0, help="think times x this (default 1: a person's pace)")
+    parser.add_argument("--flat-out", action="store_true", help="no think time at all")
+    parser.add_argument("--accounts", choices=["guest", "register"], default="guest",
+                        help="guests (default), or register and log in (argon2id on the lobby for each)")
+    parser.add_argument("--workers", type=_not_negative, default=0,
+                        help="worker processes under a Locust master on this machine (default 0: one process)")
+    parser.add_argument("--out", default="", help="where reports, CSVs and journals go (default .load/<time>)")
+    parser.add_argument("--nats", default=os.environ.get("NATS_URL", "nats://127.0.0.1:4222"),
+                        help="the event store the check reads (default NATS_URL or make run's)")
+    parser.add_argument("--stream", default=os.environ.get("EVENT_STREAM", "STARBASE"),
+                        help="the event stream's name (default EVENT_STREAM or STARBASE)")
+    parser.add_argument("--prefix", default=os.environ.get("EVENT_SUBJECT_PREFIX", "sb"),
+                        help="the event subjects' prefix (default EVENT_SUBJECT_PREFIX or sb)")
+    parser.add_argument("--redis", default="", help="also check every finished game was scored once, in this Redis")
+    parser.add_argument("--no-check", action="store_true", help="do not check the store afterwards")
+    parser.add_argument("--allow-remote", action="store_true", help="allow a lobby that is not on this machine")
+    parser.add_argument("--json", action="store_true", help="print the figures and the verdict as JSON")
     parser.set_defaults(handler=run)
 
 
 def run(args) -> int:
-    from starbase_cli.loadgen import Budget, LoadPlan, run_load
+    from starbase_load.run import Plan, run as run_plan
+    from starbase_load.target import target_problem
 
-    problem = target_problem(args.lobby, args.allow_remote)
-    if problem:
+    if problem := target_problem(args.lobby, args.allow_remote):
         print(f"starbase load: {problem}")
         return 2
-    plan = LoadPlan(lobby=args.lobby.rstrip("/"), game=args.game, tables=args.tables, seats=args.seats,
-                    spectators=args.spectators, duration=args.duration, max_commands=args.max_commands,
-                    games=args.games, options=parse_options(args.option), bots=args.bots, seed=args.seed)
-
-    async def main():
-        budget = Budget(plan)
-        try:    # Ctrl-C ends the run early, and it still reports what it measured
-            asyncio.get_running_loop().add_signal_handler(signal.SIGINT, budget.stop)
-        except (NotImplementedError, RuntimeError, ValueError):     # not the main thread (tests), or Windows
-            pass
-        return await run_load(plan, budget=budget)
-
+    out = Path(args.out or f".load/{time.strftime('%Y%m%d-%H%M%S')}")
     try:
-        report = asyncio.run(main())
+        plan = Plan(lobby=args.lobby.rstrip("/"), games=args.game or ["moon21"], users=args.users,
+                    spectators=args.spectators, spawn_rate=args.spawn_rate, duration=args.duration,
+                    max_games=args.games, max_commands=args.max_commands, seats=args.seats,
+                    options=parse_options(args.option), bots=args.bots, think=0.0 if args.flat_out else args.think,
+                    accounts=args.accounts, workers=args.workers, out=out, check=not args.no_check,
+                    nats=args.nats, stream=args.stream, prefix=args.prefix, redis=args.redis, allow_remote=args.allow_remote)
+        plan.arguments()
     except ValueError as refused:
         print(f"starbase load: {refused}")
         return 2
-    figures = report.figures()
+    result = run_plan(plan)
+    figures = {"exit_code": result.exit_code, "out": str(out), "verdict": result.verdict,
+               "rows": [_row(r) for r in result.rows]}
     print(json.dumps(figures, indent=2) if args.json else render(figures))
-    return 1 if figures["errors"] or figures["commands"]["unanswered"] else 0
+    return result.exit_code
 
 
-def target_problem(url: str, allow_remote: bool) -> str | None:
-    """Why this lobby URL may not be loaded, or None. Non-loopback hosts need `allow_remote`."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        return f"--lobby must be an http:// or https:// URL, not {url!r}"
-    if allow_remote:
-        return None
-    try:
-        addresses = {info[4][0] for info in socket.getaddrinfo(parts.hostname, parts.port or 80)}
-    except OSError:
-        addresses = set()
-    if addresses and all(ipaddress.ip_address(address.split("%")[0]).is_loopback for address in addresses):
-        return None
-    return (f"{parts.hostname} is not this machine: a load run opens tables and registers players there. "
-            f"Add --allow-remote if you mean it.")
+def _row(row: dict) -> dict:
+    number = lambda key: float(row.get(key) or 0)  # noqa: E731
+    return {"type": row["Type"], "name": row["Name"], "count": int(number("Request Count")),
+            "failures": int(number("Failure Count")), "per_s": round(number("Requests/s"), 2),
+            "p50_ms": number("50%"), "p95_ms": number("95%"), "p99_ms": number("99%"), "max_ms": number("Max Response Time")}
 
 
 def render(figures: dict) -> str:
-    commands, rt, pushes = figures["commands"], figures["round_trip_ms"], figures["pushes"]
-    games = figures["games"]
-    lines = [
-        f"starbase load: {figures['game']} on {figures['lobby']}, {figures['tables']} tables x "
-        f"{figures['seats']} players + {figures['spectators']} spectator socket(s), bots: {figures['bots']}",
-        f"  ran {figures['elapsed_s']:.1f} s, stopped by: {figures['stopped']}",
-        f"  commands   sent {commands['sent']} = accepted {commands['accepted']} + refused {commands['refused']}"
-        f" + unanswered {commands['unanswered']}   ({commands['accepted_per_s']} accepted/s)",
-    ]
-    if commands["refused_codes"]:
-        codes = ", ".join(f"{code} {n}" for code, n in sorted(commands["refused_codes"].items(), key=lambda i: -i[1]))
-        lines.append(f"             refused by code: {codes}")
-    lines.append(f"  round trip (accepted commands: send -> 200 reply) {_percentiles(rt)}")
-    lines.append(f"  pushes     {pushes['events']} events to {pushes['sockets']} sockets ({pushes['per_s']}/s)")
-    lines.append(f"  command -> push (send -> event on each socket) {_percentiles(pushes['command_to_push_ms'])}")
-    if figures["action_reads"]:
-        lines.append(f"  legal-action reads {figures['action_reads']}")
-    lines.append(f"  games      started {games['started']}, finished {games['finished']}")
-    if games["finished_ids"]:
-        lines.append(f"             check any with: starbase audit {games['finished_ids'][0]}")
-    if figures["errors"]:
-        lines.append("  ERRORS")
-        lines.extend(f"    {n} x {kind}" for kind, n in sorted(figures["errors"].items(), key=lambda i: -i[1]))
-    else:
-        lines.append("  errors     none")
+    from starbase_load.report import render as render_verdict
+
+    lines = [f"{'type':<8} {'name':<34} {'count':>7} {'fail':>5} {'/s':>7} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}"]
+    rows = sorted(figures["rows"], key=lambda r: (r["type"] not in SHOWN, r["type"], r["name"]))
+    for r in rows:
+        lines.append(f"{r['type']:<8} {r['name'][:34]:<34} {r['count']:>7} {r['failures']:>5} {r['per_s']:>7} "
+                     f"{r['p50_ms']:>8.0f} {r['p95_ms']:>8.0f} {r['p99_ms']:>8.0f}")
+    lines.append("")
+    lines.append(render_verdict(figures["verdict"]) if figures["verdict"] else "Starbase check: not run")
+    lines.append(f"\nreports: {figures['out']}/report.html, {figures['out']}/load_stats.csv "
+                 f"(Locust's log: {figures['out']}/locust.log); exit status {figures['exit_code']}")
     return "\n".join(lines)
-
-
-def _percentiles(summary: dict) -> str:
-    if not summary.get("n"):
-        return "n=0"
-    return (f"n={summary['n']}  p50 {summary['p50']} ms  p90 {summary['p90']} ms  p99 {summary['p99']} ms"
-            f"  max {summary['max']} ms")
 
 
 def _positive(text: str) -> int:

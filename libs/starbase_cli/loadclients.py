@@ -23,11 +23,10 @@ from typing import Awaitable, Callable
 import websockets
 
 from starbase_core import tickets
-from starbase_core.gamestream import engine_options
+from starbase_load.choosers import CannotFold, full_information  # noqa: F401  (loadgen takes them from here)
+from starbase_load.choosers import EngineChooser as FoldingChooser
 from starbase_rules.contract import Game
-from starbase_rules.fair import FairRng
 
-HIDDEN = "Hidden"
 RECONNECTS = 5
 
 
@@ -114,28 +113,15 @@ class Watcher:
             await asyncio.gather(self._task, return_exceptions=True)
 
 
-class CannotFold(Exception):
-    """The socket showed something the engine cannot fold (hidden data): choose by legal actions."""
-
-
-class EngineChooser:
+class EngineChooser(FoldingChooser):
     """The engine's bot, on the state folded from one seated player's socket."""
 
     def __init__(self, engine: Game, watcher: Watcher, rnd: random.Random):
-        self.engine, self.watcher, self.rnd = engine, watcher, rnd
-        self.state = engine.initial_state()
-        self.folded = 0
+        super().__init__(engine, "", rnd)
+        self.watcher = watcher
 
     def _catch_up(self):
-        for message in self.watcher.events[self.folded:]:
-            if message["type"] == HIDDEN:
-                raise CannotFold("an event was hidden from this player")
-            if not message.get("platform"):
-                try:
-                    self.state = self.engine.evolve(self.state, self.engine.parse_event(message["data"]))
-                except Exception as failed:
-                    raise CannotFold(f"{message['type']}: {failed}") from failed
-            self.folded += 1
+        self.fold(self.watcher.events)
         return self.state
 
     def choose(self, players: list[str]) -> tuple[str, dict] | None:
@@ -166,23 +152,3 @@ class ActionsChooser:
             return None
         player, actions = self.rnd.choice(options)
         return player, self.rnd.choice(actions)
-
-
-def full_information(engine: Game, seats: int, options: dict) -> bool:
-    """Does every player see every setup event whole? (Then folding a player's pushes gives the state.)"""
-    players = [f"probe{index}" for index in range(seats)]
-    try:
-        events = engine.setup(players, engine_options(options), FairRng(b"load-probe"))
-    except Exception:          # options this engine refuses: the lobby will say so; choose safely
-        return False
-    for event in events:
-        whole = _normal(event.model_dump(mode="json"))
-        for viewer in players:
-            shown = engine.redact(event, viewer)
-            if shown is None or _normal(shown) != whole:
-                return False
-    return True
-
-
-def _normal(data) -> object:
-    return json.loads(json.dumps(data, default=str, sort_keys=True))

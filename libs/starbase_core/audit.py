@@ -29,6 +29,7 @@ from starbase_core.transaction import (
     REQUEST_ID, InvariantsBroken, decide_next, open_game, realtime_service,
 )
 from starbase_core.imported import audit_imported, is_imported
+from starbase_core.tracing import SPAN_ID, TRACE_ID
 from starbase_rules.contract import Game, RuleViolation
 from starbase_rules.fair import commitment
 
@@ -127,7 +128,7 @@ class _Mismatch(Exception):
     pass
 
 
-UNCHECKED_META = frozenset({REQUEST_ID})
+UNCHECKED_META = frozenset({REQUEST_ID, TRACE_ID, SPAN_ID})
 
 
 def _rerun(engine: Game, envelopes: list[Envelope], seed: bytes, report: AuditReport) -> None:
@@ -150,7 +151,7 @@ def _replay_commands(engine: Game, envelopes: list[Envelope], seed: bytes) -> tu
         opening = open_game(engine, list(created["players"]), dict(created["options"]), seed)
     except RuleViolation as error:
         raise _Mismatch(f"seq 1: the rules refuse this game's setup: {error}") from None
-    if envelopes[0].meta != opening[0].meta:
+    if not _same_meta(engine, envelopes[0].meta, opening[0].meta):
         raise _Mismatch(f"seq 1: stored meta {envelopes[0].meta} but the setup gives draw_end "
                         f"{opening[0].meta['draw_end']}")
     setup = envelopes[:len(opening)]

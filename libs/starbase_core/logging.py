@@ -1,6 +1,7 @@
 """structlog set up once per service: one JSON object per line on stdout (or console lines in a tty
 when `json=False`), with the service name, level and ISO UTC time on every entry. Standard-library
-loggers (grpc, uvicorn, nats) go through the same renderer."""
+loggers (grpc, uvicorn, nats) go through the same renderer. Tracing is set up here too, so every service
+gets it (`starbase_core.tracing`: off unless OTEL_TRACES_EXPORTER asks), and lines inside a span carry its ids."""
 from __future__ import annotations
 
 import logging
@@ -9,6 +10,8 @@ from typing import Any
 
 import structlog
 
+from starbase_core import tracing
+
 
 def configure_logging(service: str, level: str = "info", json: bool = True) -> structlog.BoundLogger:
     numeric_level = logging.getLevelName(level.upper())
@@ -16,6 +19,7 @@ def configure_logging(service: str, level: str = "info", json: bool = True) -> s
         numeric_level = logging.INFO
     shared: list[Any] = [
         structlog.contextvars.merge_contextvars,
+        tracing.add_trace_ids,
         structlog.processors.add_log_level,
         structlog.processors.TimeStamper(fmt="iso", utc=True),
     ]
@@ -36,4 +40,5 @@ def configure_logging(service: str, level: str = "info", json: bool = True) -> s
     root.handlers[:] = [handler]
     root.setLevel(numeric_level)
     structlog.contextvars.bind_contextvars(service=service)
+    tracing.configure(service)         # traces only when OTEL_TRACES_EXPORTER asks for them
     return structlog.get_logger(service)

@@ -20,6 +20,7 @@ import uuid
 import grpc
 
 from adjudicator.wire import pb, rpc
+from starbase_core import tracing
 from starbase_core.credentials import secret_from_file
 from starbase_core.envelope import Envelope
 from starbase_core.tls import TlsFiles
@@ -40,12 +41,13 @@ class AdjudicatorClient:
         self.timeout, self.retries, self.retry_delay = timeout, retries, retry_delay
         self._metadata = (("authorization", f"Bearer {token}"),) if token else None
         options = [("grpc.lb_policy_name", "round_robin"), ("grpc.enable_retries", 0)]
+        interceptors = tracing.grpc_client_interceptors()
         if tls is not None:
             ca, chain, key = tls.read()
             credentials = grpc.ssl_channel_credentials(ca, key, chain)
-            self._channel = grpc.aio.secure_channel(target, credentials, options=options)
+            self._channel = grpc.aio.secure_channel(target, credentials, options=options, interceptors=interceptors)
         else:
-            self._channel = grpc.aio.insecure_channel(target, options=options)
+            self._channel = grpc.aio.insecure_channel(target, options=options, interceptors=interceptors)
         self._stub = rpc.AdjudicatorStub(self._channel)
 
     @classmethod

@@ -14,6 +14,7 @@ from adjudicator.guard import CallerGuard
 from adjudicator.service import Adjudicator
 from adjudicator.wire import pb, rpc
 from starbase_core.callers import Caller
+from starbase_core import tracing
 from starbase_core.envelope import InvalidName
 from starbase_core.store import StoreError
 from starbase_core.tls import TlsFiles
@@ -94,9 +95,10 @@ async def start_grpc_server(adjudicator: Adjudicator, port: int, host: str = "0.
     """A started server and the port it listens on (pass port 0 for a free one).
 
     `callers`: who may call (None: anyone, for in-process tests); `tls`: serve TLS with this
-    certificate and require client certificates signed by its CA (mutual TLS)."""
-    interceptors = [CallerGuard(callers)] if callers is not None else []
-    server = grpc.aio.server(interceptors=interceptors)
+    certificate and require client certificates signed by its CA (mutual TLS). Tracing comes first,
+    so a refused call is traced too."""
+    guard = [CallerGuard(callers)] if callers is not None else []
+    server = grpc.aio.server(interceptors=[*tracing.grpc_server_interceptors(), *guard])
     rpc.add_AdjudicatorServicer_to_server(AdjudicatorServicer(adjudicator), server)
     if tls is not None:
         ca, chain, key = tls.read()

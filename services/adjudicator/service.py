@@ -28,6 +28,7 @@ import structlog
 from prometheus_client import Counter, Histogram
 
 from adjudicator.cache import GameCache, Slot
+from starbase_core import tracing
 from starbase_core.envelope import Envelope
 from starbase_core.gamestream import GameRecord, game_stream
 from starbase_core.seeds import SeedVault
@@ -71,7 +72,8 @@ class Adjudicator:
         check_new_game(engine, players, options)   # before the vault keeps a seed for a game that cannot start
         new = open_game(engine, players, options, await self.vault.get_or_create(game_id))
         try:
-            stored = await self.store.append(stream, new, expected_seq=0, command_id=command_id)
+            with tracing.tracer().start_as_current_span("store.append"):
+                stored = await self.store.append(stream, tracing.stamp(new), expected_seq=0, command_id=command_id)
         except WrongExpectedSeq:
             raise RuleViolation("GAME_EXISTS", f"game {game_id} already exists") from None
         log.info("game_created", game_id=game_id, game=engine.name, players=players)
@@ -138,8 +140,9 @@ class Adjudicator:
             slot.record = None      # the cached state may be half-evolved
             raise
         try:
-            stored = await self.store.append(stream, decision.events, expected_seq=record.last_seq,
-                                             command_id=command_id)
+            events = tracing.stamp(decision.events)     # the trace's ids, before the append's own span
+            with tracing.tracer().start_as_current_span("store.append"):
+                stored = await self.store.append(stream, events, expected_seq=record.last_seq, command_id=command_id)
         except WrongExpectedSeq:
             CONFLICT.inc()
             slot.record = None      # evolved past the stream: rebuild it

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import sys
 
+import structlog
 import uvicorn
 from pydantic import ValidationError
 
 from starbase_core.credentials import require
+from starbase_core.descriptors import raise_open_files_limit
 from starbase_core.health import serve_metrics
 from starbase_core.logging import configure_logging
 
@@ -36,12 +38,16 @@ def main() -> None:
     configure_logging("lobby", settings.log_level, settings.log_json)
     logfilter.install()
     serve_metrics(settings.metrics_host, settings.metrics_port)
+    before, after = raise_open_files_limit()      # one descriptor per WebSocket
+    structlog.get_logger("lobby").info("open_files_limit", before=before, after=after)
     app = create_app(settings)
     uvicorn.run(app, host=settings.lobby_host, port=settings.lobby_port, log_config=None,
                 timeout_graceful_shutdown=int(settings.lobby_shutdown_grace), proxy_headers=True,
                 # Credentials never travel in URLs (sockets use tickets as subprotocols), and
                 # `logfilter` redacts any an old client still sends: the access log can stay on.
-                access_log=True, ws_max_size=settings.lobby_ws_max_message_bytes)
+                access_log=True, ws_max_size=settings.lobby_ws_max_message_bytes,
+                # Pushes are small JSON: per-message deflate costs more CPU per socket than it saves.
+                ws_per_message_deflate=False)
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ from prometheus_client import Counter, Histogram
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import compile_path
 
+from starbase_core import tracing
 from starbase_core.health import health_router
 from starbase_core.store import StoreError
 
@@ -62,6 +63,7 @@ def create_app(settings: LobbySettings, runtime: LobbyRuntime | None = None) -> 
     _install_errors(app)
     _install_metrics(app)
     app.add_middleware(BodyGate, limit=settings.lobby_max_body_bytes)
+    tracing.instrument_http(app)       # a span per request when OTEL_TRACES_EXPORTER is set
     return app
 
 

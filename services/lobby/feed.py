@@ -15,6 +15,7 @@ from typing import AsyncIterator, Awaitable, Callable
 
 import structlog
 
+from starbase_core import tracing
 from starbase_core.envelope import Envelope
 from starbase_core.supervise import Supervisor
 
@@ -67,6 +68,17 @@ class Feed:
         raise ConnectionError(f"the follow of {subject_filter} ended")
 
     def _dispatch(self, envelope: Envelope) -> None:
+        if tracing.enabled() and (parent := tracing.parent_of(envelope.meta)) is not None:
+            # The push joins the trace of the command that appended this event (its ids are in the meta).
+            with tracing.tracer().start_as_current_span("push", context=parent) as span:
+                span.set_attribute("starbase.stream", envelope.stream)
+                span.set_attribute("starbase.seq", envelope.seq)
+                span.set_attribute("starbase.subscribers", len(self._subscribers.get(envelope.stream, ())))
+                self._hand_out(envelope)
+        else:
+            self._hand_out(envelope)
+
+    def _hand_out(self, envelope: Envelope) -> None:
         for subscription in list(self._subscribers.get(envelope.stream, ())):
             try:
                 subscription.queue.put_nowait(envelope)

@@ -34,7 +34,7 @@ import structlog
 from nats.errors import TimeoutError as NatsTimeout
 from nats.js import api
 from nats.js.errors import NotFoundError
-from prometheus_client import Counter
+from prometheus_client import Counter, Gauge
 
 from starbase_core.envelope import Envelope
 from starbase_core.store_jetstream import JetStreamEventStore
@@ -43,6 +43,9 @@ from scoring.consumer import ScoringConsumer
 
 log = structlog.get_logger(__name__)
 REBUILDS = Counter("scoring_rebuilds_total", "Rebuilds after Redis lost the projection", ["kind"])
+# How far scoring is behind the store: the consumer's pending messages after the last one fetched (0 when
+# a fetch finds nothing). The alert on it is how an operator learns that leaderboards are going stale.
+LAG = Gauge("scoring_consumer_lag_messages", "Store messages not yet delivered to scoring")
 BATCH = 100
 ACK_WAIT = 5.0              # seconds before the server hands an unacknowledged message to someone else
 HEARTBEAT = ACK_WAIT / 3    # a batch in hand tells the server it is still working this often
@@ -81,9 +84,11 @@ class DurableScoring:
                 try:
                     messages = await subscription.fetch(BATCH, timeout=FETCH_TIMEOUT)
                 except (NatsTimeout, asyncio.TimeoutError):
+                    LAG.set(0)
                     await self._check_marker()       # idle: did Redis lose the projection meanwhile?
                     continue
                 # Shielded: a stop never lands inside a Redis call (see ScoringConsumer.run).
+                LAG.set(messages[-1].metadata.num_pending)
                 step = asyncio.ensure_future(self._handle_batch(messages))
                 try:
                     await asyncio.shield(step)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import uvicorn
 
 from starbase_core.credentials import require
+from starbase_core.descriptors import raise_open_files_limit
 from starbase_core.health import serve_metrics
 from starbase_core.logging import configure_logging
 
@@ -19,6 +20,7 @@ def main() -> None:
     require(settings, NEEDS, "trucker")
     configure_logging("trucker", settings.log_level, settings.log_json)
     serve_metrics(settings.metrics_host, settings.metrics_port)
+    raise_open_files_limit()                      # one descriptor per WebSocket
     # Frames above 64 KiB are cut off by the server itself (close code 1009); smaller ones above
     # TRUCKER_MAX_MESSAGE_BYTES get a MESSAGE_TOO_LARGE refusal on the socket.
     uvicorn.run(create_app(settings), host=settings.trucker_host, port=settings.trucker_port,

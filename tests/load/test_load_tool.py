@@ -1,4 +1,4 @@
-"""`starbase load` against a real in-process stack: its figures must add up, and match the store.
+"""The chaos harness's and `make bench`'s game driver (`starbase_cli.loadgen`) against a real in-process stack: its figures must add up, and match the store.
 
 Given a running lobby (real NATS JetStream, adjudicator over gRPC, lobby over HTTP + WebSocket),
 when the load tool plays a few games with bots, then: sent == accepted + refused + unanswered; each
@@ -15,7 +15,7 @@ import json
 import pytest
 
 from starbase_cli.loadgen import LoadPlan, run_load, summary
-from starbase_cli.load import target_problem
+from starbase_load.target import target_problem
 from starbase_cli.main import main
 from starbase_core.audit import PASS, audit_game
 from starbase_rules.registry import get_game
@@ -48,24 +48,6 @@ async def check_against_the_store(stack, figures: dict) -> None:
         assert audit_game(game_id, stored[game_id], get_game).verdict == PASS
     for game_id in set(games["started_ids"]) - set(games["finished_ids"]):
         assert stored[game_id][-1].type != "GameEnded"
-
-
-async def test_the_cli_plays_games_of_a_game_with_hidden_cards_and_its_figures_add_up(stack):
-    """Testjack deals face-down cards, so the bots choose from the lobby's legal actions."""
-    printed = io.StringIO()
-    argv = ["load", "--lobby", stack.http, "--game", "testjack", "--tables", "3", "--seats", "2",
-            "--games", "5", "--duration", "90", "--max-commands", "1000", "--json"]
-    with contextlib.redirect_stdout(printed):
-        exit_code = await asyncio.to_thread(main, argv)
-    # The in-process services log to the same stdout: the figures are the last top-level JSON object.
-    text = "\n" + printed.getvalue()
-    figures = json.loads(text[text.rindex("\n{\n"):])
-
-    assert exit_code == 0, figures
-    assert figures["bots"] == "actions" and figures["stopped"] == "games done"
-    assert figures["games"]["started"] == figures["games"]["finished"] == 5
-    assert figures["action_reads"] >= figures["commands"]["sent"]
-    await check_against_the_store(stack, figures)
 
 
 async def test_a_whole_moon21_game_with_the_engines_bots(stack):

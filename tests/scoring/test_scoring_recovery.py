@@ -174,3 +174,37 @@ async def _consumer_exists(store) -> bool:
 
 async def _scored(ledger: Ledger, game_id: str) -> bool:
     return await ledger.result(game_id) is not None
+
+
+async def test_the_lag_gauge_counts_down_what_scoring_has_not_yet_fetched_and_reads_zero_once_idle(
+        redis_url, namespace, store, monkeypatch):
+    from scoring import durable
+
+    for n in range(30):                                  # 60 store messages waiting before scoring starts
+        await end_game(store, f"lag{n}", [("ann", 1), ("bob", 2)])
+    monkeypatch.setattr(durable, "BATCH", 10)
+    monkeypatch.setattr(durable, "FETCH_TIMEOUT", 0.5)
+    ledger = Ledger(Redis.from_url(redis_url, decode_responses=True), f"sc{namespace}")
+    scoring = DurableScoring(store, ScoringConsumer(store, ledger), "sc")
+    seen: list[float] = []
+    handle = scoring._handle_batch
+
+    async def noting_the_lag(messages):                  # the gauge as each batch starts
+        seen.append(durable.LAG._value.get())
+        await handle(messages)
+
+    scoring._handle_batch = noting_the_lag
+    task = asyncio.create_task(scoring.run())
+    try:
+        await until(lambda: _scored(ledger, "lag29"), 30, "every game scored")
+        await until(lambda: _zero(durable.LAG), 10, "the lag back to zero once idle")
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        await ledger.redis.aclose()
+    assert seen[0] == 60 - 10                            # the first batch of 10 left 50 behind
+    assert seen == sorted(seen, reverse=True) and seen[-1] == 0
+
+
+async def _zero(gauge) -> bool:
+    return gauge._value.get() == 0
