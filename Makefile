@@ -3,6 +3,10 @@ PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+# The web client (services/web): npm ci when its lock changes, a build when its sources change.
+WEB       := services/web
+WEB_DEPS  := $(WEB)/node_modules/.installed
+WEB_BUILD := $(WEB)/dist/index.html
 
 .PHONY: install run check test test-unit test-integration bench chaos clean
 
@@ -12,10 +16,17 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[local,test]'
 	touch $(STAMP)
 
-install: $(STAMP)
+$(WEB_DEPS): $(WEB)/package.json $(WEB)/package-lock.json
+	cd $(WEB) && npm ci --no-audit --no-fund
+	touch $(WEB_DEPS)
+
+$(WEB_BUILD): $(WEB_DEPS) $(shell find $(WEB)/src $(WEB)/scripts -type f 2>/dev/null) $(WEB)/index.html $(WEB)/vite.config.ts $(WEB)/tsconfig.json
+	cd $(WEB) && npm run build
+
+install: $(STAMP) $(WEB_BUILD)
 
 # CLUSTER=3: NATS as a 3-node JetStream cluster, streams replicated on all three (starbase_core.cluster).
-run: $(STAMP)
+run: install
 	CLUSTER=$(CLUSTER) $(PY) -m starbase_cli.run
 
 # Package boundaries (.importlinter) and types (pyproject's [tool.mypy]) before the tests.
@@ -23,7 +34,7 @@ check: $(STAMP)
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy
 
-test: check
+test: check $(WEB_BUILD)
 	$(PY) -m pytest -q
 
 test-unit: $(STAMP)
@@ -32,7 +43,7 @@ test-unit: $(STAMP)
 test-integration: $(STAMP)
 	$(PY) -m pytest -q -m integration
 
-bench: $(STAMP)
+bench: $(STAMP) $(WEB_BUILD)
 	$(PY) -m starbase_cli.bench
 
 # Every fault trial against the stack as separate processes, then the table (docs/chaos.md); ~10 min.
@@ -40,4 +51,4 @@ chaos: $(STAMP)
 	$(PY) -m starbase_chaos
 
 clean:
-	rm -rf $(VENV) .run .chaos .pytest_cache
+	rm -rf $(VENV) .run .chaos .pytest_cache $(WEB)/node_modules $(WEB)/dist

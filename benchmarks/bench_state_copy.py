@@ -7,6 +7,7 @@ copy bounds their cost. Prints figures only; bounded (one bot game per engine, 2
 from __future__ import annotations
 
 import copy
+import pickle
 import time
 
 from starbase_rules.copying import copy_state
@@ -16,17 +17,21 @@ REPEATS = 200
 
 
 def _engines():
-    from moon21.clone import clone_state
     from moon21.game import GAME as MOON21
     from stellar.game import GAME as STELLAR
     from t2038.game import GAME as T2038
     from trucker_rules.game import GAME as TRUCKER
     return [
-        ("moon21", MOON21, ["ann", "bob", "cy", "dee"], {}, ("moon21.clone.clone_state", clone_state)),
-        ("t2038", T2038, ["ann", "bob", "cy", "dee"], {}, ("State.copy (pickle)", lambda s: s.copy())),
+        ("moon21", MOON21, ["ann", "bob", "cy", "dee"], {},
+         ("GAME.copy_state (the base since the port)", MOON21.copy_state)),
+        ("t2038", T2038, ["ann", "bob", "cy", "dee"], {}, ("pickle (State.copy before the base)", _pickled)),
         ("trucker", TRUCKER, ["ann", "bob", "cy"], {}, ("TruckerState.clone", lambda s: s.clone())),
         ("stellar", STELLAR, ["ann", "bob", "cy", "dee"], {}, ("copy.deepcopy (before the base)", copy.deepcopy)),
     ]
+
+
+def _pickled(state):
+    return pickle.loads(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 def _late_state(game, players, options):

@@ -8,6 +8,7 @@ import random
 import time
 
 from starbase_rules.contract import fold
+from starbase_rules.copying import copy_state
 from starbase_rules.fair import FairRng
 from starbase_rules.playout import playout
 from t2038 import commands as cmd
@@ -81,12 +82,12 @@ def main() -> None:
     boards = late_operator_states(game.events)
     late = boards[0]
     explored = len(late.tiles)
-    times = [t for board in boards for t in route_choice_times(board.copy())]   # evolve works in place
+    times = [t for board in boards for t in route_choice_times(copy_state(board))]   # evolve works in place
     if times:
         print(f"t2038: bot route choice on a late board ({explored} hexes explored, "
               f"{len(late.claims)} claims, phase {late.phase}): {len(times)} routes, "
               f"mean {1000 * sum(times) / len(times):.1f} ms, max {1000 * max(times):.1f} ms per route")
-    measured = [legal_action_times(board.copy()) for board in boards[:4]]
+    measured = [legal_action_times(copy_state(board)) for board in boards[:4]]
     times = [t for spent, _ in measured for t in spent]
     sizes = [n for _, offered in measured for n in offered]
     if times:

@@ -6,7 +6,8 @@ from kit18xx.emergency import may_sell
 from kit18xx.shares import corp_of
 from moon21 import commands as K
 from moon21 import events as E
-from moon21.emit import Emitter, refuse
+from moon21.scratch import probe
+from starbase_rules.scratch import Tx, refuse
 from moon21.state import C, P, State
 from moon21.trading import holder_of, sale_possible, sell
 from starbase_rules.contract import RuleViolation
@@ -28,31 +29,31 @@ def president_sellable(s: State, corp: str) -> list[str]:
     return [x for x in held if not s.corps[x].closed and sale_possible(s, P(president), x, corp)]
 
 
-def emergency_sell(em: Emitter, corp: str, actor: str, cmd: K.SellShares) -> None:
-    s = em.state
+def emergency_sell(tx: Tx[State], corp: str, actor: str, cmd: K.SellShares) -> None:
+    s = tx.state
     need = s.op.raising
     if not need:
-        raise refuse("WRONG_STEP", "shares are sold in operating rounds only to raise money for a transport")
+        refuse("WRONG_STEP", "shares are sold in operating rounds only to raise money for a transport")
     if cmd.corp not in s.corps or not s.corps[cmd.corp].started or s.corps[cmd.corp].closed:
-        raise refuse("NOT_STARTED", f"{cmd.corp} has no shares in play")
+        refuse("NOT_STARTED", f"{cmd.corp} has no shares in play")
     price = s.price(cmd.corp)
     if cmd.seller == "corporation":
         if not may_sell(s.cash(C(corp)), need, price, cmd.count):
-            raise refuse("SELLING_TOO_MUCH", f"{corp} must stop selling once it has ₡{need}")
-        sell(em, C(corp), cmd.corp, cmd.count, drop=True)
+            refuse("SELLING_TOO_MUCH", f"{corp} must stop selling once it has ₡{need}")
+        sell(tx, C(corp), cmd.corp, cmd.count, drop=True)
     else:
         if treasury_sellable(s, corp):
-            raise refuse("SELL_TREASURY_FIRST", "the corporation sells its treasury stock first")
+            refuse("SELL_TREASURY_FIRST", "the corporation sells its treasury stock first")
         if not may_sell(s.cash(C(corp)) + s.cash(P(actor)), need, price, cmd.count):
-            raise refuse("SELLING_TOO_MUCH", f"stop selling once you can make up ₡{need}")
-        sell(em, P(actor), cmd.corp, cmd.count, drop=True, keep_presidency=corp)
+            refuse("SELLING_TOO_MUCH", f"stop selling once you can make up ₡{need}")
+        sell(tx, P(actor), cmd.corp, cmd.count, drop=True, keep_presidency=corp)
 
 
-def declare_bankruptcy(em: Emitter, corp: str, actor: str) -> None:
+def declare_bankruptcy(tx: Tx[State], corp: str, actor: str) -> None:
     """11.7/11.8.1. Table option `bankruptcy`: "after_selling" (the president must first sell every
     share the rules let them sell) or "when_short" (18xx.games: as soon as cash plus what the
     sellable shares fetch cannot pay; the bank then sells those shares for them)."""
-    s = em.state
+    s = tx.state
     need = s.op.raising
     have = s.cash(C(corp)) + s.cash(P(actor))
     short = s.option("bankruptcy") == "when_short"
@@ -61,12 +62,12 @@ def declare_bankruptcy(em: Emitter, corp: str, actor: str) -> None:
     else:
         can_pay = have >= need or bool(president_sellable(s, corp))
     if not need or can_pay or treasury_sellable(s, corp):
-        raise refuse("NOT_BANKRUPT", "you can still raise the money for a transport")
+        refuse("NOT_BANKRUPT", "you can still raise the money for a transport")
     if short:
         for x, count in _president_sales(s, corp, actor):
-            sell(em, P(actor), x, count, drop=True, keep_presidency=corp)
-    em(E.CorporationClosed(corp=corp, reason="bankrupt: could not buy a transport"))
-    bankrupt_player(em, actor)
+            sell(tx, P(actor), x, count, drop=True, keep_presidency=corp)
+    tx.emit(E.CorporationClosed(corp=corp, reason="bankrupt: could not buy a transport"))
+    bankrupt_player(tx, actor)
 
 
 def _president_sales(s: State, corp: str, president: str) -> list[tuple[str, int]]:
@@ -82,16 +83,16 @@ def _president_sales(s: State, corp: str, president: str) -> list[tuple[str, int
 
 def _sale_accepted(s: State, seller: str, corp: str, count: int, protected: str) -> bool:
     try:
-        sell(Emitter(s), seller, corp, count, drop=True, keep_presidency=protected)
+        sell(probe(s), seller, corp, count, drop=True, keep_presidency=protected)
     except RuleViolation:
         return False
     return True
 
 
-def bankrupt_player(em: Emitter, player: str) -> None:
-    s = em.state
+def bankrupt_player(tx: Tx[State], player: str) -> None:
+    s = tx.state
     successors: dict[str, str | None] = {}
     for corp in s.live_corps():
         if s.shares.president_of(corp) == P(player):
             successors[corp] = successor_after_bankruptcy(s.shares, corp, s.players, holder_of(s), player)
-    em(E.PlayerBankrupt(player=player, successors=successors))
+    tx.emit(E.PlayerBankrupt(player=player, successors=successors))

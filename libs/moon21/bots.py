@@ -15,7 +15,7 @@ from moon21 import commands as K
 from moon21.bankruptcy import president_sellable, treasury_sellable
 from moon21.bot_tiles import choose_lay
 from moon21.corporate import issue_limit
-from moon21.decide import decide, to_act
+from moon21.decide import to_act
 from moon21.earnings import best_turn
 from moon21.isr import free_cash
 from moon21.operating import depot_options, open_bases, tile_options
@@ -27,12 +27,13 @@ from moon21.trading import cert_limit, holding_cap, player_cert_count
 from starbase_rules.contract import RuleViolation
 
 
-def bot_command(s: State, player: str, rnd: random.Random):
+def bot_command(s: State, player: str, rnd: random.Random, decide):
+    """The first of the bot's candidates that `decide` (the engine's) accepts, or None."""
     if player not in to_act(s):
         return None
     for cmd in candidates(s, player, rnd):
         try:
-            decide(s, cmd, player)
+            decide(s, cmd, player, None)
         except RuleViolation:
             continue
         return cmd

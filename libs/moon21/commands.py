@@ -1,12 +1,11 @@
 """21Moon commands: imperatives a player sends. Each has a `type` discriminator and version `v`."""
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Literal
 
-from pydantic import Field, TypeAdapter
+from pydantic import Field
 
 from starbase_rules.contract import Command
-from starbase_rules.contract import parse_command as parse
 
 
 class _Cmd(Command):
@@ -153,14 +152,8 @@ class DeclareBankruptcy(_Cmd):
     type: Literal["DeclareBankruptcy"] = "DeclareBankruptcy"
 
 
-AnyCommand = Annotated[Union[
+COMMANDS = (
     Pass, BuyPrivate, BidOnPrivate, PlaceOldLandingSite, SellShares, BuyShare, StartCorporation,
     SwapCertificate, TakeTunnelShare, IssueShares, LayTile, LayTerminal, PlaceDepot, PlaceResearchMarker,
     MoveTransport, RunTransports, BuyTransport, AcquirePrivate, UseUnContract, AnswerDeal, DeclareBankruptcy,
-], Field(discriminator="type")]
-
-_ADAPTER = TypeAdapter(AnyCommand)
-
-
-def parse_command(data: dict) -> Command:
-    return parse(_ADAPTER, data)
+)

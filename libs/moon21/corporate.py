@@ -5,8 +5,8 @@ from __future__ import annotations
 from kit18xx.shares import IPO, POOL
 from moon21 import commands as K
 from moon21 import events as E
-from moon21.emit import Emitter, refuse
-from moon21.state import C
+from starbase_rules.scratch import Tx, refuse
+from moon21.state import C, State
 from moon21.trading import buy, check_float, move_price, pool_cap, sell
 
 
@@ -15,22 +15,22 @@ def corporate_actor(s) -> str | None:
     return s.president(corp) if corp else None
 
 
-def decide_cr(em: Emitter, cmd, actor: str) -> None:
-    s = em.state
+def decide_cr(tx: Tx[State], cmd, actor: str) -> None:
+    s = tx.state
     corp = s.cr.current
     if corp is None or actor != s.president(corp):
-        raise refuse("NOT_YOUR_TURN", f"it is {corporate_actor(s)}'s corporate turn")
+        refuse("NOT_YOUR_TURN", f"it is {corporate_actor(s)}'s corporate turn")
     if isinstance(cmd, K.SellShares):
-        sell(em, C(corp), cmd.corp, cmd.count, drop=cmd.corp not in s.cr.sold_corps)
+        sell(tx, C(corp), cmd.corp, cmd.count, drop=cmd.corp not in s.cr.sold_corps)
     elif isinstance(cmd, K.IssueShares):
-        issue(em, corp, cmd.count)
+        issue(tx, corp, cmd.count)
     elif isinstance(cmd, K.BuyShare):
-        _corporate_buy(em, corp, cmd)
-        em(E.CorporateTurnEnded(corp=corp))
+        _corporate_buy(tx, corp, cmd)
+        tx.emit(E.CorporateTurnEnded(corp=corp))
     elif isinstance(cmd, K.Pass):
-        em(E.CorporateTurnEnded(corp=corp))
+        tx.emit(E.CorporateTurnEnded(corp=corp))
     else:
-        raise refuse("WRONG_ROUND", f"{cmd.type} is not a corporate round action")
+        refuse("WRONG_ROUND", f"{cmd.type} is not a corporate round action")
 
 
 def issue_limit(s, corp: str) -> int:
@@ -42,36 +42,36 @@ def issue_limit(s, corp: str) -> int:
     return max(0, min(room, len(s.shares.ordinary_certs(corp, IPO))))
 
 
-def issue(em: Emitter, corp: str, count: int) -> None:
-    s = em.state
+def issue(tx: Tx[State], corp: str, count: int) -> None:
+    s = tx.state
     if count < 1 or count > issue_limit(s, corp):
-        raise refuse("ISSUE_LIMIT", f"{corp} may issue between 1 and {issue_limit(s, corp)} shares now")
+        refuse("ISSUE_LIMIT", f"{corp} may issue between 1 and {issue_limit(s, corp)} shares now")
     floated, already = s.corps[corp].floated, s.cr.issued
     certs = s.shares.ordinary_certs(corp, IPO)[:count]
-    em(E.SharesIssued(corp=corp, certs=certs, price=s.price(corp)))
+    tx.emit(E.SharesIssued(corp=corp, certs=certs, price=s.price(corp)))
     if floated and not already:
-        move_price(em, corp, "down", reason="issue")
-    check_float(em, corp)
+        move_price(tx, corp, "down", reason="issue")
+    check_float(tx, corp)
 
 
-def _corporate_buy(em: Emitter, corp: str, cmd: K.BuyShare) -> None:
-    s = em.state
+def _corporate_buy(tx: Tx[State], corp: str, cmd: K.BuyShare) -> None:
+    s = tx.state
     if cmd.corp == corp and cmd.source == "ipo":
-        raise refuse("OWN_IPO", "a corporation may not buy from its own IPO")
+        refuse("OWN_IPO", "a corporation may not buy from its own IPO")
     if cmd.corp == corp and s.cr.issued:
-        raise refuse("ISSUED_THIS_ROUND", "a corporation that issued may not buy its own shares this round")
+        refuse("ISSUED_THIS_ROUND", "a corporation that issued may not buy its own shares this round")
     if cmd.corp in s.cr.sold_corps:
-        raise refuse("SOLD_THIS_ROUND", f"{corp} sold {cmd.corp} this turn")
-    buy(em, C(corp), cmd.corp, cmd.source)
+        refuse("SOLD_THIS_ROUND", f"{corp} sold {cmd.corp} this turn")
+    buy(tx, C(corp), cmd.corp, cmd.source)
 
 
-def end_of_corporate_round(em: Emitter) -> None:
-    s = em.state
+def end_of_corporate_round(tx: Tx[State]) -> None:
+    s = tx.state
     for corp in s.market.price_order(s.grid, s.live_corps()):
-        if em.state.corps[corp].closed:
+        if tx.state.corps[corp].closed:
             continue
         holdings = s.shares.holdings(corp)
         if holdings.get(IPO, 0) == 0 and holdings.get(POOL, 0) == 0:
-            move_price(em, corp, "up", reason="sold out")
+            move_price(tx, corp, "up", reason="sold out")
         elif holdings.get(POOL, 0) > 0 and s.corps[corp].operated:
-            move_price(em, corp, "down", reason="shares in the bank pool")
+            move_price(tx, corp, "down", reason="shares in the bank pool")

@@ -1,18 +1,19 @@
-"""`decide`: check a command against the state and return the events it causes (never mutates)."""
+"""Deciding a command: whose turn it is, and which round's rules read it (registered in `RULES` for every
+command type; the engine base applies the common guards first and `flow.advance` after)."""
 from __future__ import annotations
 
 from moon21 import commands as K
 from moon21.bankruptcy import declare_bankruptcy, emergency_sell
 from moon21.corporate import corporate_actor, decide_cr
 from moon21.earnings import submit_runs
-from moon21.emit import Emitter, refuse
-from moon21.flow import advance
 from moon21.isr import decide_isr, decide_ols
 from moon21.operating import buy_transport, finish_step, lay_tile, move_transport, place_depot
 from moon21.deals import acquire_private, answer_deal
 from moon21.privates import lay_terminal, place_research_marker, use_un_contract
+from moon21.rules import RULES
 from moon21.state import State
 from moon21.stock import decide_sr
+from starbase_rules.scratch import Tx, refuse
 
 
 def to_act(s: State) -> list[str]:
@@ -36,26 +37,24 @@ def to_act(s: State) -> list[str]:
     return []
 
 
-def decide(state: State, cmd, actor: str | None) -> list:
-    if state.ended:
-        raise refuse("GAME_OVER", "the game has ended")
-    if actor not in state.players:
-        raise refuse("NOT_A_PLAYER", f"{actor!r} is not playing this game")
-    if actor not in to_act(state):
-        raise refuse("NOT_YOUR_TURN", f"waiting for {', '.join(to_act(state)) or 'nobody'}")
-    em = Emitter(state)
+def decide_command(tx: Tx[State], cmd, actor: str) -> None:
+    """Every 21Moon command goes through here: the round in play (or the Old Landing Site its buyer owes)
+    says which rules read it, and each round refuses the commands it has no use for (WRONG_ROUND)."""
+    state = tx.state
     if state.ols_pending:
-        decide_ols(em, cmd, actor)
+        decide_ols(tx, cmd, actor)
     elif state.kind == "ISR":
-        decide_isr(em, cmd, actor)
+        decide_isr(tx, cmd, actor)
     elif state.kind == "SR":
-        decide_sr(em, cmd, actor)
+        decide_sr(tx, cmd, actor)
     elif state.kind == "CR":
-        decide_cr(em, cmd, actor)
+        decide_cr(tx, cmd, actor)
     else:
-        decide_or(em, cmd, actor)
-    advance(em)
-    return em.events
+        decide_or(tx, cmd, actor)
+
+
+for _command_type in K.COMMANDS:
+    RULES.decides(_command_type)(decide_command)
 
 
 OR_HANDLERS = {
@@ -65,29 +64,29 @@ OR_HANDLERS = {
 }
 
 
-def decide_or(em: Emitter, cmd, actor: str) -> None:
-    s = em.state
+def decide_or(tx: Tx[State], cmd, actor: str) -> None:
+    s = tx.state
     corp = s.op.corp
     if s.op.deal:
-        return answer_deal(em, actor, cmd)
+        return answer_deal(tx, actor, cmd)
     if isinstance(cmd, K.AnswerDeal):
-        raise refuse("NO_DEAL", "there is no offer to answer")
+        refuse("NO_DEAL", "there is no offer to answer")
     if s.op.pending_un and not isinstance(cmd, K.UseUnContract):
-        raise refuse("UN_CONTRACT_PENDING", "choose what the UN Contract does first")
+        refuse("UN_CONTRACT_PENDING", "choose what the UN Contract does first")
     if s.op.raising and not isinstance(cmd, (K.SellShares, K.BuyTransport, K.DeclareBankruptcy)):
-        raise refuse("MUST_BUY_TRANSPORT", f"{corp} must raise money and buy a transport")
+        refuse("MUST_BUY_TRANSPORT", f"{corp} must raise money and buy a transport")
     handler = OR_HANDLERS.get(type(cmd))
     if handler:
-        handler(em, corp, cmd)
+        handler(tx, corp, cmd)
     elif isinstance(cmd, K.RunTransports):
-        submit_runs(em, corp, cmd.runs)
+        submit_runs(tx, corp, cmd.runs)
     elif isinstance(cmd, K.AcquirePrivate):
-        acquire_private(em, corp, actor, cmd)
+        acquire_private(tx, corp, actor, cmd)
     elif isinstance(cmd, K.SellShares):
-        emergency_sell(em, corp, actor, cmd)
+        emergency_sell(tx, corp, actor, cmd)
     elif isinstance(cmd, K.DeclareBankruptcy):
-        declare_bankruptcy(em, corp, actor)
+        declare_bankruptcy(tx, corp, actor)
     elif isinstance(cmd, K.Pass):
-        finish_step(em, corp)
+        finish_step(tx, corp)
     else:
-        raise refuse("WRONG_ROUND", f"{cmd.type} is not an operating round action")
+        refuse("WRONG_ROUND", f"{cmd.type} is not an operating round action")

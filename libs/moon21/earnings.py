@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from moon21 import board as bd
 from moon21 import events as E
-from moon21.emit import Emitter, refuse
-from moon21.state import C, State
+from starbase_rules.scratch import Tx, refuse
+from moon21.state import C, OR_STEPS, State
 from moon21.trading import move_price
 
 
@@ -22,56 +22,56 @@ def validate(s: State, corp: str, runs: dict[str, list[dict]]) -> dict:
     c = s.corps[corp]
     unknown = set(runs) - {"LB", "SP"}
     if unknown:
-        raise refuse("UNKNOWN_BASE", f"runs are given per base LB and SP, not {sorted(unknown)}")
+        refuse("UNKNOWN_BASE", f"runs are given per base LB and SP, not {sorted(unknown)}")
     return bd.validate_turn_runs(s.board, corp, {b: list(runs.get(b, [])) for b in ("LB", "SP")},
                                  {b: list(c.transports[b]) for b in ("LB", "SP")},
                                  sp_value=s.space_port_value, phase=s.phase,
                                  second_run=s.option("second_run_token"))
 
 
-def submit_runs(em: Emitter, corp: str, runs: dict[str, list[dict]]) -> None:
-    s = em.state
-    if s.op.step not in ("tiles", "token", "run"):
-        raise refuse("WRONG_STEP", "transports have already run this turn")
+def submit_runs(tx: Tx[State], corp: str, runs: dict[str, list[dict]]) -> None:
+    s = tx.state
+    if not OR_STEPS.allows(s.op.step, "RunTransports"):
+        refuse("WRONG_STEP", "transports have already run this turn")
     result = validate(s, corp, runs)
     if s.option("maximum_revenue") == "enforced" and result["revenue"] < best_turn(s, corp)["revenue"]:
         best = best_turn(s, corp)
-        raise refuse("NOT_MAXIMUM_REVENUE",
-                     f"these runs earn ₡{result['revenue']}; the transports can earn ₡{best['revenue']}")
-    pay(em, corp, result)
+        refuse("NOT_MAXIMUM_REVENUE",
+               f"these runs earn ₡{result['revenue']}; the transports can earn ₡{best['revenue']}")
+    pay(tx, corp, result)
 
 
-def run_and_pay(em: Emitter, corp: str, runs: dict | None) -> None:
+def run_and_pay(tx: Tx[State], corp: str, runs: dict | None) -> None:
     """Automatic runs: no transports, or a corporation in receivership (the bank runs the best)."""
-    s = em.state
-    pay(em, corp, best_turn(s, corp) if runs is None else validate(s, corp, runs))
+    s = tx.state
+    pay(tx, corp, best_turn(s, corp) if runs is None else validate(s, corp, runs))
 
 
-def pay(em: Emitter, corp: str, result: dict) -> None:
-    s = em.state
+def pay(tx: Tx[State], corp: str, result: dict) -> None:
+    s = tx.state
     if s.op.step != "run":
-        em(E.StepFinished(corp=corp, step=s.op.step, next_step="run"))
+        tx.emit(E.StepFinished(corp=corp, step=s.op.step, next_step="run"))
     receivership = s.corps[corp].receivership
     for base in ("LB", "SP"):
         part = result[base]
         if s.corps[corp].transports[base]:
-            em(E.TransportsRun(corp=corp, base=base, runs=part["runs"], revenue=part["revenue"]))
+            tx.emit(E.TransportsRun(corp=corp, base=base, runs=part["runs"], revenue=part["revenue"]))
     lb, sp = result["LB"]["revenue"], result["SP"]["revenue"]
     if lb:
-        em(E.EarningsPaid(corp=corp, base="LB", revenue=lb, payouts={C(corp): lb}))
+        tx.emit(E.EarningsPaid(corp=corp, base="LB", revenue=lb, payouts={C(corp): lb}))
     if sp:
         payouts = {C(corp): sp} if receivership else dividends(s, corp, sp)
-        em(E.EarningsPaid(corp=corp, base="SP", revenue=sp, payouts=payouts))
-    _take_bonus_tokens(em, corp, result)
+        tx.emit(E.EarningsPaid(corp=corp, base="SP", revenue=sp, payouts=payouts))
+    _take_bonus_tokens(tx, corp, result)
     price = s.price(corp)
     if receivership or sp == 0:
-        move_price(em, corp, "left", reason="no dividend")
+        move_price(tx, corp, "left", reason="no dividend")
     elif sp >= 2 * price:
-        move_price(em, corp, "right", 2, reason="dividend at least twice the price")
+        move_price(tx, corp, "right", 2, reason="dividend at least twice the price")
     elif 2 * sp >= price:
-        move_price(em, corp, "right", reason="dividend at least half the price")
-    if not em.state.corps[corp].closed:
-        em(E.StepFinished(corp=corp, step="run", next_step="buy"))
+        move_price(tx, corp, "right", reason="dividend at least half the price")
+    if not tx.state.corps[corp].closed:
+        tx.emit(E.StepFinished(corp=corp, step="run", next_step="buy"))
 
 
 def dividends(s: State, corp: str, revenue: int) -> dict[str, int]:
@@ -83,8 +83,8 @@ def dividends(s: State, corp: str, revenue: int) -> dict[str, int]:
     return {h: a for h, a in out.items() if a}
 
 
-def _take_bonus_tokens(em: Emitter, corp: str, result: dict) -> None:
-    s = em.state
+def _take_bonus_tokens(tx: Tx[State], corp: str, result: dict) -> None:
+    s = tx.state
     areas: list[str] = []
     for base in ("LB", "SP"):
         for run in result[base]["runs"]:
@@ -93,4 +93,4 @@ def _take_bonus_tokens(em: Emitter, corp: str, result: dict) -> None:
                     if area not in s.corps[corp].bonus_tokens and area not in areas and s.bonus_left.get(area, 0) > 0:
                         areas.append(area)
     if areas:
-        em(E.BonusTokensTaken(corp=corp, areas=areas))
+        tx.emit(E.BonusTokensTaken(corp=corp, areas=areas))

@@ -1,9 +1,9 @@
 """21Moon events: facts in the past tense, JSON-serialisable, with the results of every draw."""
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Literal
 
-from pydantic import Field, TypeAdapter
+from pydantic import Field
 
 from starbase_rules.contract import Event
 
@@ -331,22 +331,3 @@ class GameFinished(Event):
     type: Literal["GameFinished"] = "GameFinished"
     reason: str
     standings: list[dict]                    # [{player, rank, score}]
-
-
-AnyEvent = Annotated[Union[
-    GameSetUp, RoundStarted, PriorityDealt, AuctionTurn, PrivateBought, BidPlaced, AuctionPassed,
-    PrivatePriceDropped, ResolutionStarted, ResolutionPassed, OldLandingSitePlaced, SharesSold, SharesIssued,
-    ShareBought, CorporationStarted, CorporationFloated, CertificatesSwapped, TunnelShareTaken,
-    PresidencyChanged, PriceMoved, StockTurnEnded, CorporateTurnStarted,
-    CorporateTurnEnded, SpacePortValueChanged, PrivateClosed, PrivateRevenuePaid, OperatingTurnStarted,
-    StepFinished, OperatingTurnEnded, TileLaid, RiftBridgeBonusPaid, DepotPlaced, ResearchMarkerPlaced,
-    TransportMoved, TransportsRun, EarningsPaid, BonusTokensTaken, TransportBought, PhaseChanged,
-    PrivateSold, UnContractUsed, DealProposed, DealAnswered, EmergencyBegan, PlayerBankrupt, CorporationClosed,
-    GameFinished,
-], Field(discriminator="type")]
-
-_ADAPTER = TypeAdapter(AnyEvent)
-
-
-def parse_event(data: dict) -> Event:
-    return _ADAPTER.validate_python(data)

@@ -8,8 +8,9 @@ from kit18xx.shares import IPO, POOL, corp_of
 from kit18xx.turns import StockTurns
 from moon21 import board as bd
 from moon21 import events as E
-from moon21.rules import ols_min_distance, rules
-from moon21.state import C, CorporateRound, Corp, OperatingTurn, P, State, name_of
+from moon21 import evolve_operating  # noqa: F401  (registers the operating round's handlers)
+from moon21.rules import RULES, ols_min_distance, rules
+from moon21.state import C, CorporateRound, Corp, P, State, name_of
 
 
 def _shares_value(state: State, certs: list[str], price: int) -> int:
@@ -137,76 +138,6 @@ def _stock_turn_ended(s: State, e: E.StockTurnEnded) -> None:
     s.sr_turn_took_share = False
 
 
-def _tile(s: State, e: E.TileLaid) -> None:
-    bd.apply_lay(s.board, e.hex, e.tile, e.rotation)
-    s.ledger.move(C(e.corp), BANK, e.cost)
-    if s.op:
-        if e.base == "T":
-            s.op.terminal_laid = True
-        else:
-            s.op.tile_bases.append(e.base)
-
-
-def _depot(s: State, e: E.DepotPlaced) -> None:
-    bd.place_token(s.board, e.corp, e.hex, e.depot, need_route=not e.free, reach_mode=s.option("build_reach"))
-    s.corps[e.corp].depots_left.pop(0)
-    s.ledger.move(C(e.corp), BANK, e.cost)
-    if s.op and not e.free:
-        s.op.token_placed = True
-
-
-def _moved(s: State, e: E.TransportMoved) -> None:
-    corp = s.corps[e.corp]
-    corp.transports[e.from_base].remove(e.transport)
-    corp.transports["SP" if e.from_base == "LB" else "LB"].append(e.transport)
-    s.op.moved_transport = True
-
-
-def _earnings(s: State, e: E.EarningsPaid) -> None:
-    for holder, amount in e.payouts.items():
-        s.ledger.move(BANK, holder, amount)
-
-
-def _bonus(s: State, e: E.BonusTokensTaken) -> None:
-    for area in e.areas:
-        s.corps[e.corp].bonus_tokens.append(area)
-        s.bonus_left[area] -= 1
-
-
-def _transport_bought(s: State, e: E.TransportBought) -> None:
-    corp = s.corps[e.corp]
-    if e.president_paid:
-        s.ledger.move(P(s.president(e.corp)), C(e.corp), e.president_paid)
-    if e.from_corp:
-        s.corps[e.from_corp].transports[e.from_base].remove(e.transport)
-        s.ledger.move(C(e.corp), C(e.from_corp), e.price)
-    else:
-        if s.stack:
-            s.stack.pop(0)
-        else:
-            s.supplied[10] += 1
-        s.ledger.move(C(e.corp), BANK, e.price)
-    corp.transports[e.base].append(e.transport)
-    if s.op and s.op.corp == e.corp:
-        s.op.bought_for.append(e.base)
-        s.op.raising = 0
-        s.op.raised = False
-
-
-def _phase(s: State, e: E.PhaseChanged) -> None:
-    s.phase = e.phase
-    gone = e.removed_type
-    if gone is None:
-        return
-    for corp in s.corps.values():
-        for base in ("LB", "SP"):
-            kept = [t for t in corp.transports[base] if t != gone]
-            s.scrapped[gone] += len(corp.transports[base]) - len(kept)
-            corp.transports[base] = kept
-    s.scrapped[gone] += s.stack.count(gone)
-    s.stack = [t for t in s.stack if t != gone]
-
-
 def _private_sold(s: State, e: E.PrivateSold) -> None:
     s.ledger.move(C(e.corp), e.seller, e.price)
     s.private_owner[e.private] = C(e.corp)
@@ -215,18 +146,6 @@ def _private_sold(s: State, e: E.PrivateSold) -> None:
         s.ols_corp = e.corp
     if e.private == "P2" and s.op:
         s.op.pending_un = True
-
-
-def _un(s: State, e: E.UnContractUsed) -> None:
-    t = e.transport_type
-    if e.action == "add":
-        at = next((i for i, x in enumerate(s.stack) if x >= t), len(s.stack))
-        s.stack.insert(at, t)
-        s.supplied[t] += 1
-    elif e.action == "remove":
-        s.stack.remove(t)
-        s.scrapped[t] += 1
-    s.op.pending_un = False
 
 
 def _player_bankrupt(s: State, e: E.PlayerBankrupt) -> None:
@@ -299,21 +218,24 @@ def _corporate_turn_ended(s: State, e: E.CorporateTurnEnded) -> None:
     _reset_cr(s.cr)
 
 
-def _operating_turn_ended(s: State, e: E.OperatingTurnEnded) -> None:
-    s.operated.append(e.corp)
-    s.corps[e.corp].operated = True
-    s.op = None
-
-
-def _research_marker(s: State, e: E.ResearchMarkerPlaced) -> None:
-    bd.place_research_marker(s.board, e.hex)
-    s.research_marker = e.hex
-
-
 def _game_ended(s: State, e: E.GameFinished) -> None:
     s.ended = e.reason
     s.final = list(e.standings)
     s.kind = "END"
+
+
+# A handler returns None: it mutated the state (the base takes any other result for a new state, so
+# these wrap calls that return something; so do those of `evolve_operating`).
+def _auction_passed(s: State, e: E.AuctionPassed) -> None:
+    s.auction.record_pass()
+
+
+def _price_dropped(s: State, e: E.PrivatePriceDropped) -> None:
+    s.auction.drop_price(e.private, s.auction.price[e.private] - e.price)
+
+
+def _price_moved(s: State, e: E.PriceMoved) -> None:
+    s.market.move(s.grid, e.corp, e.direction, e.steps)
 
 
 def _set(attr: str, field: str):
@@ -322,55 +244,41 @@ def _set(attr: str, field: str):
     return apply
 
 
+# Every event type and what it does to the state (a handler mutates the state it is given).
 HANDLERS = {
-    "GameSetUp": _setup,
-    "RoundStarted": _round,
-    "PriorityDealt": _set("priority", "player"),
-    "AuctionTurn": _set("auction_turn", "player"),
-    "PrivateBought": _private_bought,
-    "BidPlaced": _bid,
-    "AuctionPassed": lambda s, e: s.auction.record_pass(),
-    "PrivatePriceDropped": lambda s, e: s.auction.drop_price(e.private, s.auction.price[e.private] - e.price),
-    "ResolutionStarted": _resolution_started,
-    "ResolutionPassed": _resolution_passed,
-    "OldLandingSitePlaced": _ols_placed,
-    "SharesSold": _sold,
-    "SharesIssued": _issued,
-    "ShareBought": _bought,
-    "CorporationStarted": _started,
-    "CorporationFloated": lambda s, e: setattr(s.corps[e.corp], "floated", True),
-    "CertificatesSwapped": _swapped,
-    "TunnelShareTaken": _tunnel_share,
-    "PresidencyChanged": _presidency,
-    "PriceMoved": lambda s, e: s.market.move(s.grid, e.corp, e.direction, e.steps),
-    "StockTurnEnded": _stock_turn_ended,
-    "CorporateTurnStarted": lambda s, e: setattr(s.cr, "current", e.corp),
-    "CorporateTurnEnded": _corporate_turn_ended,
-    "SpacePortValueChanged": _set("space_port_value", "value"),
-    "PrivateClosed": lambda s, e: s.private_owner.__setitem__(e.private, "closed"),
-    "PrivateRevenuePaid": lambda s, e: s.ledger.move(BANK, e.holder, e.amount),
-    "OperatingTurnStarted": lambda s, e: setattr(s, "op", OperatingTurn(e.corp)),
-    "StepFinished": lambda s, e: setattr(s.op, "step", e.next_step),
-    "OperatingTurnEnded": _operating_turn_ended,
-    "TileLaid": _tile,
-    "RiftBridgeBonusPaid": lambda s, e: s.ledger.move(BANK, C(e.corp), e.amount),
-    "DepotPlaced": _depot,
-    "ResearchMarkerPlaced": _research_marker,
-    "TransportMoved": _moved,
-    "TransportsRun": lambda s, e: None,          # the audit record of the runs; money moves in EarningsPaid
-    "EarningsPaid": _earnings,
-    "BonusTokensTaken": _bonus,
-    "TransportBought": _transport_bought,
-    "PhaseChanged": _phase,
-    "PrivateSold": _private_sold,
-    "UnContractUsed": _un,
-    "EmergencyBegan": lambda s, e: setattr(s.op, "raising", e.need),
-    "DealProposed": lambda s, e: setattr(s.op, "deal", e.model_dump(exclude={"type", "v"})),
-    "DealAnswered": lambda s, e: setattr(s.op, "deal", None),
-    "PlayerBankrupt": _player_bankrupt,
-    "CorporationClosed": _corp_closed,
-    "GameFinished": _game_ended,
+    E.GameSetUp: _setup,
+    E.RoundStarted: _round,
+    E.PriorityDealt: _set("priority", "player"),
+    E.AuctionTurn: _set("auction_turn", "player"),
+    E.PrivateBought: _private_bought,
+    E.BidPlaced: _bid,
+    E.AuctionPassed: _auction_passed,
+    E.PrivatePriceDropped: _price_dropped,
+    E.ResolutionStarted: _resolution_started,
+    E.ResolutionPassed: _resolution_passed,
+    E.OldLandingSitePlaced: _ols_placed,
+    E.SharesSold: _sold,
+    E.SharesIssued: _issued,
+    E.ShareBought: _bought,
+    E.CorporationStarted: _started,
+    E.CorporationFloated: lambda s, e: setattr(s.corps[e.corp], "floated", True),
+    E.CertificatesSwapped: _swapped,
+    E.TunnelShareTaken: _tunnel_share,
+    E.PresidencyChanged: _presidency,
+    E.PriceMoved: _price_moved,
+    E.StockTurnEnded: _stock_turn_ended,
+    E.CorporateTurnStarted: lambda s, e: setattr(s.cr, "current", e.corp),
+    E.CorporateTurnEnded: _corporate_turn_ended,
+    E.SpacePortValueChanged: _set("space_port_value", "value"),
+    E.PrivateClosed: lambda s, e: s.private_owner.__setitem__(e.private, "closed"),
+    E.PrivateSold: _private_sold,
+    E.PlayerBankrupt: _player_bankrupt,
+    E.CorporationClosed: _corp_closed,
+    E.GameFinished: _game_ended,
 }
+
+for _event_type, _handler in HANDLERS.items():
+    RULES.evolves(_event_type)(_handler)
 
 
 def _reset_cr(cr: CorporateRound) -> CorporateRound:
@@ -379,5 +287,5 @@ def _reset_cr(cr: CorporateRound) -> CorporateRound:
 
 
 def evolve(state: State, event) -> State:
-    HANDLERS[event.type](state, event)
-    return state
+    """Apply one event (what `GAME.evolve` does; for code that folds without the engine)."""
+    return RULES.evolve(state, event)

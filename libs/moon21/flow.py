@@ -7,7 +7,7 @@ from starbase_rules.contract import Outcome
 from moon21 import events as E
 from moon21.corporate import end_of_corporate_round
 from moon21.earnings import run_and_pay
-from moon21.emit import Emitter
+from starbase_rules.scratch import Tx
 from moon21.forced import buy_step_has_choice, corporate_turn_has_choice, stock_turn_has_choice
 from moon21.operating import bank_price, depot_options, must_buy, open_bases, phase_change
 from moon21.privates import pay_private_revenue
@@ -15,147 +15,147 @@ from moon21.rules import rules
 from moon21.state import C, State
 
 
-def advance(em: Emitter) -> None:
+def advance(tx: Tx[State]) -> None:
     """Emit automatic events until a player owes a decision or the game is over."""
     for _ in range(10_000):
-        s = em.state
+        s = tx.state
         if s.ended or s.ols_pending:
             return
         if len(s.active_players()) <= 1 and s.kind != "SETUP":
-            return end_game(em, "all players but one are bankrupt")
-        if not _step(em):
+            return end_game(tx, "all players but one are bankrupt")
+        if not _step(tx):
             return
     raise RuntimeError("advance did not settle")
 
 
-def _step(em: Emitter) -> bool:
-    s = em.state
+def _step(tx: Tx[State]) -> bool:
+    s = tx.state
     if s.kind == "SR":
         if s.sr.all_passed():
-            em(E.PriorityDealt(player=s.sr.priority_after_round()))
+            tx.emit(E.PriorityDealt(player=s.sr.priority_after_round()))
             order = s.market.price_order(s.grid, s.live_corps())
-            em(E.RoundStarted(kind="CR", set_no=s.set_no, order=order))
+            tx.emit(E.RoundStarted(kind="CR", set_no=s.set_no, order=order))
             return True
         if not stock_turn_has_choice(s, s.sr.current):          # a forced pass (18xx.games skips it too)
-            em(E.StockTurnEnded(player=s.sr.current, passed=not s.sr_turn_sold and not s.sr_turn_took_share))
+            tx.emit(E.StockTurnEnded(player=s.sr.current, passed=not s.sr_turn_sold and not s.sr_turn_took_share))
             return True
         return False
     if s.kind == "CR":
-        return _corporate(em)
+        return _corporate(tx)
     if s.kind == "OR":
-        return _operating(em)
+        return _operating(tx)
     return False
 
 
-def _corporate(em: Emitter) -> bool:
-    s = em.state
+def _corporate(tx: Tx[State]) -> bool:
+    s = tx.state
     if s.cr.current is not None:
         if corporate_turn_has_choice(s, s.cr.current):
             return False
-        em(E.CorporateTurnEnded(corp=s.cr.current))             # nothing to issue, sell or buy
+        tx.emit(E.CorporateTurnEnded(corp=s.cr.current))             # nothing to issue, sell or buy
         return True
     pending = [c for c in s.cr.order if c not in s.cr.done and not s.corps[c].closed]
     if not pending:
-        end_of_corporate_round(em)
-        start_operating_round(em, em.state.set_no, 1)
+        end_of_corporate_round(tx)
+        start_operating_round(tx, tx.state.set_no, 1)
         return True
     corp = pending[0]
-    em(E.CorporateTurnStarted(corp=corp))
-    if s.corps[corp].receivership or em.state.president(corp) is None:
-        em(E.CorporateTurnEnded(corp=corp))
+    tx.emit(E.CorporateTurnStarted(corp=corp))
+    if s.corps[corp].receivership or tx.state.president(corp) is None:
+        tx.emit(E.CorporateTurnEnded(corp=corp))
     return True
 
 
-def start_operating_round(em: Emitter, set_no: int, or_no: int) -> None:
-    em(E.RoundStarted(kind="OR", set_no=set_no, or_no=or_no))
-    s = em.state
+def start_operating_round(tx: Tx[State], set_no: int, or_no: int) -> None:
+    tx.emit(E.RoundStarted(kind="OR", set_no=set_no, or_no=or_no))
+    s = tx.state
     if or_no == 1:
         value = rules()["space_port_value"].get(set_no)
         if value and value != s.space_port_value:
-            em(E.SpacePortValueChanged(value=value))
+            tx.emit(E.SpacePortValueChanged(value=value))
         if set_no == rules()["privates_close_at_set"]:
             for private, owner in sorted(s.private_owner.items()):
                 if owner != "closed":
-                    em(E.PrivateClosed(private=private, reason="OR 4.1"))
-    pay_private_revenue(em)
+                    tx.emit(E.PrivateClosed(private=private, reason="OR 4.1"))
+    pay_private_revenue(tx)
 
 
-def _operating(em: Emitter) -> bool:
-    s = em.state
+def _operating(tx: Tx[State]) -> bool:
+    s = tx.state
     if s.op is None:
         floated = [c for c in s.live_corps() if s.corps[c].floated]
         corp = next_to_operate(s.market, s.grid, floated, set(s.operated))
         if corp is None:
-            _end_operating_round(em)
+            _end_operating_round(tx)
             return True
-        em(E.OperatingTurnStarted(corp=corp))
+        tx.emit(E.OperatingTurnStarted(corp=corp))
         if s.corps[corp].receivership:
-            _receivership_turn(em, corp)
+            _receivership_turn(tx, corp)
         return True
-    return _skip_empty_step(em)
+    return _skip_empty_step(tx)
 
 
-def _end_operating_round(em: Emitter) -> None:
-    s = em.state
+def _end_operating_round(tx: Tx[State]) -> None:
+    s = tx.state
     per_set = rules()["ors_per_set"]
     if s.or_no < per_set[s.set_no - 1]:
-        start_operating_round(em, s.set_no, s.or_no + 1)
+        start_operating_round(tx, s.set_no, s.or_no + 1)
     elif s.set_no >= len(per_set):
-        end_game(em, f"operating round {s.set_no}.{s.or_no} finished")
+        end_game(tx, f"operating round {s.set_no}.{s.or_no} finished")
     else:
-        em(E.RoundStarted(kind="SR", set_no=s.set_no + 1))
+        tx.emit(E.RoundStarted(kind="SR", set_no=s.set_no + 1))
 
 
-def _skip_empty_step(em: Emitter) -> bool:
-    s = em.state
+def _skip_empty_step(tx: Tx[State]) -> bool:
+    s = tx.state
     op = s.op
     corp = op.corp
     if op.pending_un or op.deal:
         return False
     if op.step == "tiles":
         if len(op.tile_bases) == 2 and not (s.owns_private(corp, "P5") and not op.terminal_laid):
-            em(E.StepFinished(corp=corp, step="tiles", next_step="token"))
+            tx.emit(E.StepFinished(corp=corp, step="tiles", next_step="token"))
             return True
         return False
     if op.step == "token":
         if op.token_placed or not depot_options(s, corp):
-            em(E.StepFinished(corp=corp, step="token", next_step="run"))
+            tx.emit(E.StepFinished(corp=corp, step="token", next_step="run"))
             return True
         return False
     if op.step == "run":
         if s.corps[corp].transport_count() == 0:
-            run_and_pay(em, corp, {"LB": [], "SP": []})
+            run_and_pay(tx, corp, {"LB": [], "SP": []})
             return True
         return False
     if op.step == "buy":
         if must_buy(s, corp) and open_bases(s, corp):
             if s.cash(C(corp)) < bank_price(s) and not op.raising:
-                em(E.EmergencyBegan(corp=corp, need=bank_price(s)))
+                tx.emit(E.EmergencyBegan(corp=corp, need=bank_price(s)))
                 return True
             return False
         if not buy_step_has_choice(s, corp):
-            em(E.OperatingTurnEnded(corp=corp))
+            tx.emit(E.OperatingTurnEnded(corp=corp))
             return True
     return False
 
 
-def _receivership_turn(em: Emitter, corp: str) -> None:
+def _receivership_turn(tx: Tx[State], corp: str) -> None:
     """Rule 11.8.2: no tiles, tokens or moves; best run withheld; price left; buy from the bank or close."""
-    em(E.StepFinished(corp=corp, step="tiles", next_step="run"))
-    run_and_pay(em, corp, None)
-    s = em.state
+    tx.emit(E.StepFinished(corp=corp, step="tiles", next_step="run"))
+    run_and_pay(tx, corp, None)
+    s = tx.state
     if s.corps[corp].closed:
         return
     if s.corps[corp].transport_count() == 0:
         price = bank_price(s)
         if s.cash(C(corp)) >= price:
             transport = s.top_transport()
-            em(E.TransportBought(corp=corp, base="SP", transport=transport, price=price))
-            phase_change(em, transport)
+            tx.emit(E.TransportBought(corp=corp, base="SP", transport=transport, price=price))
+            phase_change(tx, transport)
         else:
-            em(E.CorporationClosed(corp=corp, reason="bankrupt in receivership: no transport"))
+            tx.emit(E.CorporationClosed(corp=corp, reason="bankrupt in receivership: no transport"))
             return
-    em(E.OperatingTurnEnded(corp=corp))
+    tx.emit(E.OperatingTurnEnded(corp=corp))
 
 
 def standings(s: State) -> list[dict]:
@@ -172,5 +172,5 @@ def standings(s: State) -> list[dict]:
     return [row.model_dump() for row in Outcome.ranked(wealth, key).standings]
 
 
-def end_game(em: Emitter, reason: str) -> None:
-    em(E.GameFinished(reason=reason, standings=standings(em.state)))
+def end_game(tx: Tx[State], reason: str) -> None:
+    tx.emit(E.GameFinished(reason=reason, standings=standings(tx.state)))

@@ -16,7 +16,7 @@ from kit18xx.shares import IPO, POOL, corp_of
 from moon21 import commands as K
 from moon21.corporate import decide_cr, issue_limit
 from moon21.deals import _check_private, _check_transport
-from moon21.emit import Emitter
+from moon21.scratch import probe
 from moon21.operating import bank_price, buy_transport, must_buy, open_bases
 from moon21.rules import rules
 from moon21.state import C, P, State
@@ -35,7 +35,7 @@ def _ok(check, *args) -> bool:
 
 def _accepted(handler, s: State, *args) -> bool:
     """Would this `decide` handler accept the command (tried on a private copy of the state)?"""
-    return _ok(handler, Emitter(s), *args)
+    return _ok(handler, probe(s), *args)
 
 
 def _available(s: State, corp: str) -> list[tuple[str, int]]:

@@ -1,45 +1,51 @@
-"""`GAME`: 21Moon as a Starbase decider (see `starbase_rules.contract`)."""
+"""21Moon on the engine base: `GAME` implements `starbase_rules.contract.Game`.
+
+The base applies the common guards (players, options, game over, not a player, unknown command) and
+runs every decision on its scratchpad; this class adds what is 21Moon's own: the setup draws, whose
+turn it is (NOT_YOUR_TURN), the automatic flow (`flow.advance`), the import of 18xx.games' games,
+views, legal actions, the bots and the clock's default.
+"""
 from __future__ import annotations
 
 import random
 
 from moon21 import commands as K
 from moon21 import events as E
+from moon21 import decide as _decide  # noqa: F401  (registers the decide handlers)
+from moon21 import evolve as _evolve  # noqa: F401  (registers the evolve handlers)
 from moon21.bots import bot_command
 from moon21.checks import invariants
-from moon21.decide import decide, to_act
-from moon21.evolve import evolve
+from moon21.decide import to_act
+from moon21.flow import advance
 from moon21.legal import legal_actions
-from moon21.options import table_options
+from moon21.options import INFO, table_options
+from moon21.rules import RULES, rules
 from moon21.site18xx.setup import ORIGIN, setup_events
-from moon21.rules import rules
 from moon21.state import State
 from moon21.view import view
-from starbase_rules.contract import Outcome, RuleViolation, Standing
+from starbase_rules.contract import Command, Outcome, RuleViolation, Standing
+from starbase_rules.engine import Engine
+from starbase_rules.scratch import Tx, refuse
 
 
-class Moon21:
-    name = "moon21"
-    min_players = 2
-    max_players = 5
+class Moon21(Engine[State]):
+    info = INFO
+    rules = RULES
 
     def initial_state(self) -> State:
         return State()
 
-    def setup(self, players: list[str], options: dict, rng) -> list:
-        if not self.min_players <= len(players) <= self.max_players or len(set(players)) != len(players):
-            raise RuleViolation("BAD_PLAYER_COUNT", "21Moon needs 2 to 5 distinct players")
-        resolved = table_options(options)
+    def begin(self, tx: Tx[State], players: list[str], options: dict) -> None:
         r = rules()
-        seats = rng.shuffle(list(players))                     # turn order cards
+        seats = tx.rng.shuffle(list(players))                     # turn order cards
         corps = list(r.corps)
-        held_back = corps[rng.randbelow(len(corps))]            # the charter set aside
+        held_back = corps[tx.rng.randbelow(len(corps))]            # the charter set aside
         cubes = [m["name"] for m in r["minerals"] for _ in range(m["count"])]
-        cubes = rng.shuffle(cubes)                              # one cube per mineral hex
+        cubes = tx.rng.shuffle(cubes)                              # one cube per mineral hex
         minerals = dict(zip(r["mineral_hexes"], cubes))
-        return [E.GameSetUp(players=seats, held_back=held_back, minerals=minerals,
-                            starting_cash=r["starting_cash"][len(players)], options=resolved),
-                E.RoundStarted(kind="ISR")]
+        tx.emit(E.GameSetUp(players=seats, held_back=held_back, minerals=minerals,
+                            starting_cash=r["starting_cash"][len(players)], options=options))
+        tx.emit(E.RoundStarted(kind="ISR"))
 
     def imported_setup(self, players: list[str], options: dict, origin: dict) -> list:
         """The setup of a game imported from another site, re-derived from what its GameCreated records
@@ -49,26 +55,26 @@ class Moon21:
             raise RuleViolation("UNKNOWN_ORIGIN", f"21Moon imports games of {ORIGIN} only")
         return setup_events(list(players), table_options(options), origin)
 
-    def parse_command(self, data: dict):
-        return K.parse_command(data)
+    def precheck(self, state: State, command: Command, actor: str) -> None:
+        waiting = to_act(state)
+        if actor not in waiting:
+            refuse("NOT_YOUR_TURN", f"waiting for {', '.join(waiting) or 'nobody'}")
 
-    def parse_event(self, data: dict):
-        return E.parse_event(data)
-
-    def decide(self, state: State, command, actor: str | None, rng=None) -> list:
-        return decide(state, command, actor)
-
-    def evolve(self, state: State, event) -> State:
-        return evolve(state, event)
+    def advance(self, tx: Tx[State]) -> None:
+        advance(tx)
 
     def view(self, state: State, viewer: str | None) -> dict:
         return view(state)
 
-    def redact(self, event, viewer: str | None) -> dict | None:
-        return event.model_dump()           # 21Moon has no hidden information
-
     def legal_actions(self, state: State, player: str) -> list[dict]:
-        return legal_actions(state, player)
+        return legal_actions(state, player, self._accepts)
+
+    def _accepts(self, state: State, command: Command, actor: str, rng=None) -> None:
+        """Refuses what `decide` refuses, without playing the automatic flow after an accepted command:
+        that flow only plays what nobody decides and never refuses, and it was half the cost of
+        `legal_actions` (tests/moon21/test_legal_actions.py checks the lists against `decide`)."""
+        self.precheck(state, command, actor)
+        self.rules.decider(command)(self.tx(state), command, actor)
 
     def outcome(self, state: State) -> Outcome | None:
         if state.final is None:
@@ -82,10 +88,11 @@ class Moon21:
         return invariants(state)
 
     def bot_command(self, state: State, player: str, rnd: random.Random):
-        return bot_command(state, player, rnd)
+        return bot_command(state, player, rnd, self.decide)
 
     def default_command(self, state: State, player: str):
-        """When a clock runs out: pass if that is legal, else the bot's deterministic choice."""
+        """When a clock runs out: decline a deal, leave the UN Contract unused, pass if that is legal,
+        else the bot's deterministic choice."""
         if player not in to_act(state):
             return None
         if state.op is not None and state.op.deal:
@@ -93,10 +100,10 @@ class Moon21:
         if state.op is not None and state.op.pending_un:
             return K.UseUnContract(action="none")
         try:
-            decide(state, K.Pass(), player)
+            self.decide(state, K.Pass(), player)
             return K.Pass()
         except RuleViolation:
-            return bot_command(state, player, random.Random(0))
+            return self.bot_command(state, player, random.Random(0))
 
 
 GAME = Moon21()

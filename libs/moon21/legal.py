@@ -4,22 +4,23 @@ from __future__ import annotations
 from kit18xx.shares import corp_of
 from moon21 import board as bd
 from moon21 import commands as K
-from moon21.decide import decide, to_act
+from moon21.decide import to_act
 from moon21.earnings import best_turn
 from moon21.operating import depot_options, tile_options
 from moon21.privates import un_choices
 from moon21.rules import ols_min_distance, rules
-from moon21.state import State
+from moon21.state import OR_STEPS, State
 from starbase_rules.contract import RuleViolation
 
 
-def legal_actions(s: State, player: str) -> list[dict]:
+def legal_actions(s: State, player: str, decide) -> list[dict]:
+    """The candidates that `decide` (the engine's) accepts, as data."""
     if player not in to_act(s):
         return []
     out = []
     for cmd in _candidates(s, player):
         try:
-            decide(s, cmd, player)
+            decide(s, cmd, player, None)
         except RuleViolation:
             continue
         out.append(cmd.model_dump())
@@ -60,23 +61,29 @@ def _candidates(s: State, player: str) -> list:
     c = s.corps[corp]
     if s.op.deal:
         return [K.AnswerDeal(accept=True), K.AnswerDeal(accept=False)]
+    step = s.op.step
     cands += [K.UseUnContract(action=a, transport_type=t) for a, t in un_choices(s)]
-    cands += [K.LayTile(base=b, **{k: o[k] for k in ("hex", "tile", "rotation")})
-              for b in ("LB", "SP") for o in tile_options(s, corp, b)]
-    cands += [K.LayTerminal(rotation=o["rotation"]) for o in bd.terminal_options(s.board)]
-    cands += [K.PlaceDepot(hex=o["hex"], depot=o["depot"]) for o in depot_options(s, corp)]
+    # A command bound to other steps is refused there whatever its details (`OR_STEPS`): not even listed.
+    if OR_STEPS.allows(step, "LayTile"):
+        cands += [K.LayTile(base=b, **{k: o[k] for k in ("hex", "tile", "rotation")})
+                  for b in ("LB", "SP") if b not in s.op.tile_bases for o in tile_options(s, corp, b)]
+    if OR_STEPS.allows(step, "LayTerminal"):
+        cands += [K.LayTerminal(rotation=o["rotation"]) for o in bd.terminal_options(s.board)]
+    if OR_STEPS.allows(step, "PlaceDepot"):
+        cands += [K.PlaceDepot(hex=o["hex"], depot=o["depot"]) for o in depot_options(s, corp)]
     cands += [K.PlaceResearchMarker(hex=h) for h in bd.research_targets(s.board)] if s.owns_private(corp, "P4") else []
     cands += [K.MoveTransport(from_base=b, transport=t) for b in ("LB", "SP") for t in set(c.transports[b])]
-    if s.op.step in ("tiles", "token", "run"):
+    if OR_STEPS.allows(step, "RunTransports"):
         best = best_turn(s, corp)
         cands.append(K.RunTransports(runs={b: [{"transport": r["transport"], "stops": r["stops"]}
                                                for r in best[b]["runs"]] for b in ("LB", "SP")}))
-    cands += [K.BuyTransport(base=b) for b in ("LB", "SP")]
-    for other in s.live_corps():
-        for b in ("LB", "SP"):
-            for t in set(s.corps[other].transports[b]):
-                cands += [K.BuyTransport(base=nb, from_corp=other, from_base=b, transport=t, price=1)
-                          for nb in ("LB", "SP")]
+    if OR_STEPS.allows(step, "BuyTransport"):
+        cands += [K.BuyTransport(base=b) for b in ("LB", "SP")]
+        for other in s.live_corps():
+            for b in ("LB", "SP"):
+                for t in set(s.corps[other].transports[b]):
+                    cands += [K.BuyTransport(base=nb, from_corp=other, from_base=b, transport=t, price=1)
+                              for nb in ("LB", "SP")]
     for private in [p for q in s.active_players() for p in s.privates_of(f"p:{q}")]:
         spec = rules().privates[private]
         cands += [K.AcquirePrivate(private=private, price=p) for p in sorted({spec.sale_min, spec.sale_max})]

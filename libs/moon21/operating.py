@@ -10,9 +10,9 @@ from moon21 import commands as K
 from moon21 import events as E
 from moon21.bankruptcy import treasury_sellable
 from moon21.deals import buy_from_corporation
-from moon21.emit import Emitter, refuse
+from starbase_rules.scratch import Tx, refuse
 from moon21.rules import rules
-from moon21.state import C, State
+from moon21.state import C, OR_STEPS, State
 
 OTHER = {"LB": "SP", "SP": "LB"}
 
@@ -35,53 +35,53 @@ def depot_options(s: State, corp: str) -> list[dict]:
     return bd.token_options(s.board, corp, reach_mode=s.option("build_reach"))
 
 
-def lay_tile(em: Emitter, corp: str, cmd: K.LayTile) -> None:
-    s = em.state
-    if s.op.step != "tiles":
-        raise refuse("WRONG_STEP", "tiles are laid before depots, runs and purchases")
+def lay_tile(tx: Tx[State], corp: str, cmd: K.LayTile) -> None:
+    s = tx.state
+    if not OR_STEPS.allows(s.op.step, cmd.type):
+        refuse("WRONG_STEP", "tiles are laid before depots, runs and purchases")
     if cmd.base in s.op.tile_bases:
-        raise refuse("TILE_ACTION_USED", f"the {cmd.base} base has already had its tile action")
+        refuse("TILE_ACTION_USED", f"the {cmd.base} base has already had its tile action")
     cost = bd.check_lay(s.board, corp, cmd.base, cmd.hex, cmd.tile, cmd.rotation, **lay_flags(s, corp))
     if s.cash(C(corp)) < cost:
-        raise refuse("INSUFFICIENT_FUNDS", f"the terrain costs ₡{cost}; {corp} has ₡{s.cash(C(corp))}")
+        refuse("INSUFFICIENT_FUNDS", f"the terrain costs ₡{cost}; {corp} has ₡{s.cash(C(corp))}")
     bridge = s.owns_private(corp, "P3") and \
         bd.apply_lay(s.board.copy(), cmd.hex, cmd.tile, cmd.rotation)["rift_bridge_built"]
-    em(E.TileLaid(corp=corp, base=cmd.base, hex=cmd.hex, tile=cmd.tile, rotation=cmd.rotation, cost=cost))
+    tx.emit(E.TileLaid(corp=corp, base=cmd.base, hex=cmd.hex, tile=cmd.tile, rotation=cmd.rotation, cost=cost))
     if bridge:
-        em(E.RiftBridgeBonusPaid(corp=corp, amount=rules()["space_bridge_bonus"]))
-        em(E.PrivateClosed(private="P3", reason="Space Bridge built"))
+        tx.emit(E.RiftBridgeBonusPaid(corp=corp, amount=rules()["space_bridge_bonus"]))
+        tx.emit(E.PrivateClosed(private="P3", reason="Space Bridge built"))
 
 
-def place_depot(em: Emitter, corp: str, cmd: K.PlaceDepot) -> None:
-    s = em.state
+def place_depot(tx: Tx[State], corp: str, cmd: K.PlaceDepot) -> None:
+    s = tx.state
     if s.op.token_placed:
-        raise refuse("TOKEN_ALREADY_PLACED", "only one depot token may be placed per turn")
-    if s.op.step not in ("tiles", "token"):
-        raise refuse("WRONG_STEP", "depot tokens are placed after tiles and before running")
+        refuse("TOKEN_ALREADY_PLACED", "only one depot token may be placed per turn")
+    if not OR_STEPS.allows(s.op.step, cmd.type):
+        refuse("WRONG_STEP", "depot tokens are placed after tiles and before running")
     c = s.corps[corp]
     if not c.depots_left:
-        raise refuse("NO_TOKENS_LEFT", f"{corp} has no depot tokens left")
+        refuse("NO_TOKENS_LEFT", f"{corp} has no depot tokens left")
     cost = c.depots_left[0]
     if s.cash(C(corp)) < cost:
-        raise refuse("INSUFFICIENT_FUNDS", f"the next depot costs ₡{cost}; {corp} has ₡{s.cash(C(corp))}")
+        refuse("INSUFFICIENT_FUNDS", f"the next depot costs ₡{cost}; {corp} has ₡{s.cash(C(corp))}")
     bd.check_token(s.board, corp, cmd.hex, cmd.depot, reach_mode=s.option("build_reach"))
     if s.op.step == "tiles":
-        em(E.StepFinished(corp=corp, step="tiles", next_step="token"))
-    em(E.DepotPlaced(corp=corp, hex=cmd.hex, depot=cmd.depot, cost=cost))
+        tx.emit(E.StepFinished(corp=corp, step="tiles", next_step="token"))
+    tx.emit(E.DepotPlaced(corp=corp, hex=cmd.hex, depot=cmd.depot, cost=cost))
 
 
-def move_transport(em: Emitter, corp: str, cmd: K.MoveTransport) -> None:
-    s = em.state
+def move_transport(tx: Tx[State], corp: str, cmd: K.MoveTransport) -> None:
+    s = tx.state
     c = s.corps[corp]
     if s.op.step == "buy":
-        raise refuse("WRONG_STEP", "transports are moved before running")
+        refuse("WRONG_STEP", "transports are moved before running")
     if s.op.moved_transport:
-        raise refuse("ALREADY_MOVED", "one transport may be moved per turn")
+        refuse("ALREADY_MOVED", "one transport may be moved per turn")
     if cmd.transport not in c.transports[cmd.from_base]:
-        raise refuse("NO_SUCH_TRANSPORT", f"no type {cmd.transport} transport at the {cmd.from_base} base")
+        refuse("NO_SUCH_TRANSPORT", f"no type {cmd.transport} transport at the {cmd.from_base} base")
     if len(c.transports[OTHER[cmd.from_base]]) >= rules()["transports_per_base"]:
-        raise refuse("BASE_FULL", f"the {OTHER[cmd.from_base]} base already has two transports")
-    em(E.TransportMoved(corp=corp, from_base=cmd.from_base, transport=cmd.transport))
+        refuse("BASE_FULL", f"the {OTHER[cmd.from_base]} base already has two transports")
+    tx.emit(E.TransportMoved(corp=corp, from_base=cmd.from_base, transport=cmd.transport))
 
 
 def must_buy(s: State, corp: str) -> bool:
@@ -102,56 +102,56 @@ def open_bases(s: State, corp: str) -> list[str]:
     return [b for b in ("LB", "SP") if b not in s.op.bought_for and len(c.transports[b]) < limit]
 
 
-def buy_transport(em: Emitter, corp: str, cmd: K.BuyTransport) -> None:
-    s = em.state
+def buy_transport(tx: Tx[State], corp: str, cmd: K.BuyTransport) -> None:
+    s = tx.state
     c = s.corps[corp]
-    if s.op.step != "buy":
-        raise refuse("WRONG_STEP", "transports are bought after running")
+    if not OR_STEPS.allows(s.op.step, cmd.type):
+        refuse("WRONG_STEP", "transports are bought after running")
     if cmd.base not in open_bases(s, corp):
-        raise refuse("BASE_FULL", f"the {cmd.base} base cannot take a transport now "
-                                  "(two per base, one bought per base per turn, four at most)")
+        refuse("BASE_FULL", f"the {cmd.base} base cannot take a transport now "
+                            "(two per base, one bought per base per turn, four at most)")
     if cmd.from_corp:
-        buy_from_corporation(em, corp, s.president(corp), cmd)
+        buy_from_corporation(tx, corp, s.president(corp), cmd)
         return
     transport = s.top_transport()
     price = bank_price(s)
     if cmd.transport is not None and cmd.transport != transport:
-        raise refuse("NOT_TOP_OF_STACK", f"only the top transport (type {transport}) may be bought")
+        refuse("NOT_TOP_OF_STACK", f"only the top transport (type {transport}) may be bought")
     treasury = s.cash(C(corp))
     president_paid = 0
     if treasury < price:
         if not s.op.raising:
-            raise refuse("INSUFFICIENT_FUNDS", f"a type {transport} costs ₡{price}; {corp} has ₡{treasury}")
+            refuse("INSUFFICIENT_FUNDS", f"a type {transport} costs ₡{price}; {corp} has ₡{treasury}")
         if treasury_sellable(s, corp):
-            raise refuse("SELL_TREASURY_FIRST", "sell treasury stock before the president contributes")
+            refuse("SELL_TREASURY_FIRST", "sell treasury stock before the president contributes")
         president_paid = price - treasury
         president = s.president(corp)
         if s.cash(f"p:{president}") < president_paid:
-            raise refuse("INSUFFICIENT_FUNDS",
-                         f"the president must add ₡{president_paid}: sell shares or go bankrupt")
-    em(E.TransportBought(corp=corp, base=cmd.base, transport=transport, price=price,
-                         president_paid=president_paid))
-    phase_change(em, transport)
+            refuse("INSUFFICIENT_FUNDS",
+                   f"the president must add ₡{president_paid}: sell shares or go bankrupt")
+    tx.emit(E.TransportBought(corp=corp, base=cmd.base, transport=transport, price=price,
+                              president_paid=president_paid))
+    phase_change(tx, transport)
 
 
-def phase_change(em: Emitter, transport: int) -> None:
-    s = em.state
+def phase_change(tx: Tx[State], transport: int) -> None:
+    s = tx.state
     name = str(transport)
     if name in rules().phase_colors and int(name) > int(s.phase):
-        em(E.PhaseChanged(phase=name, removed_type=rules().phase_removes[name]))
+        tx.emit(E.PhaseChanged(phase=name, removed_type=rules().phase_removes[name]))
 
 
-def finish_step(em: Emitter, corp: str) -> None:
+def finish_step(tx: Tx[State], corp: str) -> None:
     """Pass: end the current step (tiles -> token -> run) or, in the buy step, the turn."""
-    s = em.state
+    s = tx.state
     step = s.op.step
     if step == "run":
-        raise refuse("MUST_RUN", "transports must be run (send RunTransports)")
+        refuse("MUST_RUN", "transports must be run (send RunTransports)")
     if step == "buy":
         if s.op.pending_un:
-            raise refuse("UN_CONTRACT_PENDING", "choose what the UN Contract does first")
+            refuse("UN_CONTRACT_PENDING", "choose what the UN Contract does first")
         if must_buy(s, corp):
-            raise refuse("MUST_BUY_TRANSPORT", f"{corp} has a route and no transport: it must buy one")
-        em(E.OperatingTurnEnded(corp=corp))
+            refuse("MUST_BUY_TRANSPORT", f"{corp} has a route and no transport: it must buy one")
+        tx.emit(E.OperatingTurnEnded(corp=corp))
         return
-    em(E.StepFinished(corp=corp, step=step, next_step={"tiles": "token", "token": "run"}[step]))
+    tx.emit(E.StepFinished(corp=corp, step=step, next_step=OR_STEPS.after(step)))

@@ -8,9 +8,13 @@ from pathlib import Path
 import yaml
 
 from kit18xx.market import MarketGrid
+from starbase_rules.handlers import Rules
 from moon21.board.lays import OLS_MIN_DISTANCE
 
 DATA = Path(__file__).parent / "data"
+
+# The registry of 21Moon's decide and evolve handlers (`moon21.decide`, `moon21.evolve`).
+RULES = Rules()
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from typing import Any
 from kit18xx.auction import Waterfall
 from kit18xx.bank import Ledger
 from kit18xx.market import MarketState
+from kit18xx.or_steps import StepSequence
 from kit18xx.shares import ShareRegistry
 from kit18xx.turns import StockTurns
 from moon21.options import DEFAULTS
@@ -55,10 +56,18 @@ class CorporateRound:
     bought: bool = False
 
 
+# The steps of an operating turn (rule 11), in order; passing the last ends the turn. Tiles (and the
+# Terminal) are laid in the tile step, a depot before running, runs at the latest in the run step (an
+# earlier step may be skipped by running), transports bought after running; anything else at any step.
+OR_STEPS = StepSequence(("tiles", "token", "run", "buy"), only_in={
+    "LayTile": ("tiles",), "LayTerminal": ("tiles",), "PlaceDepot": ("tiles", "token"),
+    "RunTransports": ("tiles", "token", "run"), "BuyTransport": ("buy",)})
+
+
 @dataclass
 class OperatingTurn:
     corp: str
-    step: str = "tiles"                    # tiles -> token -> run -> buy
+    step: str = OR_STEPS.first             # tiles -> token -> run -> buy
     tile_bases: list[str] = field(default_factory=list)
     terminal_laid: bool = False
     token_placed: bool = False

@@ -5,7 +5,8 @@ from __future__ import annotations
 from kit18xx.limits import certificate_count
 from kit18xx.shares import IPO, POOL, clockwise_from, presidency_successor
 from moon21 import events as E
-from moon21.emit import Emitter, refuse
+from moon21.scratch import probe
+from starbase_rules.scratch import Tx, refuse
 from moon21.rules import rules
 from moon21.state import P, State, name_of
 from starbase_rules.contract import RuleViolation
@@ -35,123 +36,122 @@ def player_cert_count(state: State, player: str) -> int:
     return certificate_count(state.shares, P(player), privates=len(state.privates_of(P(player))))
 
 
-def settle_presidency(em: Emitter, corp: str) -> None:
+def settle_presidency(tx: Tx[State], corp: str) -> None:
     """Rule 9.4: the presidency moves only to someone holding strictly more (ties clockwise)."""
-    s = em.state
+    s = tx.state
     holder = s.shares.president_of(corp)
     if not holder.startswith("p:"):
         return
     outgoing = name_of(holder)
     successor = presidency_successor(s.shares, corp, s.players, holder_of(s), outgoing)
     if successor and successor != outgoing:
-        em(E.PresidencyChanged(corp=corp, outgoing=holder, incoming=P(successor),
-                               handed=s.shares.ordinary_certs(corp, P(successor))[:2]))
+        tx.emit(E.PresidencyChanged(corp=corp, outgoing=holder, incoming=P(successor),
+                                    handed=s.shares.ordinary_certs(corp, P(successor))[:2]))
 
 
-def leave_receivership(em: Emitter, corp: str, player: str) -> None:
+def leave_receivership(tx: Tx[State], corp: str, player: str) -> None:
     """A player reaching 20 % of a corporation in receivership swaps two shares for the president's cert."""
-    s = em.state
+    s = tx.state
     if s.corps[corp].receivership and s.shares.held_percent(corp, P(player)) >= 20:
-        em(E.PresidencyChanged(corp=corp, outgoing=POOL, incoming=P(player),
-                               handed=s.shares.ordinary_certs(corp, P(player))[:2]))
+        tx.emit(E.PresidencyChanged(corp=corp, outgoing=POOL, incoming=P(player),
+                                    handed=s.shares.ordinary_certs(corp, P(player))[:2]))
 
 
-def check_float(em: Emitter, corp: str) -> None:
-    s = em.state
+def check_float(tx: Tx[State], corp: str) -> None:
+    s = tx.state
     if not s.corps[corp].floated and s.shares.held_percent(corp, IPO) <= 100 - rules()["float_percent"]:
-        em(E.CorporationFloated(corp=corp))
+        tx.emit(E.CorporationFloated(corp=corp))
 
 
-def sell(em: Emitter, seller: str, corp: str, count: int, drop: bool, keep_presidency: str | None = None) -> None:
+def sell(tx: Tx[State], seller: str, corp: str, count: int, drop: bool, keep_presidency: str | None = None) -> None:
     """Sell `count` shares of `corp` from `seller` (holder id) to the pool; validates the general rules."""
-    s = em.state
+    s = tx.state
     c = s.corps.get(corp)
     if c is None or not c.started or c.closed:
-        raise refuse("NOT_STARTED", f"{corp} has no shares in play")
+        refuse("NOT_STARTED", f"{corp} has no shares in play")
     if count < 1:
-        raise refuse("INVALID_COUNT", "sell at least one share")
+        refuse("INVALID_COUNT", "sell at least one share")
     held = s.shares.held_percent(corp, seller)
     if held < 10 * count:
-        raise refuse("NOT_ENOUGH_SHARES", f"{seller} holds {held}% of {corp}, cannot sell {count} shares")
+        refuse("NOT_ENOUGH_SHARES", f"{seller} holds {held}% of {corp}, cannot sell {count} shares")
     if s.shares.held_percent(corp, POOL) + 10 * count > pool_cap(s):
-        raise refuse("POOL_FULL", f"the bank pool may hold at most {pool_cap(s)}% of {corp}")
+        refuse("POOL_FULL", f"the bank pool may hold at most {pool_cap(s)}% of {corp}")
     president = s.shares.president_of(corp)
     if president == seller and held - 10 * count < 20:
         if keep_presidency == corp:
-            raise refuse("PRESIDENCY_PROTECTED", f"selling cannot change {corp}'s presidency while it raises money")
+            refuse("PRESIDENCY_PROTECTED", f"selling cannot change {corp}'s presidency while it raises money")
         outgoing = name_of(seller)
         others = clockwise_from(s.players, outgoing)
         best = max((s.shares.held_percent(corp, P(p)) for p in others), default=0)
         if best < 20:
-            raise refuse("CANNOT_SELL_PRESIDENCY",
-                         f"nobody else holds two shares of {corp}, so the president's certificate cannot go")
+            refuse("CANNOT_SELL_PRESIDENCY",
+                   f"nobody else holds two shares of {corp}, so the president's certificate cannot go")
         successor = next(p for p in others if s.shares.held_percent(corp, P(p)) == best)
-        em(E.PresidencyChanged(corp=corp, outgoing=seller, incoming=P(successor),
-                               handed=s.shares.ordinary_certs(corp, P(successor))[:2]))
-    certs = [x for x in em.state.shares.ordinary_certs(corp, seller)][-count:]
-    em(E.SharesSold(seller=seller, certs=certs, price=s.price(corp)))
+        tx.emit(E.PresidencyChanged(corp=corp, outgoing=seller, incoming=P(successor),
+                                    handed=s.shares.ordinary_certs(corp, P(successor))[:2]))
+    certs = [x for x in tx.state.shares.ordinary_certs(corp, seller)][-count:]
+    tx.emit(E.SharesSold(seller=seller, certs=certs, price=s.price(corp)))
     if keep_presidency is not None:
-        _refuse_if_presidency_changes(em, corp, keep_presidency)
-    settle_presidency(em, corp)
-    if drop and em.state.corps[corp].operated:
-        move_price(em, corp, "down", reason="sale")
+        _refuse_if_presidency_changes(tx, corp, keep_presidency)
+    settle_presidency(tx, corp)
+    if drop and tx.state.corps[corp].operated:
+        move_price(tx, corp, "down", reason="sale")
 
 
-def _refuse_if_presidency_changes(em: Emitter, corp: str, protected: str) -> None:
+def _refuse_if_presidency_changes(tx: Tx[State], corp: str, protected: str) -> None:
     if corp != protected:
         return
-    s = em.state
+    s = tx.state
     holder = s.shares.president_of(corp)
     successor = presidency_successor(s.shares, corp, s.players, holder_of(s), name_of(holder))
     if successor != name_of(holder):
-        raise refuse("PRESIDENCY_PROTECTED", f"selling cannot change {corp}'s presidency while it raises money")
+        refuse("PRESIDENCY_PROTECTED", f"selling cannot change {corp}'s presidency while it raises money")
 
 
-def _close_if_in_closed_box(em: Emitter, corp: str) -> None:
-    s = em.state
+def _close_if_in_closed_box(tx: Tx[State], corp: str) -> None:
+    s = tx.state
     if corp in s.market.positions and s.grid.is_closed(*s.market.positions[corp]):
-        em(E.CorporationClosed(corp=corp, reason="share price reached the Closed box"))
+        tx.emit(E.CorporationClosed(corp=corp, reason="share price reached the Closed box"))
 
 
 def sale_possible(s: State, seller: str, corp: str, keep: str | None = None) -> bool:
     """Would selling one share of `corp` by `seller` be accepted now?"""
-    probe = Emitter(s)
     try:
-        sell(probe, seller, corp, 1, drop=True, keep_presidency=keep)
+        sell(probe(s), seller, corp, 1, drop=True, keep_presidency=keep)
     except RuleViolation:
         return False
     return True
 
 
-def take_cert(em: Emitter, buyer: str, corp: str, source: str) -> str:
+def take_cert(tx: Tx[State], buyer: str, corp: str, source: str) -> str:
     """The certificate a buy from `source` would take (lowest ordinary one there)."""
-    s = em.state
+    s = tx.state
     certs = s.shares.ordinary_certs(corp, IPO if source == "ipo" else POOL)
     if not certs:
-        raise refuse("NO_SHARE_AVAILABLE", f"no {corp} share in the {'IPO' if source == 'ipo' else 'bank pool'}")
+        refuse("NO_SHARE_AVAILABLE", f"no {corp} share in the {'IPO' if source == 'ipo' else 'bank pool'}")
     return certs[0]
 
 
-def buy(em: Emitter, buyer: str, corp: str, source: str) -> None:
-    s = em.state
+def buy(tx: Tx[State], buyer: str, corp: str, source: str) -> None:
+    s = tx.state
     c = s.corps.get(corp)
     if c is None or c.closed:
-        raise refuse("UNKNOWN_CORPORATION", f"no corporation {corp}")
+        refuse("UNKNOWN_CORPORATION", f"no corporation {corp}")
     if not c.started:
-        raise refuse("NOT_STARTED", f"{corp} must first be started by buying its president's certificate")
-    cert = take_cert(em, buyer, corp, source)
+        refuse("NOT_STARTED", f"{corp} must first be started by buying its president's certificate")
+    cert = take_cert(tx, buyer, corp, source)
     price = s.price(corp)
     if s.cash(buyer) < price:
-        raise refuse("INSUFFICIENT_FUNDS", f"a {corp} share costs ₡{price}; you have ₡{s.cash(buyer)}")
-    em(E.ShareBought(buyer=buyer, cert=cert, source=IPO if source == "ipo" else POOL, price=price))
-    check_float(em, corp)
+        refuse("INSUFFICIENT_FUNDS", f"a {corp} share costs ₡{price}; you have ₡{s.cash(buyer)}")
+    tx.emit(E.ShareBought(buyer=buyer, cert=cert, source=IPO if source == "ipo" else POOL, price=price))
+    check_float(tx, corp)
     if buyer.startswith("p:"):
-        leave_receivership(em, corp, name_of(buyer))
-        settle_presidency(em, corp)
+        leave_receivership(tx, corp, name_of(buyer))
+        settle_presidency(tx, corp)
 
 
 
-def move_price(em: Emitter, corp: str, direction: str, steps: int = 1, reason: str = "") -> None:
+def move_price(tx: Tx[State], corp: str, direction: str, steps: int = 1, reason: str = "") -> None:
     """Move a share price; a token reaching the Closed box closes the corporation at once (rule 5)."""
-    em(E.PriceMoved(corp=corp, direction=direction, steps=steps, reason=reason))
-    _close_if_in_closed_box(em, corp)
+    tx.emit(E.PriceMoved(corp=corp, direction=direction, steps=steps, reason=reason))
+    _close_if_in_closed_box(tx, corp)

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import sys
 from typing import Iterable
 
 from starbase_core.audit import FAIL, PASS, audit_game
 from starbase_core.envelope import Envelope
+from starbase_core.gamelog import envelope_text, export_line
 
 EXIT_OK, EXIT_FAILED, EXIT_UNFINISHED = 0, 1, 3
 
@@ -81,7 +81,7 @@ def run_log(args) -> int:
     if (envelopes := _load_some(args)) is None:
         return EXIT_FAILED
     for envelope in envelopes:
-        print(format_line(envelope))
+        print(envelope_text(envelope))
     return EXIT_OK
 
 
@@ -91,20 +91,13 @@ def run_export(args) -> int:
     if getattr(args, "format", "jsonl") == "18xx":
         from starbase_cli.site18xx import run_export as export_18xx
         return export_18xx(args, envelopes)
-    lines = "".join(envelope.model_dump_json() + "\n" for envelope in envelopes)
+    lines = "".join(export_line(envelope) for envelope in envelopes)
     if args.output:
         with open(args.output, "w", encoding="utf-8") as file:
             file.write(lines)
     else:
         sys.stdout.write(lines)
     return EXIT_OK
-
-
-def format_line(envelope: Envelope) -> str:
-    data = {k: v for k, v in envelope.data.items() if k not in ("type", "v")}
-    details = " ".join(f"{k}={json.dumps(v, separators=(',', ':'))}" for k, v in data.items())
-    who = envelope.actor or "-"
-    return f"#{envelope.seq:<5} {envelope.time}  {who:<12} {envelope.type:<22} {details}".rstrip()
 
 
 def read_export(lines: Iterable[str]) -> list[Envelope]:

@@ -27,11 +27,13 @@ from starbase_load.choosers import CannotFold, full_information  # noqa: F401  (
 from starbase_load.choosers import EngineChooser as FoldingChooser
 from starbase_rules.contract import Game
 
+PROTOCOL_VERSION = 1        # the lobby's socket protocol (docs/asyncapi.yaml)
 RECONNECTS = 5
 
 
 class Watcher:
-    """One live socket on a game; `arrivals[seq]` is when (perf_counter) that event arrived."""
+    """One live socket on a game; `events` are the pushed events (unwrapped), `arrivals[seq]` when
+    (perf_counter) each arrived."""
 
     def __init__(self, url: str, error: Callable[[str], None],
                  ticket: Callable[[], Awaitable[str]] | None = None):
@@ -80,11 +82,19 @@ class Watcher:
         self.error("socket gave up after repeated failures")
 
     async def _take(self, message: dict) -> bool:
+        """One server message (protocol version 1, docs/asyncapi.yaml); False once the socket is refused."""
         now = time.perf_counter()
-        if message.get("kind") != "event":
+        kind = message.get("kind")
+        if message.get("v") != PROTOCOL_VERSION:
+            self.error("socket spoke another protocol version")
+            return False
+        if kind in ("welcome", "chat"):
+            return True
+        if kind != "event":
             code = (message.get("error") or {}).get("code", "?")
             self.error(f"socket refused: {code}")
             return False
+        message = message["event"]
         seq = message["seq"]
         if seq <= self.last_seq:
             self.error("pushed event duplicated")

@@ -1,7 +1,7 @@
 """`python -m starbase_cli.run` (what `make run` calls): the whole Starbase on this machine.
 
 Starts NATS with JetStream (fsync before every acknowledgement) and Redis from the venv's wheels, then
-the adjudicator, scoring, the decision clock, the Trucker service and the lobby as child processes,
+the adjudicator, scoring, the decision clock, the notifier, the Trucker service and the lobby as child processes,
 waits until each answers its readiness probe, and prints the URLs. Ctrl-C or SIGTERM stops everything
 in reverse order — the lobby first (so no new commands arrive), the store last (so nothing accepted is
 lost) — and each child gets its grace period before being killed.
@@ -163,6 +163,11 @@ def services(env: dict, creds: Credentials) -> list[Child]:
                "CLOCK_DEFAULT_SECONDS": env.get("CLOCK_DEFAULT_SECONDS", "120")},
               address=f"health http://127.0.0.1:{health}/readyz  (default moves after "
                       f"{env.get('CLOCK_DEFAULT_SECONDS', '120')} s without a decision)"),
+        Child("bots", "bots", f"http://127.0.0.1:{(health := free_port())}/readyz",
+              {"BOTS_HEALTH_PORT": str(health), "BOTS_HEALTH_HOST": "127.0.0.1",
+               "ADJUDICATOR_TARGET": f"127.0.0.1:{adjudicator_port}"},
+              address=f"health http://127.0.0.1:{health}/readyz  (plays bot seats and forced moves)"),
+        notifier_child(env, lobby_port),
         Child("trucker", "trucker", f"http://127.0.0.1:{trucker_port}/readyz",
               {"TRUCKER_PORT": str(trucker_port)},
               address=f"http://127.0.0.1:{trucker_port}  (Trucker building: ws://127.0.0.1:{trucker_port}/tables/<game>/ws)"),
@@ -184,6 +189,18 @@ def tool_command(creds: Credentials, tool: str, nats_url: str, command: str) -> 
     if nats_url != "nats://127.0.0.1:4222":
         env["NATS_URL"] = nats_url
     return " ".join([*(f"{k}={v}" for k, v in env.items()), command])
+
+
+def notifier_child(env: dict, lobby_port: int) -> Child:
+    """The notifier (docs/notifier.md). On one's own machine webhooks to loopback are allowed, for the
+    notifier and for the lobby's check of a saved URL alike (the shared env); e-mail only with
+    NOTIFIER_SMTP_HOST set. Links in notifications point at the lobby."""
+    env.setdefault("NOTIFIER_ALLOW_LOOPBACK", "true")
+    health = free_port()
+    return Child("notifier", "notifier", f"http://127.0.0.1:{health}/readyz",
+                 {"NOTIFIER_HEALTH_PORT": str(health), "NOTIFIER_HEALTH_HOST": "127.0.0.1",
+                  "NOTIFIER_PUBLIC_URL": f"http://127.0.0.1:{lobby_port}"},
+                 address=f"health http://127.0.0.1:{health}/readyz  (webhooks; e-mail when NOTIFIER_SMTP_HOST is set)")
 
 
 def check_alive(children: list[Child]) -> None:

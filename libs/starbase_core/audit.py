@@ -7,7 +7,11 @@
 4. a full re-run: setup and then every recorded command (`meta.command`) through the rules engine, with
    `FairRng(seed, start=draw_end of the envelope before)`, must give exactly the stored events and
    draw counters, keep the engine's invariants, and end (GameEnded: standings, reason) exactly where
-   the stream ends. Every draw is thereby re-derived from (seed, index). `meta.request_id` (the id a
+   the stream ends. Every draw is thereby re-derived from (seed, index). The re-run is the platform
+   transaction, so it also checks who played each command (`meta.played_by` must have controlled the
+   seat then; a move the platform played must have been forced), re-decides every resignation (and
+   the standings of a game it ended), substitution and undo, and folds the stream without the
+   commands an undo took back, as every reader does. `meta.request_id` (the id a
    client gave the request that carried a command, recorded by a real-time service so that a resend
    is answered, not applied again, even after its live state is lost) is the one meta key the rules
    cannot re-derive: it is not compared (the hash chain still covers it).
@@ -157,21 +161,29 @@ def _replay_commands(engine: Game, envelopes: list[Envelope], seed: bytes) -> tu
     setup = envelopes[:len(opening)]
     _compare(engine, setup[1:], opening[1:], "setup")
     # The stored setup is now known to be the re-run's: folding it gives the re-run's state.
-    record = replay(envelopes[0].stream.split(".", 1)[1], setup, lambda _name: engine)
+    game_id = envelopes[0].stream.split(".", 1)[1]
+    record = replay(game_id, setup, lambda _name: engine)
     groups = _commands(envelopes[len(opening):])
     for first, group in groups:
         command = first.meta["command"]
         where = f"seq {first.seq} ({command.get('type', '?') if isinstance(command, dict) else '?'} by {first.actor})"
+        played_by = first.meta.get("played_by")
         try:
             # The audit plays every writer, so it decides as whichever service plays the current phase.
-            decision = decide_next(record, command, first.actor, seed, service=realtime_service(record),
-                                   check_invariants=True)
+            decision = decide_next(record, command, first.actor, seed, played_by=played_by,
+                                   service=realtime_service(record), check_invariants=True)
         except RuleViolation as error:
             raise _Mismatch(f"{where}: the rules refuse this command: {error}") from None
         except InvariantsBroken as broken:
             raise _Mismatch(f"{where}: {broken}") from None
         _compare(engine, group, decision.events, where)
-        record.advance(decision.state, group)
+        if decision.refold:        # an undo: the state is the fold of the (verified) stream so far
+            end = group[-1].seq
+            if envelopes[end - 1] is not group[-1]:
+                raise _Mismatch(f"{where}: the stream's seqs do not follow 1, 2, 3, …")
+            record = replay(game_id, envelopes[:end], lambda _name: engine)
+        else:
+            record.advance(decision.state, group)
         if decision.outcome is not None and group[-1] is not envelopes[-1]:
             raise _Mismatch(f"{where}: the game was over here but the stream goes on")
     if record.ended is None:

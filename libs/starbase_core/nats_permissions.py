@@ -36,13 +36,19 @@ that allows deleting messages and purging subjects) and the core subjects `<pers
 (chat pushes, ended sessions) between replicas. No other service sees any of it. `starbase admin`
 (role `admin`) reads and writes accounts and appends to the moderation log, nothing else: no
 sessions, no event store, no deletes in the personal stream, no bucket or stream it would create.
+
+The bot worker (`bots`) reads the game streams through its own durable consumer and plays only through
+the adjudicator (its caller secret): it appends nothing. The notifier reads game and table streams
+through its durable consumer, keeps its claims, players' preferences and dead letters in buckets and a
+stream of its own, and answers the lobby's test-webhook requests (`allow_responses`); the lobby reads and
+writes preferences, lists and erases dead letters (it owns the player's page), nothing else of it.
 """
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
 
-ROLES = ("adjudicator", "lobby", "scoring", "clock", "trucker", "audit", "admin")
+ROLES = ("adjudicator", "lobby", "scoring", "clock", "trucker", "bots", "notifier", "audit", "admin")
 API = "$JS.API"
 
 
@@ -61,6 +67,14 @@ class Names:
     personal_stream: str = "PERSONAL"        # LOBBY_PERSONAL_STREAM
     personal_prefix: str = "personal"        # LOBBY_PERSONAL_PREFIX
     limits_prefix: str = "limits"            # LOBBY_LIMITS_PREFIX (Redis keys `<prefix>:*`)
+    loop_prefix: str = "loop"                # LOBBY_LOOP_PREFIX (Redis keys `<prefix>:*`: turns, presence, quick play)
+    bots_durable: str = "bots"               # BOTS_DURABLE
+    notifier_durable: str = "notifier"       # NOTIFIER_DURABLE
+    notifier_prefs: str = "notifier-prefs"   # NOTIFIER_PREFS_BUCKET (personal data: addresses, webhooks)
+    notifier_claims: str = "notifier-claims" # NOTIFIER_CLAIMS_BUCKET
+    notifier_dead_stream: str = "NOTIFIER_DEAD"    # NOTIFIER_DEAD_STREAM
+    notifier_dead_prefix: str = "notifier-dead"    # NOTIFIER_DEAD_PREFIX
+    notifier_test: str = "notifier.test"     # NOTIFIER_TEST_SUBJECT (the lobby asks, the notifier answers)
 
     @property
     def snapshots(self) -> str:
@@ -89,9 +103,22 @@ def _kv_watch(bucket: str) -> list[str]:
             f"{API}.CONSUMER.DELETE.{stream}.>", f"$JS.FC.{stream}.>"]
 
 
+def _consume(stream: str, durable: str) -> list[str]:
+    """Bind to a durable pull consumer that exists: read its state, pull, acknowledge."""
+    name = f"{stream}.{durable}"
+    return [f"{API}.CONSUMER.INFO.{name}", f"{API}.CONSUMER.MSG.NEXT.{name}", f"$JS.ACK.{name}.>"]
+
+
+def _durable(stream: str, durable: str) -> list[str]:
+    """Make, change or remove a durable consumer (with one filter subject or several)."""
+    name = f"{stream}.{durable}"
+    return [f"{API}.CONSUMER.DURABLE.CREATE.{name}", f"{API}.CONSUMER.CREATE.{name}",
+            f"{API}.CONSUMER.CREATE.{name}.>", f"{API}.CONSUMER.DELETE.{name}"]
+
+
 def families(n: Names) -> dict[str, list[str]]:
     """Every family of subjects a role may be given, one line each."""
-    s, seeds, durable, personal = n.stream, n.seeds, f"{n.stream}.{n.scoring_durable}", n.personal_stream
+    s, seeds, personal, dead = n.stream, n.seeds, n.personal_stream, n.notifier_dead_stream
     return {
         # ---- the event store ----
         "store.read": [f"{API}.STREAM.INFO.{s}", f"{API}.DIRECT.GET.{s}", f"{API}.DIRECT.GET.{s}.>",
@@ -102,10 +129,12 @@ def families(n: Names) -> dict[str, list[str]]:
         "store.configure": [f"{API}.STREAM.UPDATE.{s}"],
         "append.game": [f"{n.prefix}.game.>"],
         "append.table": [f"{n.prefix}.table.>"],
-        "scoring.consume": [f"{API}.CONSUMER.INFO.{durable}", f"{API}.CONSUMER.MSG.NEXT.{durable}",
-                            f"$JS.ACK.{durable}.>"],
-        "scoring.durable": [f"{API}.CONSUMER.DURABLE.CREATE.{durable}", f"{API}.CONSUMER.CREATE.{durable}",
-                            f"{API}.CONSUMER.CREATE.{durable}.>", f"{API}.CONSUMER.DELETE.{durable}"],
+        "scoring.consume": _consume(s, n.scoring_durable),
+        "scoring.durable": _durable(s, n.scoring_durable),
+        "bots.consume": _consume(s, n.bots_durable),
+        "bots.durable": _durable(s, n.bots_durable),
+        "notifier.consume": _consume(s, n.notifier_durable),
+        "notifier.durable": _durable(s, n.notifier_durable),
         # ---- seeds (and the snapshots' HMAC key, an entry of the same bucket), snapshots ----
         "seeds.read": [f"{API}.STREAM.INFO.KV_{seeds}", *_kv_get(seeds)],
         "seeds.create": [f"{API}.STREAM.CREATE.KV_{seeds}"],
@@ -123,6 +152,12 @@ def families(n: Names) -> dict[str, list[str]]:
                             f"{API}.DIRECT.GET.{personal}.>"],
         "personal.erase": [f"{API}.STREAM.MSG.DELETE.{personal}", f"{API}.STREAM.PURGE.{personal}"],
         "personal.live": [f"{n.personal_prefix}-live.>"],
+        # ---- the notifier's own storage (personal data: the lobby writes preferences, lists and erases) ----
+        "notifier.prefs": _kv_bucket(n.notifier_prefs),
+        "notifier.claims": _kv_bucket(n.notifier_claims),
+        "notifier.dead": [f"{API}.STREAM.CREATE.{dead}", f"{API}.STREAM.UPDATE.{dead}", f"{API}.STREAM.INFO.{dead}",
+                          f"{n.notifier_dead_prefix}.>", f"{API}.STREAM.MSG.GET.{dead}", f"{API}.STREAM.PURGE.{dead}"],
+        "notifier.test": [n.notifier_test],
         # ---- the console (`starbase admin`): accounts (no bucket created: the lobby makes it), the modlog ----
         "console.accounts": [f"{API}.STREAM.INFO.KV_{n.accounts}", f"$KV.{n.accounts}.>", *_kv_get(n.accounts)],
         "console.modlog": [f"{API}.STREAM.INFO.{personal}", f"{API}.STREAM.MSG.GET.{personal}",
@@ -137,9 +172,13 @@ PUBLISH: dict[str, tuple[str, ...]] = {
     "trucker": ("store.read", "store.follow", "store.create", "append.game", "seeds.read", "seeds.create",
                 "trucker.fanout"),
     "lobby": ("store.read", "store.follow", "store.create", "append.table", "accounts", "accounts.watch",
-              "sessions", "personal.stream", "personal.erase", "personal.live"),
+              "sessions", "personal.stream", "personal.erase", "personal.live", "notifier.prefs", "notifier.dead",
+              "notifier.test"),
     "scoring": ("store.read", "store.follow", "store.create", "scoring.consume", "scoring.durable"),
     "clock": ("store.read", "store.follow", "store.create"),
+    "bots": ("store.read", "store.follow", "store.create", "bots.consume", "bots.durable"),
+    "notifier": ("store.read", "store.follow", "store.create", "notifier.consume", "notifier.durable",
+                 "notifier.prefs", "notifier.claims", "notifier.dead"),
     # Read-only: the audit and export read streams and (once a game is over) check its seed.
     "audit": ("store.read", "store.follow", "seeds.read"),
     "admin": ("console.accounts", "console.modlog"),
@@ -147,12 +186,16 @@ PUBLISH: dict[str, tuple[str, ...]] = {
 # Families denied to every role not given them, where a broader allowance would otherwise reach them:
 # only scoring makes, changes, resets or removes its durable consumer (readers create ordered consumers
 # on the same stream, and a name is just the next token of that subject).
-DENIED_UNLESS_GIVEN = ("scoring.durable",)
+DENIED_UNLESS_GIVEN = ("scoring.durable", "bots.durable", "notifier.durable")
 # What each role may subscribe to besides its own inbox (`_INBOX_<role>.>`).
 SUBSCRIBE: dict[str, tuple[str, ...]] = {
     "trucker": ("trucker.fanout",),
     "lobby": ("personal.live",),
+    "notifier": ("notifier.test",),
 }
+# Roles that answer requests: they may publish once to each request's reply subject (another service's
+# inbox), and only while the request is open (nats-server `allow_responses`).
+RESPONDS = ("notifier",)
 
 
 def permissions(role: str, names: Names = Names()) -> dict:
@@ -166,6 +209,8 @@ def permissions(role: str, names: Names = Names()) -> dict:
     deny = [subject for family in DENIED_UNLESS_GIVEN if family not in PUBLISH[role] for subject in subjects[family]]
     if deny:
         block["publish"]["deny"] = deny
+    if role in RESPONDS:
+        block["allow_responses"] = True
     return block
 
 

@@ -39,11 +39,12 @@ from starbase_core.tls import TlsFiles, client_context
 ADJUDICATOR_CALLERS: dict[str, tuple[str, ...]] = {
     "lobby": ("*",),
     "clock": ("Submit",),
+    "bots": ("Submit",),            # bot seats and forced moves, each command saying who played it
     "trucker": ("CreateGame", "Submit", "GetView", "LegalActions"),
 }
 # Who calls it today (and so gets its secret in its settings): Trucker has a caller entry for when it does.
-CALLS_ADJUDICATOR = ("lobby", "clock")
-SERVICES = ("adjudicator", "lobby", "scoring", "clock", "trucker")
+CALLS_ADJUDICATOR = ("lobby", "clock", "bots")
+SERVICES = ("adjudicator", "lobby", "scoring", "clock", "trucker", "bots", "notifier")
 CONSOLE_TOOLS = ("audit", "admin")      # `starbase audit/log/export`, `starbase admin`: NATS users of their own
 USES_LOBBY_SECRET = ("lobby",)
 # Redis users a service holds beside its own (REDIS_USERNAME): the setting prefix of each.
@@ -105,7 +106,7 @@ class Credentials:
     def redis_acl(self) -> str:
         return acl_file({role: self.redis_password_file(role).read_text().strip() for role in REDIS_ROLES},
                         scoring_prefix=self.names.scoring_prefix, trucker_prefix="trucker",
-                        limits_prefix=self.names.limits_prefix)
+                        limits_prefix=self.names.limits_prefix, loop_prefix=self.names.loop_prefix)
 
     def nats_auth(self, role: str) -> NatsAuth:
         """How a process of this deployment (a test, the chaos harness) connects to NATS as `role`."""

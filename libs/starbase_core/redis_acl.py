@@ -3,7 +3,7 @@ and Redis 7 alike accept it).
 
 | user | keys | commands |
 |---|---|---|
-| `lobby` | `limits:*` (rate limits, log-in delays, socket counts), `starbase:ticket:*` | read, write, scripts |
+| `lobby` | `limits:*` (rate limits, log-in delays, socket counts), `loop:*` (turns, presence, quick play), `starbase:ticket:*` | read, write, scripts |
 | `lobby-scores` | `{scoring}:*` | read only: the boards the lobby shows |
 | `scoring` | `{scoring}:*` | read, write, transactions, scripts, SCAN/DEL of its keys |
 | `trucker` | `trucker:*`, `starbase:ticket:*` | read, write, Lua scripts (the warehouse), TIME; tickets: redeemed (GETDEL) |
@@ -31,6 +31,7 @@ from starbase_core.tickets import KEY as TICKET_KEY
 # Every key family, one line each: its pattern ({limits}, {scoring}, {trucker}: the configurable prefixes).
 KEY_FAMILIES = {
     "limits": "{limits}:*",                 # the lobby's rate limits, log-in delays, socket counts
+    "loop": "{loop}:*",                     # the lobby's loop: turns, presence, quick play (its Lua scripts)
     "tickets": TICKET_KEY.format("*"),      # single-use socket tickets: the lobby mints, Trucker redeems
     "scoring": "{{{scoring}}}:*",           # scoring's projection: boards, ratings, history, its marker
     "trucker": "{trucker}:*",               # live warehouses: `trucker:{<game>}:…` (meta, piles, ships, cmds…)
@@ -39,7 +40,7 @@ KEY_FAMILIES = {
 # SCAN lists every key name of the database whatever the key patterns (names hold player ids and
 # addresses), so only scoring, which drops its projection with it (`Ledger.reset`), keeps it.
 USERS: dict[str, tuple[tuple[str, ...], str]] = {
-    "lobby": (("limits", "tickets"), "+@read +@write +@keyspace +@scripting -scan"),
+    "lobby": (("limits", "loop", "tickets"), "+@read +@write +@keyspace +@scripting -scan"),
     "lobby-scores": (("scoring",), "+@read -scan"),
     "scoring": (("scoring",), "+@read +@write +@keyspace +@transaction +@scripting"),
     "trucker": (("trucker", "tickets"), "+@read +@write +@keyspace +@scripting +@fast +time -scan"),
@@ -49,11 +50,11 @@ TICKETS = KEY_FAMILIES["tickets"]
 
 
 def acl_line(role: str, password: str, *, scoring_prefix: str = "scoring", trucker_prefix: str = "trucker",
-             limits_prefix: str = "limits") -> str:
+             limits_prefix: str = "limits", loop_prefix: str = "loop") -> str:
     if role not in USERS:
         raise ValueError(f"no Redis role {role!r}; roles: {', '.join(ROLES)}")
     families, commands = USERS[role]
-    prefixes = dict(scoring=scoring_prefix, trucker=trucker_prefix, limits=limits_prefix)
+    prefixes = dict(scoring=scoring_prefix, trucker=trucker_prefix, limits=limits_prefix, loop=loop_prefix)
     keys = " ".join(f"~{KEY_FAMILIES[family].format(**prefixes)}" for family in families)
     digest = hashlib.sha256(password.encode()).hexdigest()
     return (f"user {role} on resetpass #{digest} resetkeys resetchannels {keys} -@all {commands} "

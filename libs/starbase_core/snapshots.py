@@ -42,15 +42,18 @@ from nats.js.kv import KeyValue
 from starbase_core.command_index import CommandSet, StreamCheckpoint, command_digest
 from starbase_core.envelope import Envelope
 from starbase_core.gamestream import GameRecord, game_stream, replay
+from starbase_core.seats import SeatControl
 from starbase_core.seeds import SeedVault
+from starbase_core.undo import UndoLog
 from starbase_core.snapshot_codec import from_plain, to_plain
 from starbase_rules.contract import Game
 
-FORMAT = 1
+FORMAT = 2      # 2: the record's seats and undo log (format 1 snapshots are ignored: the stream is folded)
 MAGIC = b"SBS1"
 SNAPSHOT_KEY = "snapshots=hmac-key"
 SHARED_PACKAGES = ("kit18xx", "starbase_rules")       # code whose classes a state may hold, besides the engine's
 RECORD_FIELDS = ("players", "options", "commitment", "draw_end", "ended", "events")
+PLATFORM_PARTS: dict[str, Any] = {"seats": SeatControl, "undo": UndoLog}    # the record's seats and undo log
 
 
 class SnapshotBucket(Protocol):
@@ -127,7 +130,8 @@ class Snapshots:
                 "engine_version": engine_version(record.engine), "stream": checkpoint.stream,
                 "seq": checkpoint.seq, "hash": checkpoint.hash, "position": checkpoint.position,
                 "state": to_plain(record.state),
-                **{name: _copied(getattr(record, name)) for name in RECORD_FIELDS}}
+                **{name: _copied(getattr(record, name)) for name in RECORD_FIELDS},
+                **{name: _copied(getattr(record, name).as_plain()) for name in PLATFORM_PARTS}}
         return Captured(record.game_id, record.last_seq, body, checkpoint.commands.to_bytes())
 
     async def save(self, captured: Captured) -> int:
@@ -186,6 +190,9 @@ def check_snapshot(blob: bytes, envelopes: list[Envelope], games: Callable[[str]
     for name in RECORD_FIELDS:
         if _copied(getattr(folded, name)) != body[name]:
             problems.append(f"{name} differs from the fold")
+    for name in PLATFORM_PARTS:
+        if _copied(getattr(folded, name).as_plain()) != body[name]:
+            problems.append(f"{name} differs from the fold")
     engine = folded.engine
     package_names = engine_packages(engine)
     if from_plain(body["state"], package_names) != folded.state:
@@ -199,7 +206,8 @@ def check_snapshot(blob: bytes, envelopes: list[Envelope], games: Callable[[str]
 def _record(game_id: str, engine: Game, body: dict) -> GameRecord:
     state = from_plain(body["state"], engine_packages(engine))
     return GameRecord(game_id=game_id, engine=engine, state=state, last_seq=body["seq"],
-                      last_hash=body["hash"], **{name: body[name] for name in RECORD_FIELDS})
+                      last_hash=body["hash"], **{name: body[name] for name in RECORD_FIELDS},
+                      **{name: part.from_plain(body[name]) for name, part in PLATFORM_PARTS.items()})
 
 
 def _copied(value: Any) -> Any:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from kit18xx.auction import leader_of, leading_commitment, resolution_order
 from kit18xx.shares import clockwise_from
+from starbase_rules.scratch import Tx, refuse
 from t2038 import events as ev
+from t2038.payments import pay
 from t2038.state import INDEPENDENTS, State, i, p
 from t2038.tables import entities, market_data
-from t2038.tx import Tx, refuse
 
 RAISE = 5
 
@@ -51,10 +52,10 @@ def sell_company(tx: Tx, company: int, player: str, price: int) -> None:
     tx.emit(ev.CompanyAcquired(company=company, owner=p(player), price=price))
     if company in INDEPENDENTS:
         treasury = 100 + max(0, price - 100) // 2
-        tx.pay(p(player), i(company), min(treasury, price), why="independent capital")
-        tx.pay(p(player), "bank", price - min(treasury, price), why=f"company {company}")
+        pay(tx, p(player), i(company), min(treasury, price), why="independent capital")
+        pay(tx, p(player), "bank", price - min(treasury, price), why=f"company {company}")
     else:
-        tx.pay(p(player), "bank", price, why=f"company {company}")
+        pay(tx, p(player), "bank", price, why=f"company {company}")
     tsi_pct = entities()["privates"].get(company, {}).get("tsi_pct", 0)
     if tsi_pct == 10:
         tx.emit(ev.SharesMoved(corp="TSI", source="ipo", destination=p(player), units=1))

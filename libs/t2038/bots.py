@@ -172,13 +172,22 @@ def _claim_candidates(state: State, op: str) -> list:
 
 
 def default_command(state: State, player: str):
-    """What happens when a player's clock runs out: the least committal legal move."""
+    """What happens when a player's clock runs out: the least committal move, and always one `decide`
+    accepts (a refused default would stall the table): an owed decision is declined, a player over a
+    limit makes the sale it owes (5.31, 5.35), and anything else refused falls back to the bot."""
     if state.must_discard:
         return bot_command(state, player, random.Random(0))
+    if state.pending:
+        return cmd.Decline()              # every decision may be declined (a deal, the League, a merger)
     if state.round == "stock":
-        return cmd.DropOut() if state.auction_company >= 0 else cmd.Pass()
-    if state.step == "routes":
+        preferred = cmd.DropOut() if state.auction_company >= 0 else cmd.Pass()
+    elif state.step == "routes":
         if state.flight is not None:
-            return cmd.ChooseTile(tile=state.flight.choice[0]) if state.flight.choice else cmd.EndRoute()
-        return cmd.FinishOperating() if state.operator == "probe" else cmd.DeclareEarnings(choice="retain")
-    return _operating_bot(state, player, random.Random(0))
+            preferred = cmd.ChooseTile(tile=state.flight.choice[0]) if state.flight.choice else cmd.EndRoute()
+        else:
+            preferred = cmd.FinishOperating() if state.operator == "probe" else cmd.DeclareEarnings(choice="retain")
+    else:
+        return _operating_bot(state, player, random.Random(0))
+    if accepted(state, player, preferred):
+        return preferred
+    return bot_command(state, player, random.Random(0))

@@ -1,9 +1,7 @@
 """Commands of 2038: imperatives a player sends. Each one is checked by `decide` and refused with a code."""
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
-
-from pydantic import Field, TypeAdapter
+from typing import Literal
 
 from starbase_rules.contract import Command
 
@@ -189,14 +187,3 @@ class DeclareBankruptcy(Command):
 
 class FinishOperating(Command):
     type: Literal["FinishOperating"] = "FinishOperating"
-
-
-AnyCommand = Annotated[Union[
-    BuyCompany, BidOnCompany, RaiseBid, DropOut, SellShares, BuyShare, LaunchCorporation, Pass,
-    StartRoute, Move, ChooseTile, PickUp, EndRoute, DeclareEarnings, BuyShip, BuyShipFrom, UpgradeShip,
-    DiscardShip, PlaceClaim, BuyIndependentClaim, PlaceBase, PlaceStation, EmergencySell, DeclareBankruptcy,
-    FinishOperating, RepurchaseShare, BuyPrivate, UsePrivate, LaunchGrowth, FormLeague, MergeIndependent,
-    AcceptDeal, Decline,
-], Field(discriminator="type")]
-
-COMMANDS = TypeAdapter(AnyCommand)

@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 from kit18xx.emergency import may_sell
+from starbase_rules.scratch import Tx, refuse
 from t2038 import events as ev
 from t2038 import market
+from t2038.payments import pay
 from t2038.purchases import cheapest_offer, needs_mandatory_ship
+from t2038.rules import scratch
 from t2038.state import State, p
 from t2038.stock import sell
-from t2038.tx import Tx, refuse
 
 CORP_CHOICES = ("retain", "half", "full")
 INDEPENDENT_CHOICES = ("retain", "split")
@@ -24,26 +26,26 @@ def declare(tx: Tx, operator: str, choice: str) -> None:
         to_owner = earnings - earnings // 2 if choice == "split" else 0   # the treasury gets the smaller half
         tx.emit(ev.EarningsDeclared(operator=operator, choice=choice, earnings=earnings,
                                     retained=earnings - to_owner, per_share=0))
-        tx.pay("bank", operator, earnings - to_owner, why="earnings")
-        tx.pay("bank", s.company_owner[int(operator[2:])], to_owner, why="earnings")
+        pay(tx, "bank", operator, earnings - to_owner, why="earnings")
+        pay(tx, "bank", s.company_owner[int(operator[2:])], to_owner, why="earnings")
         return
     if choice not in CORP_CHOICES:
         refuse("BAD_CHOICE", "a corporation retains, pays half or pays in full (7.2)")
     corp = operator[2:]
-    if earnings == 0:
-        choice = "retain"
+    # The President's choice is recorded as made; with zero earnings nothing is paid whatever the choice,
+    # and the price moves left one box (7.21), as for a retention.
     retained = {"retain": earnings, "half": (earnings // 2) // 10 * 10, "full": 0}[choice]
     per_share = (earnings - retained) // 10
     tx.emit(ev.EarningsDeclared(operator=operator, choice=choice, earnings=earnings, retained=retained,
                                 per_share=per_share))
-    tx.pay("bank", operator, retained, why="retained earnings")
+    pay(tx, "bank", operator, retained, why="retained earnings")
     if per_share:
         for holder, units in sorted(s.shares[corp].items()):
             if holder.startswith("p:"):
-                tx.pay("bank", holder, units * per_share, why=f"dividend {corp}")
+                pay(tx, "bank", holder, units * per_share, why=f"dividend {corp}")
             elif holder in ("growth", "trade_in") or (holder == "market" and not s.options.stock_repurchases):
-                tx.pay("bank", operator, units * per_share, why=f"dividend on {holder} shares")
-    move = {"retain": "left1", "half": "right1", "full": "right2"}[choice]
+                pay(tx, "bank", operator, units * per_share, why=f"dividend on {holder} shares")
+    move = "left1" if earnings == 0 else {"retain": "left1", "half": "right1", "full": "right2"}[choice]
     row, column = market.target(s.market, corp, move)
     tx.emit(ev.StockPriceMoved(corp=corp, row=row, column=column, why=choice if earnings else "zero earnings"))
 
@@ -71,7 +73,7 @@ def sellable(state: State, player: str, operating_corp: str) -> list[str]:
     """Corporations the President could still sell a share of during an emergency."""
     found = []
     for corp in state.launched:
-        probe = Tx(state)
+        probe = scratch(state)
         try:
             sell(probe, player, corp, 1, emergency_for=operating_corp)
         except Exception:

@@ -1,17 +1,16 @@
 """Events of 2038: facts in the past tense. Every chance result (tiles drawn, seating) is recorded."""
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
-
-from pydantic import Field, TypeAdapter
+from typing import Literal
 
 from starbase_rules.contract import Event
 
 
 class GameStarted(Event):
     type: Literal["GameStarted"] = "GameStarted"
+    v: int = 2                    # v1 recorded only the options the table set, the Short game as `short`
     players: list[str]            # seating order drawn with the game's chance; first is First Player
-    options: dict
+    options: dict                 # every table option (`options.TableOptions`), defaults filled in
     cash_each: int
     money_total: int
 
@@ -273,16 +272,3 @@ class AuctionFlowSet(Event):
     type: Literal["AuctionFlowSet"] = "AuctionFlowSet"
     resume_after: str = ""
     resolving_all_pass: bool = False
-
-
-AnyEvent = Annotated[Union[
-    AuctionFlowSet, BaseTransferred, DecisionsQueued, DecisionResolved, LeagueSkipsRound, ShipOfferDeclined,
-    GameStarted, CashMoved, BidPlaced, AuctionOpened, AuctionBidRaised, AuctionDropped, CompanyAcquired,
-    SharesMoved, PresidentChanged, StockPriceMoved, CorporationLaunched, CorporationActivated, StockTurnEnded,
-    RoundStarted, OperatorStarted, OperatorFinished, RouteStarted, ShipMoved, HexExplored, TilesOffered,
-    OrePickedUp, RouteEnded, EarningsDeclared, ShipBought, ShipRemoved, PhaseChanged, DiscardRequired,
-    ClaimPlaced, BasePlaced, StationPlaced, BankBroke, GameFinished,
-], Field(discriminator="type")]
-
-EVENTS = TypeAdapter(AnyEvent)
-

@@ -6,20 +6,17 @@ from kit18xx.market import MarketState
 from t2038 import events as ev
 from t2038 import hexmap, tiles
 from t2038 import market
+from t2038.options import state_options
+from t2038.rules import RULES
 from t2038.ships import new_fleet, over_limit, stats
-from t2038.state import CORPS, Flight, Options, State, p
+from t2038.state import CORPS, Flight, State, p
 from t2038.tables import entities
 
 
-def evolve(state: State, event) -> State:
-    handler = _HANDLERS[event.type]
-    handler(state, event)
-    return state
-
-
+@RULES.evolves(ev.GameStarted)
 def _started(s: State, e: ev.GameStarted) -> None:
     s.players = list(e.players)
-    s.options = Options(**e.options)
+    s.options = state_options(e.options)
     s.ledger.open(BANK, e.money_total - e.cash_each * len(e.players))
     for player in e.players:
         s.ledger.open(p(player), e.cash_each)
@@ -39,30 +36,36 @@ def _started(s: State, e: ev.GameStarted) -> None:
     s.round, s.turn, s.first_player = "stock", e.players[0], e.players[0]
 
 
+@RULES.evolves(ev.CashMoved)
 def _cash(s: State, e: ev.CashMoved) -> None:
     # Only the broken bank may owe (it pays on credit: the spreadsheet of Figure 10); decide checks the rest.
     s.ledger.move(e.source, e.destination, e.amount, may_owe=e.source == BANK)
 
 
+@RULES.evolves(ev.BidPlaced)
 def _bid(s: State, e: ev.BidPlaced) -> None:
     s.bids.setdefault(e.company, {})[e.player] = e.amount
 
 
+@RULES.evolves(ev.AuctionOpened)
 def _auction_opened(s: State, e: ev.AuctionOpened) -> None:
     s.auction_company, s.auction_bidders = e.company, list(e.bidders)
     s.auction_high, s.auction_leader = e.high, e.leader
 
 
+@RULES.evolves(ev.AuctionBidRaised)
 def _raised(s: State, e: ev.AuctionBidRaised) -> None:
     s.auction_high, s.auction_leader = e.amount, e.player
     s.auction_bidders.remove(e.player)
     s.auction_bidders.append(e.player)
 
 
+@RULES.evolves(ev.AuctionDropped)
 def _dropped(s: State, e: ev.AuctionDropped) -> None:
     s.auction_bidders.remove(e.player)
 
 
+@RULES.evolves(ev.CompanyAcquired)
 def _acquired(s: State, e: ev.CompanyAcquired) -> None:
     s.company_owner[e.company] = e.owner
     s.bids.pop(e.company, None)
@@ -70,6 +73,7 @@ def _acquired(s: State, e: ev.CompanyAcquired) -> None:
         s.auction_company, s.auction_bidders, s.auction_high, s.auction_leader = -1, [], 0, ""
 
 
+@RULES.evolves(ev.SharesMoved)
 def _shares(s: State, e: ev.SharesMoved) -> None:
     book = s.shares[e.corp]
     book[e.source] = book.get(e.source, 0) - e.units
@@ -80,16 +84,19 @@ def _shares(s: State, e: ev.SharesMoved) -> None:
         s.sold_this_round.append(f"{e.source[2:]}/{e.corp}")
 
 
+@RULES.evolves(ev.PresidentChanged)
 def _president(s: State, e: ev.PresidentChanged) -> None:
     s.president[e.corp] = e.player
 
 
+@RULES.evolves(ev.StockPriceMoved)
 def _price(s: State, e: ev.StockPriceMoved) -> None:
     market.place(s.market, e.corp, e.row, e.column)
     if e.why == "sale" and e.corp not in s.sold_this_turn:
         s.sold_this_turn.append(e.corp)
 
 
+@RULES.evolves(ev.CorporationLaunched)
 def _launched(s: State, e: ev.CorporationLaunched) -> None:
     s.launched.append(e.corp)
     s.par[e.corp] = e.par
@@ -97,10 +104,12 @@ def _launched(s: State, e: ev.CorporationLaunched) -> None:
     s.president[e.corp] = e.player
 
 
+@RULES.evolves(ev.CorporationActivated)
 def _activated(s: State, e: ev.CorporationActivated) -> None:
     s.active.append(e.corp)
 
 
+@RULES.evolves(ev.StockTurnEnded)
 def _turn_ended(s: State, e: ev.StockTurnEnded) -> None:
     if e.passed:
         s.passes += 1
@@ -111,6 +120,7 @@ def _turn_ended(s: State, e: ev.StockTurnEnded) -> None:
     s.turn, s.sold_this_turn = e.next_player, []
 
 
+@RULES.evolves(ev.RoundStarted)
 def _round(s: State, e: ev.RoundStarted) -> None:
     s.round, s.set_number, s.or_number = e.kind, e.set_number, e.or_number
     s.passes, s.sold_this_turn = 0, []
@@ -124,6 +134,7 @@ def _round(s: State, e: ev.RoundStarted) -> None:
         s.turn = ""
 
 
+@RULES.evolves(ev.OperatorStarted)
 def _operator(s: State, e: ev.OperatorStarted) -> None:
     s.operator, s.step, s.earnings, s.bought_this_turn = e.operator, "routes", 0, {}
     s.ships_refused = []
@@ -132,6 +143,7 @@ def _operator(s: State, e: ev.OperatorStarted) -> None:
     s.sold_this_turn = []
 
 
+@RULES.evolves(ev.OperatorFinished)
 def _operator_done(s: State, e: ev.OperatorFinished) -> None:
     s.done_operators.append(e.operator)
     s.operator, s.step = "", ""
@@ -139,6 +151,7 @@ def _operator_done(s: State, e: ev.OperatorFinished) -> None:
         s.operated.append(e.operator[2:])
 
 
+@RULES.evolves(ev.RouteStarted)
 def _route_started(s: State, e: ev.RouteStarted) -> None:
     s.flight = Flight(ship=e.ship, hex=e.hex, movement=e.movement, start_movement=e.movement, holds=e.holds,
                       pilot=e.pilot)
@@ -147,6 +160,7 @@ def _route_started(s: State, e: ev.RouteStarted) -> None:
         s.pilots_used.append(e.pilot)
 
 
+@RULES.evolves(ev.ShipMoved)
 def _moved(s: State, e: ev.ShipMoved) -> None:
     f = s.flight
     f.hex, f.movement = e.hex, f.movement - e.cost + e.refuel
@@ -154,6 +168,7 @@ def _moved(s: State, e: ev.ShipMoved) -> None:
         f.refuelled.append(e.hex)
 
 
+@RULES.evolves(ev.HexExplored)
 def _explored(s: State, e: ev.HexExplored) -> None:
     s.pool.remove(e.tile)
     s.tiles[e.hex] = e.tile
@@ -161,24 +176,29 @@ def _explored(s: State, e: ev.HexExplored) -> None:
         s.flight.choice, s.flight.choice_hex = [], ""
 
 
+@RULES.evolves(ev.TilesOffered)
 def _offered(s: State, e: ev.TilesOffered) -> None:
     s.flight.choice, s.flight.choice_hex = list(e.tiles), e.hex
 
 
+@RULES.evolves(ev.OrePickedUp)
 def _picked(s: State, e: ev.OrePickedUp) -> None:
     s.flight.cargo.append([e.hex, e.mine, e.value, e.ore])
     s.used_mines.append(f"{e.hex}/{e.mine}")
 
 
+@RULES.evolves(ev.RouteEnded)
 def _route_ended(s: State, e: ev.RouteEnded) -> None:
     s.earnings += e.value
     s.flight = None
 
 
+@RULES.evolves(ev.EarningsDeclared)
 def _earnings(s: State, e: ev.EarningsDeclared) -> None:
     s.step = "purchases"
 
 
+@RULES.evolves(ev.ShipBought)
 def _ship_bought(s: State, e: ev.ShipBought) -> None:
     ship = s.ships[e.ship]
     if ship.kind == "" or e.seller == "bank":
@@ -187,6 +207,7 @@ def _ship_bought(s: State, e: ev.ShipBought) -> None:
     ship.owner, ship.new = e.buyer, False
 
 
+@RULES.evolves(ev.ShipRemoved)
 def _ship_removed(s: State, e: ev.ShipRemoved) -> None:
     s.ships[e.ship].owner = e.to
     if e.to == "bank":
@@ -196,14 +217,17 @@ def _ship_removed(s: State, e: ev.ShipRemoved) -> None:
             s.must_discard.remove(holder)
 
 
+@RULES.evolves(ev.PhaseChanged)
 def _phase(s: State, e: ev.PhaseChanged) -> None:
     s.phase = e.phase
 
 
+@RULES.evolves(ev.DiscardRequired)
 def _discard(s: State, e: ev.DiscardRequired) -> None:
     s.must_discard = list(e.holders)
 
 
+@RULES.evolves(ev.ClaimPlaced)
 def _claim(s: State, e: ev.ClaimPlaced) -> None:
     s.claims[f"{e.hex}/{e.mine}"] = e.holder
     if e.replaced:
@@ -218,6 +242,7 @@ def _claim(s: State, e: ev.ClaimPlaced) -> None:
     s.bought_this_turn["claim"] = s.bought_this_turn.get("claim", 0) + (0 if e.replaced else 1)
 
 
+@RULES.evolves(ev.BasePlaced)
 def _base(s: State, e: ev.BasePlaced) -> None:
     s.bases[e.hex] = e.corp
     s.flipped.append(e.hex)
@@ -229,6 +254,7 @@ def _base(s: State, e: ev.BasePlaced) -> None:
         s.bought_this_turn["base"] = 1
 
 
+@RULES.evolves(ev.StationPlaced)
 def _station(s: State, e: ev.StationPlaced) -> None:
     s.stations[e.hex] = e.corp
     if e.private:
@@ -238,52 +264,56 @@ def _station(s: State, e: ev.StationPlaced) -> None:
     s.bought_this_turn["refuel"] = 1
 
 
+@RULES.evolves(ev.AuctionFlowSet)
 def _auction_flow(s: State, e: ev.AuctionFlowSet) -> None:
     s.resume_after, s.resolving_all_pass = e.resume_after, e.resolving_all_pass
 
 
+@RULES.evolves(ev.BaseTransferred)
 def _base_transferred(s: State, e: ev.BaseTransferred) -> None:
     s.bases[e.hex] = e.owner
     if e.uses_counter:
         s.counters_left[e.owner]["base"] -= 1
 
 
+@RULES.evolves(ev.DecisionsQueued)
 def _queued(s: State, e: ev.DecisionsQueued) -> None:
     s.decisions.add(e.decisions, e.then)
 
 
+@RULES.evolves(ev.DecisionResolved)
 def _resolved(s: State, e: ev.DecisionResolved) -> None:
     s.decisions.resolve()
 
 
+@RULES.evolves(ev.ShipOfferDeclined)
 def _ship_offer_declined(s: State, e: ev.ShipOfferDeclined) -> None:
     if e.whole_treasury:
         s.ships_refused.append(e.ship)
 
 
+@RULES.evolves(ev.LeagueSkipsRound)
 def _league_skips(s: State, e: ev.LeagueSkipsRound) -> None:
     s.done_operators.append("c:AL")
 
 
+@RULES.evolves(ev.BankBroke)
 def _bank_broke(s: State, e: ev.BankBroke) -> None:
     s.bank_broken = True
 
 
+@RULES.evolves(ev.GameFinished)
 def _ended(s: State, e: ev.GameFinished) -> None:
     s.round, s.ended, s.bankrupt, s.flight = "over", e.reason, e.bankrupt, None
 
 
-_HANDLERS = {
-    "GameStarted": _started, "CashMoved": _cash, "BidPlaced": _bid, "AuctionOpened": _auction_opened,
-    "AuctionBidRaised": _raised, "AuctionDropped": _dropped, "CompanyAcquired": _acquired,
-    "SharesMoved": _shares, "PresidentChanged": _president, "StockPriceMoved": _price,
-    "CorporationLaunched": _launched, "CorporationActivated": _activated, "StockTurnEnded": _turn_ended,
-    "RoundStarted": _round, "OperatorStarted": _operator, "OperatorFinished": _operator_done,
-    "RouteStarted": _route_started, "ShipMoved": _moved, "HexExplored": _explored, "TilesOffered": _offered,
-    "OrePickedUp": _picked, "RouteEnded": _route_ended, "EarningsDeclared": _earnings,
-    "ShipBought": _ship_bought, "ShipRemoved": _ship_removed, "PhaseChanged": _phase,
-    "DiscardRequired": _discard, "ClaimPlaced": _claim, "BasePlaced": _base, "StationPlaced": _station,
-    "BankBroke": _bank_broke, "AuctionFlowSet": _auction_flow, "BaseTransferred": _base_transferred,
-    "DecisionsQueued": _queued, "DecisionResolved": _resolved, "LeagueSkipsRound": _league_skips,
-    "ShipOfferDeclined": _ship_offer_declined, "GameFinished": _ended,
-}
+@RULES.upcasts("GameStarted", 1)
+def _started_v1(data: dict) -> dict:
+    """v1 recorded only the options a table set (the Short game as `short: true`); the rest were the
+    defaults of the time, which are today's: the Full game, no optional rule, the sourced ASSUMED facts."""
+    recorded = dict(data["options"])
+    short = bool(recorded.pop("short", False))
+    options = {"variant": "short" if short else "full", "two_player": False, "weaker_tsi": None,
+               "cutthroat": False, "stock_repurchases": False, "transshipment_high_from_phase": 4,
+               "vp_rare_bonus": 20, "certificate_limit": None, "money_total": None}
+    return {**data, "options": {**options, **recorded}}

@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 from kit18xx.shares import clockwise_from
+from starbase_rules.scratch import Tx
 from t2038 import events as ev
 from t2038 import market
+from t2038.payments import pay
 from t2038.ships import PROBE
 from t2038.state import INDEPENDENTS, PRIVATES, State, c, i
 from t2038.tables import entities
-from t2038.tx import Tx
 
 FAST_BUCK_INCOME = 15
 
@@ -44,12 +45,12 @@ def begin_operating(tx: Tx) -> None:
     for number in PRIVATES:
         owner = s.company_owner.get(number, "")
         if owner.startswith(("p:", "c:")):
-            tx.pay("bank", owner, entities()["privates"][number]["income"], why=f"income of {number}")
+            pay(tx, "bank", owner, entities()["privates"][number]["income"], why=f"income of {number}")
     fast_buck = s.company_owner.get(1, "")
     if fast_buck.startswith("p:"):
-        tx.pay("bank", i(1), FAST_BUCK_INCOME, why="Fast Buck")
+        pay(tx, "bank", i(1), FAST_BUCK_INCOME, why="Fast Buck")
     elif fast_buck.startswith("pilot:"):
-        tx.pay("bank", c(fast_buck[6:]), FAST_BUCK_INCOME, why="Fast Buck pilot")
+        pay(tx, "bank", c(fast_buck[6:]), FAST_BUCK_INCOME, why="Fast Buck pilot")
     next_operator(tx)
 
 

@@ -3,18 +3,19 @@ before the League forms. The corporation takes the Independent's cash, ships, ba
 Independent becomes its pilot."""
 from __future__ import annotations
 
+from starbase_rules.scratch import Tx, refuse
 from t2038 import events as ev
+from t2038.payments import pay
 from t2038.state import c, i, p
 from t2038.stock import available_to_launch
 from t2038.tables import entities, market_data
-from t2038.tx import Tx, refuse
 
 
 def absorb(tx: Tx, number: int, corp: str, base_uses_counter: bool) -> None:
     """Move an Independent's treasury (what is left), ships, base and claims to `corp`."""
     s = tx.state
     holder = c(corp)
-    tx.pay(i(number), holder, s.cash(i(number)), why=f"assets of {number}")
+    pay(tx, i(number), holder, s.cash(i(number)), why=f"assets of {number}")
     for ship_id in s.ships_of(i(number)):
         tx.emit(ev.ShipBought(ship=ship_id, buyer=holder, kind=s.ships[ship_id].kind, price=0, seller=i(number)))
     home = entities()["independents"][number]["home"]

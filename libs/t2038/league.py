@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from kit18xx.shares import clockwise_from
 from kit18xx.unit_shares import takes_presidency
+from starbase_rules.scratch import Tx, refuse
 from t2038 import events as ev
 from t2038 import hexmap, ships, tiles
 from t2038.growth import absorb
-from t2038.stock import MAX_UNITS
+from t2038.payments import pay
 from t2038.state import INDEPENDENTS, State, i, p
+from t2038.stock import MAX_UNITS
 from t2038.tables import entities, market_data
-from t2038.tx import Tx, refuse
 
 LEAGUE = "AL"
 
@@ -54,7 +55,7 @@ def form(tx: Tx) -> None:
     tx.emit(ev.CorporationLaunched(corp=LEAGUE, player=player, par=entities()["league"]["par"], kind="league"))
     tx.emit(ev.StockPriceMoved(corp=LEAGUE, row=row, column=column, why="launch"))
     tx.emit(ev.CorporationActivated(corp=LEAGUE))
-    tx.pay("bank", "c:AL", entities()["league"]["capital"], why="League capital")
+    pay(tx, "bank", "c:AL", entities()["league"]["capital"], why="League capital")
     if s.units(LEAGUE, "league"):
         tx.emit(ev.SharesMoved(corp=LEAGUE, source="league", destination="growth",
                                units=s.units(LEAGUE, "league")))
@@ -74,7 +75,7 @@ def merge(tx: Tx, number: int, golden: bool) -> None:
     owner = s.company_owner[number]
     treasury = s.cash(i(number))
     if golden:
-        tx.pay(i(number), owner, treasury - treasury // 2, why="golden parachute")   # League keeps the half rounded down
+        pay(tx, i(number), owner, treasury - treasury // 2, why="golden parachute")   # League keeps the half rounded down
     had_ships = bool(s.ships_of(i(number)))
     absorb(tx, number, LEAGUE, base_uses_counter=True)
     tx.emit(ev.SharesMoved(corp=LEAGUE, source="trade_in", destination=owner, units=1))

@@ -1,19 +1,22 @@
 """Private companies bought by corporations (7.4) and their free black-edged counters (7, 8, 9)."""
 from __future__ import annotations
 
+from starbase_rules.scratch import Tx, refuse
 from t2038 import events as ev
 from t2038 import tiles
 from t2038.auction import printed_bid
+from t2038.payments import pay
 from t2038.purchases import in_range
 from t2038.state import c
 from t2038.tables import entities
-from t2038.tx import Tx, refuse
 
 
 def buy_private(tx: Tx, holder: str, company: int, price: int, consented: bool = False) -> None:
     """The owner must consent: another player than the President is asked first (AcceptDeal / Decline)."""
     s = tx.state
-    if not holder.startswith("c:") or not 2 <= s.phase <= 4:
+    if not holder.startswith("c:"):
+        refuse("CORPORATIONS_ONLY", f"only a corporation may buy a private company, not {holder} (7.4)")
+    if not 2 <= s.phase <= 4:
         refuse("TOO_EARLY" if s.phase < 2 else "TOO_LATE", "corporations buy privates in Phases II-IV")
     if not entities()["privates"].get(company, {}).get("corp_may_buy"):
         refuse("NOT_FOR_SALE", f"company {company} cannot be sold to a corporation")
@@ -27,7 +30,7 @@ def buy_private(tx: Tx, holder: str, company: int, price: int, consented: bool =
     if not consented and owner[2:] != s.controller(holder):
         from t2038.purchases import ask_seller
         return ask_seller(tx, owner[2:], {"deal": "private", "company": company, "price": price})
-    tx.pay(holder, owner, price, why=f"private {company}")
+    pay(tx, holder, owner, price, why=f"private {company}")
     tx.emit(ev.CompanyAcquired(company=company, owner=holder, price=price))
 
 

@@ -2,12 +2,13 @@
 their effects, forced discards, the mandatory ship with the President's cash, claims, bases, stations."""
 from __future__ import annotations
 
+from starbase_rules.scratch import Tx, refuse
 from t2038 import events as ev
 from t2038 import hexmap, ships, tiles
+from t2038.payments import pay
 from t2038.routes import operator_bases
 from t2038.state import PRIVATES, State
 from t2038.tables import entities
-from t2038.tx import Tx, refuse
 
 
 # ------------------------------------------------------------------------------------------ ships
@@ -64,8 +65,8 @@ def buy_ship(tx: Tx, holder: str, phase: int, kind: str) -> None:
         if s.cash(president) < shortfall:
             refuse("INSUFFICIENT_FUNDS", f"the President must add ${shortfall} and has ${s.cash(president)}: "
                                          "sell shares (EmergencySell) or declare bankruptcy")
-        tx.pay(president, holder, shortfall, why="mandatory ship")
-    tx.pay(holder, "bank", cost, why=f"ship {card}")
+        pay(tx, president, holder, shortfall, why="mandatory ship")
+    pay(tx, holder, "bank", cost, why=f"ship {card}")
     tx.emit(ev.ShipBought(ship=card, buyer=holder, kind=kind, price=cost))
     after_ship_acquired(tx, holder)
     if phase > s.phase:
@@ -94,7 +95,7 @@ def buy_ship_from(tx: Tx, holder: str, ship_id: str, price: int, consented: bool
     if not consented and s.controller(ship.owner) != s.controller(holder):
         return ask_seller(tx, s.controller(ship.owner), {"deal": "ship", "ship": ship_id, "price": price})
     seller = ship.owner
-    tx.pay(holder, seller, price, why=f"ship {ship_id}")
+    pay(tx, holder, seller, price, why=f"ship {ship_id}")
     tx.emit(ev.ShipBought(ship=ship_id, buyer=holder, kind=ship.kind, price=price, seller=seller))
     after_ship_acquired(tx, holder)
 
@@ -112,7 +113,7 @@ def upgrade_ship(tx: Tx, holder: str, ship_id: str) -> None:
     cost = entities()["upgrade_price"]
     if s.cash(holder) < cost:
         refuse("INSUFFICIENT_FUNDS", f"an upgrade costs ${cost}")
-    tx.pay(holder, "bank", cost, why="upgrade")
+    pay(tx, holder, "bank", cost, why="upgrade")
     tx.emit(ev.ShipRemoved(ship=ship_id, to="gone"))
     tx.emit(ev.ShipBought(ship=card, buyer=holder, kind="freighter", price=cost))
     if s.phase < 6:                   # the first Phase VI ship in play starts Phase VI, however acquired (8)
@@ -213,7 +214,7 @@ def place_claim(tx: Tx, holder: str, hex_: str, mine: int) -> None:
     price = prices[done]
     if s.cash(holder) < price:
         refuse("INSUFFICIENT_FUNDS", f"this claim costs ${price}")
-    tx.pay(holder, "bank", price, why="claim")
+    pay(tx, holder, "bank", price, why="claim")
     tx.emit(ev.ClaimPlaced(holder=holder, hex=hex_, mine=mine, price=price))
 
 
@@ -245,7 +246,7 @@ def buy_independent_claim(tx: Tx, holder: str, hex_: str, mine: int, consented: 
         refuse("INSUFFICIENT_FUNDS", f"an Independent's claim costs ${price}")
     if not consented and s.controller(seller) != s.controller(holder):
         return ask_seller(tx, s.controller(seller), {"deal": "claim", "hex": hex_, "mine": mine})
-    tx.pay(holder, seller, price, why="claim bought")
+    pay(tx, holder, seller, price, why="claim bought")
     tx.emit(ev.ClaimPlaced(holder=holder, hex=hex_, mine=mine, price=price, replaced=seller))
 
 
@@ -261,7 +262,7 @@ def place_base(tx: Tx, holder: str, hex_: str) -> None:
     price = entities()["costs"]["base"].get(holder[2:], entities()["costs"]["base"]["standard"])
     if s.cash(holder) < price:
         refuse("INSUFFICIENT_FUNDS", f"a base costs ${price}")
-    tx.pay(holder, "bank", price, why="base")
+    pay(tx, holder, "bank", price, why="base")
     tx.emit(ev.BasePlaced(corp=holder[2:], hex=hex_, price=price))
 
 
@@ -278,7 +279,7 @@ def place_station(tx: Tx, holder: str, hex_: str) -> None:
         price = 0
     if s.cash(holder) < price:
         refuse("INSUFFICIENT_FUNDS", f"a refuelling station costs ${price}")
-    tx.pay(holder, "bank", price, why="refuelling station")
+    pay(tx, holder, "bank", price, why="refuelling station")
     tx.emit(ev.StationPlaced(corp=corp, hex=hex_, price=price))
 
 

@@ -3,11 +3,12 @@ explore and draw a tile, $10 survey payment), refuel at own stations, pick up or
 transshipment point to earn."""
 from __future__ import annotations
 
+from starbase_rules.scratch import Tx, refuse
 from t2038 import events as ev
 from t2038 import hexmap, tiles
+from t2038.payments import pay
 from t2038.state import State
 from t2038.tables import entities
-from t2038.tx import Tx, refuse
 from t2038.values import route_value
 
 TORCH, ICE_FINDER, DRILL_HOUND, LUCKY = "i:5", "i:2", "i:3", "i:6"
@@ -96,7 +97,7 @@ def move(tx: Tx, operator: str, hex_: str, explore: bool) -> None:
 def _explore(tx: Tx, operator: str, hex_: str) -> None:
     s = tx.state
     first = tiles.draw(s.pool, tx.rng)
-    tx.pay("bank", survey_payee(s, operator), SURVEY_PAYMENT, why="survey")
+    pay(tx, "bank", survey_payee(s, operator), SURVEY_PAYMENT, why="survey")
     pilot = s.flight.pilot
     wanted = DRAW_UNTIL.get(pilot)
     if pilot == LUCKY and len(s.pool) > 1:

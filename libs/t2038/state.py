@@ -6,7 +6,6 @@ certificate is 2 units held by the player named in `president`.
 """
 from __future__ import annotations
 
-import pickle
 from dataclasses import dataclass, field
 
 from kit18xx.bank import Ledger
@@ -135,9 +134,6 @@ class State:
     private_used: list[int] = field(default_factory=list)    # privates 7-9 whose free counter is placed
     ended: str = ""                 # reason, once over
     bankrupt: str = ""
-
-    def copy(self) -> "State":
-        return pickle.loads(pickle.dumps(self, protocol=pickle.HIGHEST_PROTOCOL))
 
     # ---- small queries used everywhere
     @property

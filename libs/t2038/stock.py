@@ -1,13 +1,15 @@
 """Stock rounds (5.2-5.5): sales before one purchase, launches, presidency, limits and activation."""
 from __future__ import annotations
 
+from kit18xx.unit_shares import certificates_for_units, president_after_sale, takes_presidency
+from starbase_rules.contract import RuleViolation
+from starbase_rules.scratch import Tx, refuse
 from t2038 import events as ev
 from t2038 import market
-from kit18xx.unit_shares import certificates_for_units, president_after_sale, takes_presidency
+from t2038.payments import pay
+from t2038.rules import scratch
 from t2038.state import INDEPENDENTS, PRIVATES, State, c, p
 from t2038.tables import entities, market_data
-from starbase_rules.contract import RuleViolation
-from t2038.tx import Tx, refuse
 
 MAX_UNITS = 6        # 60 % (5.31)
 MARKET_MAX = 5       # 50 % (5.24)
@@ -51,7 +53,7 @@ def check_activation(tx: Tx, corp: str) -> None:
     if corp in s.active or s.units(corp, "ipo") > 5:
         return
     tx.emit(ev.CorporationActivated(corp=corp))
-    tx.pay("bank", c(corp), 10 * s.par[corp], why="starting capital")
+    pay(tx, "bank", c(corp), 10 * s.par[corp], why="starting capital")
 
 
 def sell(tx: Tx, player: str, corp: str, count: int, emergency_for: str = "") -> None:
@@ -81,7 +83,7 @@ def sell(tx: Tx, player: str, corp: str, count: int, emergency_for: str = "") ->
     if new_president != s.president[corp]:
         tx.emit(ev.PresidentChanged(corp=corp, player=new_president))    # the certificate swap (5.23)
     tx.emit(ev.SharesMoved(corp=corp, source=p(player), destination="market", units=count))
-    tx.pay("bank", p(player), count * market.price(s.market, corp), why=f"sold {corp}")
+    pay(tx, "bank", p(player), count * market.price(s.market, corp), why=f"sold {corp}")
     if corp not in s.sold_this_turn:
         row, column = market.target(s.market, corp, "down1")
         tx.emit(ev.StockPriceMoved(corp=corp, row=row, column=column, why="sale"))
@@ -106,7 +108,7 @@ def buy(tx: Tx, player: str, corp: str, source: str) -> None:
         refuse("INSUFFICIENT_FUNDS", f"a {corp} share costs ${price}; {player} has ${s.cash(p(player))}")
     tx.emit(ev.SharesMoved(corp=corp, source=source, destination=p(player), units=1))
     # Growth-box shares (Growth corporations, the League) pay their par into the treasury (5.3).
-    tx.pay(p(player), c(corp) if source == "growth" else "bank", price, why=f"bought {corp}")
+    pay(tx, p(player), c(corp) if source == "growth" else "bank", price, why=f"bought {corp}")
     if takes_presidency(player_units(s, corp), s.president[corp], player):
         tx.emit(ev.PresidentChanged(corp=corp, player=player))
     check_activation(tx, corp)
@@ -125,7 +127,7 @@ def launch(tx: Tx, player: str, corp: str, par: int) -> None:
     row, column = market_data()["public_par"][par]
     tx.emit(ev.SharesMoved(corp=corp, source="ipo", destination=p(player), units=2))
     tx.emit(ev.CorporationLaunched(corp=corp, player=player, par=par))
-    tx.pay(p(player), "bank", 2 * par, why=f"launched {corp}")
+    pay(tx, p(player), "bank", 2 * par, why=f"launched {corp}")
     tx.emit(ev.StockPriceMoved(corp=corp, row=row, column=column, why="launch"))
 
 
@@ -167,7 +169,7 @@ def repurchase(tx: Tx, operator: str) -> None:
     if s.cash(operator) < price:
         refuse("INSUFFICIENT_FUNDS", f"{operator} has ${s.cash(operator)}; a share costs ${price}")
     tx.emit(ev.SharesMoved(corp=corp, source="market", destination="growth", units=1))
-    tx.pay(operator, "bank", price, why="repurchase")
+    pay(tx, operator, "bank", price, why="repurchase")
 
 
 def excess(state: State, player: str) -> tuple[int, int]:
@@ -188,7 +190,7 @@ def required_sales(state: State, player: str) -> list[tuple[str, int]]:
     needed = []
     for corp in state.launched:
         for count in range(1, state.units(corp, p(player)) + 1):
-            trial = Tx(state)
+            trial = scratch(state)
             try:
                 sell(trial, player, corp, count)
             except RuleViolation:

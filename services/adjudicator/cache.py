@@ -22,7 +22,7 @@ from typing import Callable
 import structlog
 from prometheus_client import Counter, Gauge
 
-from starbase_core.gamestream import GameRecord, game_stream, replay
+from starbase_core.gamestream import GameRecord, RefoldNeeded, game_stream, replay
 from starbase_core.snapshots import Snapshots
 from starbase_core.store import EventStore
 from starbase_rules.contract import Game, RuleViolation
@@ -74,12 +74,16 @@ class GameCache:
         return slot.record
 
     async def caught_up(self, slot: Slot, game_id: str) -> bool:
-        """Apply what other replicas appended; True when there was anything."""
+        """Apply what other replicas appended; True when there was anything. An undo among it takes
+        back what the record folded: the record is then rebuilt (`_load`)."""
         assert slot.record is not None
         newer = await self.store.read(game_stream(game_id), from_seq=slot.record.last_seq + 1)
         if newer:
             try:
                 slot.record.apply(newer)
+            except RefoldNeeded:
+                slot.record = None
+                slot.record = await self._load(slot, game_id)
             except BaseException:
                 slot.record = None
                 raise
@@ -110,9 +114,12 @@ class GameCache:
         record = await self._from_snapshot(game_id)
         if record is not None:
             slot.snapshot_seq = record.last_seq
-            record.apply(await self.store.read(stream, from_seq=record.last_seq + 1))
-            REBUILDS.labels("snapshot").inc()
-            return record
+            try:
+                record.apply(await self.store.read(stream, from_seq=record.last_seq + 1))
+                REBUILDS.labels("snapshot").inc()
+                return record
+            except RefoldNeeded:     # an undo reaches back before the snapshot: fold from seq 1
+                pass
         envelopes = await self.store.read(stream)
         if not envelopes:
             raise RuleViolation("GAME_NOT_FOUND", f"no game {game_id}")

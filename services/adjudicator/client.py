@@ -82,15 +82,26 @@ class AdjudicatorClient:
         return _envelopes(await self._call(self._stub.CreateGame, request))
 
     async def submit(self, game_id: str, actor: str, command: dict, command_id: str | None = None, *,
-                     expected_seq: int | None = None) -> list[Envelope]:
-        """`expected_seq`: refuse (STALE_POSITION) unless the game's last envelope is still this seq."""
+                     expected_seq: int | None = None, played_by: str | None = None) -> list[Envelope]:
+        """`expected_seq`: refuse (STALE_POSITION) unless the game's last envelope is still this seq.
+        `played_by`: who plays the seat when not its own player (`starbase_core.seats`)."""
         request = pb.SubmitRequest(game_id=game_id, actor=actor, command_json=json.dumps(command),
-                                   command_id=command_id or uuid.uuid4().hex, expected_seq=expected_seq or 0)
+                                   command_id=command_id or uuid.uuid4().hex, expected_seq=expected_seq or 0,
+                                   played_by=played_by or "")
         return _envelopes(await self._call(self._stub.Submit, request))
 
     async def view(self, game_id: str, viewer: str | None = None) -> dict:
         reply = await self._call(self._stub.GetView, pb.GetViewRequest(game_id=game_id, viewer=viewer or ""))
         return json.loads(_json(reply))
+
+    async def view_at(self, game_id: str, seq: int, viewer: str | None = None) -> dict:
+        """The game at a past seq as `viewer` saw it (read-only; every seat's view once it is over)."""
+        reply = await self._call(self._stub.ViewAt, pb.ViewAtRequest(game_id=game_id, seq=seq, viewer=viewer or ""))
+        return json.loads(_json(reply))
+
+    async def to_act(self, game_id: str) -> dict:
+        """{"game_id", "seq", "to_act", "ended"}: who owes a decision now."""
+        return json.loads(_json(await self._call(self._stub.ToAct, pb.ToActRequest(game_id=game_id))))
 
     async def legal_actions(self, game_id: str, player: str) -> list[dict]:
         reply = await self._call(self._stub.LegalActions,

@@ -77,12 +77,21 @@ class AdjudicatorServicer(rpc.AdjudicatorServicer):
             raise RuleViolation("MISSING_COMMAND_ID", "every command needs a command_id")
         return _events_reply(await self.adjudicator.submit(
             request.game_id, request.actor, _json_object(request.command_json, "command_json"),
-            request.command_id, expected_seq=request.expected_seq or None,
+            request.command_id, expected_seq=request.expected_seq or None, played_by=request.played_by or None,
         ))
 
     @_answers_with(pb.JsonReply)
     async def GetView(self, request, context):
         return pb.JsonReply(json=json.dumps(await self.adjudicator.view(request.game_id, request.viewer or None)))
+
+    @_answers_with(pb.JsonReply)
+    async def ViewAt(self, request, context):
+        return pb.JsonReply(json=json.dumps(await self.adjudicator.view_at(
+            request.game_id, request.seq, request.viewer or None)))
+
+    @_answers_with(pb.JsonReply)
+    async def ToAct(self, request, context):
+        return pb.JsonReply(json=json.dumps(await self.adjudicator.to_act(request.game_id)))
 
     @_answers_with(pb.JsonReply)
     async def LegalActions(self, request, context):

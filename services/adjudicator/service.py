@@ -28,9 +28,11 @@ import structlog
 from prometheus_client import Counter, Histogram
 
 from adjudicator.cache import GameCache, Slot
+from adjudicator.review import Reviews, owing
 from starbase_core import tracing
 from starbase_core.envelope import Envelope
-from starbase_core.gamestream import GameRecord, game_stream
+from starbase_core.gamestream import GameRecord, game_stream, is_rated
+from starbase_core.seats import BOT_PREFIX, is_bot
 from starbase_core.seeds import SeedVault
 from starbase_core.snapshots import Snapshots
 from starbase_core.store import EventStore, WrongExpectedSeq
@@ -55,6 +57,7 @@ class Adjudicator:
         self.store, self.vault, self.games = store, vault, games
         self.cache = GameCache(store, games, size=cache_size, snapshots=snapshots,
                                snapshot_every=snapshot_every)
+        self.reviews = Reviews(store, games, snapshots)
 
     async def close(self) -> None:
         """Let snapshots being written finish (bounded); call before closing the store."""
@@ -80,9 +83,11 @@ class Adjudicator:
         return stored
 
     async def submit(self, game_id: str, actor: str, command: dict, command_id: str, *,
-                     expected_seq: int | None = None) -> list[Envelope]:
+                     expected_seq: int | None = None, played_by: str | None = None) -> list[Envelope]:
         """Decide and append one command. `expected_seq` (optional): refuse with STALE_POSITION unless
         the game's last envelope is that seq, i.e. unless the sender decided on the current state.
+        `played_by` (optional): who plays the seat `actor` when not its own player (a bot, a
+        substitute, the clock, the platform: `starbase_core.seats`); it must control the seat now.
 
         A refusal means "not applied, ever": another attempt of the same command id (a resend while
         this one was in flight, here or on another replica) may have landed meanwhile, so before any
@@ -94,7 +99,8 @@ class Adjudicator:
         try:
             async with slot.lock:
                 stored, retried = await run_optimistically(
-                    lambda: self._attempt(slot, game_id, stream, actor, command, command_id, expected_seq),
+                    lambda: self._attempt(slot, game_id, stream, actor, command, command_id, expected_seq,
+                                          played_by),
                     attempts=MAX_ATTEMPTS)
         except (RuleViolation, TooBusy) as refusal:
             # Asked after the lock is released: every attempt of this id that took the lock before this
@@ -114,7 +120,8 @@ class Adjudicator:
         return stored
 
     async def _attempt(self, slot: Slot, game_id: str, stream: str, actor: str, command: dict,
-                       command_id: str, expected_seq: int | None) -> tuple[list[Envelope], bool]:
+                       command_id: str, expected_seq: int | None,
+                       played_by: str | None) -> tuple[list[Envelope], bool]:
         """One try: decide on the cached state and append; (the envelopes, whether they were stored
         before). Raises WrongExpectedSeq when the stream moved on under the decision (the caller's loop
         tries again on the caught-up state)."""
@@ -130,7 +137,8 @@ class Adjudicator:
                 raise _moved_on(record)
             raise _position_refused(game_id, record.last_seq, expected_seq)
         try:
-            decision = decide_next(record, command, actor, slot.seed or await self._seed(slot, game_id))
+            decision = decide_next(record, command, actor, slot.seed or await self._seed(slot, game_id),
+                                   played_by=played_by)
         except RuleViolation:
             # A cached state may be behind another replica's appends: refuse only on a fresh one.
             if was_cached and await self.cache.caught_up(slot, game_id):
@@ -152,7 +160,10 @@ class Adjudicator:
             raise
         if stored[0].seq == record.last_seq + 1 and \
                 [(e.type, e.data) for e in stored] == [(n.type, n.data) for n in decision.events]:
-            record.advance(decision.state, stored)
+            if decision.refold:
+                slot.record = None  # commands were undone: the next use folds the stream without them
+            else:
+                record.advance(decision.state, stored)
             return stored, False
         slot.record = None          # an earlier attempt of this command got in first: trust the store
         return stored, True
@@ -171,9 +182,26 @@ class Adjudicator:
         async with slot.lock:
             record = await self.cache.record(slot, game_id, catch_up=True)
             view = record.engine.view(record.state, viewer or None)
+            to_act = owing(record)
+            seats = seat_summary(record)
+            pending = record.undo.pending
         return {"game_id": game_id, "game": record.game_name, "seq": record.last_seq,
                 "players": record.players, "commitment": record.commitment, "ended": record.ended,
-                "view": view}
+                "to_act": to_act, "seats": seats, "rated": is_rated(record.options),
+                "undo_request": dict(pending) if pending is not None else None, "view": view}
+
+    async def view_at(self, game_id: str, seq: int, viewer: str | None) -> dict:
+        """Read-only: the game folded to `seq`, seen by `viewer` (every seat's view once the game is
+        over). Never takes the game's command lock: see `adjudicator.review`."""
+        return await self.reviews.view_at(game_id, seq, viewer)
+
+    async def to_act(self, game_id: str) -> dict:
+        """Who owes a decision now, at which seq (what the lobby's "my games" and pushes follow)."""
+        slot = self.cache.slot(game_id)
+        async with slot.lock:
+            record = await self.cache.record(slot, game_id, catch_up=True)
+            return {"game_id": game_id, "seq": record.last_seq, "to_act": owing(record),
+                    "ended": record.ended is not None}
 
     async def legal_actions(self, game_id: str, player: str) -> list[dict]:
         slot = self.cache.slot(game_id)
@@ -188,6 +216,17 @@ class Adjudicator:
         slot = self.cache.slot(game_id)
         async with slot.lock:
             return await self.cache.record(slot, game_id, catch_up=True)
+
+
+def seat_summary(record: GameRecord) -> list[dict]:
+    """Who plays each seat, for views: a person (the player or a substitute) or a bot of some level."""
+    summary = []
+    for player in record.players:
+        controller = record.seats.controllers.get(player, player)
+        summary.append({"player": player, "controller": controller,
+                        "bot": controller.removeprefix(BOT_PREFIX) if is_bot(controller) else None,
+                        "resigned": player in record.seats.resigned})
+    return summary
 
 
 def _moved_on(record: GameRecord) -> WrongExpectedSeq:

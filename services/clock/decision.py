@@ -6,15 +6,19 @@ tested without waiting.
 from __future__ import annotations
 
 import hashlib
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 
+from starbase_core.decisions import parse_time   # shared with the notifier: one reading of an envelope time
 from starbase_core.gamestream import DECISION_SECONDS
+from starbase_core.timecontrol import MAX_SECONDS, read_seconds
+
+__all__ = ["command_id", "decision_limit", "due_at", "is_due", "parse_time"]
 
 OPTION = DECISION_SECONDS   # a platform option: GameCreated records it, engines never see it
 # The longest limit the clock keeps. The lobby refuses tables past 30 days, but streams written before
 # it did (or by another client of the adjudicator) may hold anything: `1e300` seconds overflowed
 # `timedelta` on every tick and stopped the clock for every game. A longer stored limit counts as this.
-MAX_LIMIT_SECONDS = 30 * 24 * 3600.0
+MAX_LIMIT_SECONDS = MAX_SECONDS
 
 
 def decision_limit(options: dict, default_seconds: float) -> float | None:
@@ -23,23 +27,7 @@ def decision_limit(options: dict, default_seconds: float) -> float | None:
     The table option wins over the service default; 0 (or a negative or unreadable value) disables it.
     """
     value = options.get(OPTION, default_seconds) if isinstance(options, dict) else default_seconds
-    if value is None or isinstance(value, bool):
-        return None
-    try:
-        seconds = float(value)
-    except OverflowError:           # an integer too large for a float: longer than any limit
-        return MAX_LIMIT_SECONDS if value > 0 else None
-    except (TypeError, ValueError):
-        return None
-    if seconds != seconds or seconds <= 0:          # NaN, 0 or negative: no clock
-        return None
-    return min(seconds, MAX_LIMIT_SECONDS)
-
-
-def parse_time(text: str) -> datetime:
-    """An envelope's ISO 8601 UTC time ("…Z") as an aware datetime."""
-    moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    return read_seconds(value)
 
 
 def due_at(owed_since: datetime, limit_seconds: float | None) -> datetime | None:

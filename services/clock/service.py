@@ -25,8 +25,8 @@ import structlog
 from prometheus_client import Counter, Gauge
 
 from clock.tracker import Due, Tracker, game_of
+from starbase_core.decisionfeed import catch_up, fold_in_order
 from starbase_core.envelope import Envelope
-from starbase_core.gamestream import game_stream
 from starbase_core.store import EventStore
 from starbase_core.supervise import Supervisor
 from starbase_rules.contract import RuleViolation
@@ -145,20 +145,10 @@ class DecisionClock:
 
     async def _catch_up(self, game_id: str) -> None:
         """Fold what the store holds beyond what the tracker saw (the follow may lag behind it)."""
-        wanted = self.tracker.expects(game_id)
-        if wanted is not None:
-            for envelope in await self.store.read(game_stream(game_id), from_seq=wanted):
-                await self._fold(envelope)
+        await catch_up(self.store, self.tracker, game_id, self._observe)
 
     async def _fold(self, envelope: Envelope) -> None:
-        game_id = game_of(envelope.stream)
-        wanted = self.tracker.expects(game_id) if game_id else None
-        if wanted is not None and envelope.seq > wanted:
-            # A gap (this envelope overtook ones the follow has not delivered yet): read them first.
-            for missing in await self.store.read(envelope.stream, from_seq=wanted):
-                if missing.seq < envelope.seq:
-                    self._observe(missing)
-        self._observe(envelope)
+        await fold_in_order(self.store, self.tracker, envelope, self._observe)   # gaps are read first
 
     def _observe(self, envelope: Envelope) -> None:
         try:

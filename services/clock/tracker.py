@@ -1,14 +1,12 @@
-"""Who owes a decision in which game, and since when: a fold of the game streams, with no I/O.
+"""Which decisions are due in which game: the clock's part of a fold of the game streams, with no I/O.
 
 Feed it every envelope of `game.>` in order (`observe`); ask it which defaults are due (`due(now)`).
 
-A player owes a decision from the envelope after which the engine first lists them in `to_act`
-(its seq and server time) until they are no longer listed, or until they act themselves (an envelope of
-theirs that changed the game starts a new decision). Every clock replica folding the same stream gets
-the same decisions, so the same command ids (`clock:<since seq>:<player>`).
-
-A real-time phase (an engine's `realtime_service` is not None: Trucker's building) is timed by the
-service that runs it, so nobody owes the clock anything then.
+Who owes a decision since when, and each seat's time bank, is `starbase_core.decisions` (shared with
+the notifier and the lobby's views); the clock adds the defaults already tried. A game without time
+controls (`starbase_core.timecontrol`) is not followed at all.
+Every clock replica folding the same stream gets the same decisions, so the same command ids
+(`clock:<since seq>:<player>`).
 """
 from __future__ import annotations
 
@@ -18,20 +16,16 @@ from typing import Any, Callable
 
 import structlog
 
-from clock.decision import command_id, decision_limit, is_due, parse_time
-from starbase_core.envelope import Envelope
-from starbase_core.gamestream import GAME_CREATED, NO_EFFECT, GameRecord, is_platform, replay
+from clock.decision import command_id
+from starbase_core.decisions import DecisionBook, FollowedGame, Owed, game_of
+from starbase_core.gamestream import GameRecord
+from starbase_core.timecontrol import TimeControl
 from starbase_rules.contract import Game
 from starbase_rules.registry import get_game
 
 log = structlog.get_logger(__name__)
 
-
-@dataclass(frozen=True)
-class Owed:
-    player: str
-    since_seq: int
-    since: datetime
+__all__ = ["Due", "GameClock", "Owed", "Tracker", "game_of"]
 
 
 @dataclass(frozen=True)
@@ -47,75 +41,28 @@ class Due:
 
 
 @dataclass
-class GameClock:
-    record: GameRecord
-    limit: float
-    owed: dict[str, Owed] = field(default_factory=dict)
+class GameClock(FollowedGame):
     settled: set[str] = field(default_factory=set)   # command ids already tried (applied or refused)
 
+    @property
+    def limit(self) -> float | None:
+        return self.control.limit if self.control is not None else None
 
-class Tracker:
+
+class Tracker(DecisionBook[GameClock]):
     def __init__(self, default_seconds: float, games: Callable[[str], Game] = get_game):
-        self.default_seconds = default_seconds
-        self.games = games
-        self.clocks: dict[str, GameClock] = {}
+        super().__init__(games, default_seconds)
 
-    # ---- folding ----------------------------------------------------------------------------------
+    @property
+    def clocks(self) -> dict[str, GameClock]:
+        return self.followed
 
-    def observe(self, envelope: Envelope) -> None:
-        """Fold one envelope. Envelopes already seen are ignored, so overlapping reads are harmless."""
-        game_id = game_of(envelope.stream)
-        if game_id is None:
-            return
-        clock = self.clocks.get(game_id)
-        if clock is None:
-            if envelope.seq == 1 and envelope.type == GAME_CREATED and is_platform(envelope):
-                self._start(game_id, envelope)
-            return   # a game that ended, or one whose start this tracker never saw
-        if envelope.seq <= clock.record.last_seq:
-            return
-        clock.record.apply([envelope])
-        if clock.record.ended is not None:
-            del self.clocks[game_id]
-            return
-        self._update_owed(clock, envelope)
+    def admit(self, game_id: str, record: GameRecord) -> GameClock | None:
+        timed = TimeControl.of(record.options, self.default_seconds) is not None
+        return GameClock(record) if timed else None   # no clock: not folded at all
 
-    def expects(self, game_id: str) -> int | None:
-        """The next seq this tracker needs for a game it follows (None: not followed)."""
-        clock = self.clocks.get(game_id)
-        return None if clock is None else clock.record.last_seq + 1
-
-    def forget(self, game_id: str) -> None:
-        self.clocks.pop(game_id, None)
-
-    def _start(self, game_id: str, envelope: Envelope) -> None:
-        try:
-            record = replay(game_id, [envelope], self.games)
-        except Exception as problem:   # an engine this build does not know: nothing to time
-            log.warning("clock_game_skipped", game_id=game_id, problem=str(problem))
-            return
-        limit = decision_limit(record.options, self.default_seconds)
-        if limit is not None:   # a table without a clock is not folded at all
-            self.clocks[game_id] = GameClock(record, limit)
-
-    @staticmethod
-    def _update_owed(clock: GameClock, envelope: Envelope) -> None:
-        engine, state = clock.record.engine, clock.record.state
-        realtime = getattr(engine, "realtime_service", None)
-        if realtime is not None and realtime(state) is not None:
-            clock.owed.clear()
-            return
-        owing = engine.to_act(state)
-        acted = envelope.actor if envelope.type != NO_EFFECT else None
-        moment = parse_time(envelope.time)
-        fresh = {}
-        for player in owing:
-            held = clock.owed.get(player)
-            if held is None or player == acted:
-                held = Owed(player, envelope.seq, moment)
-            fresh[player] = held
-        clock.owed = fresh
-        clock.settled &= {command_id(owed.since_seq, owed.player) for owed in fresh.values()}
+    def folded(self, game: GameClock) -> None:
+        game.settled &= {command_id(owed.since_seq, owed.player) for owed in game.owed.values()}
 
     # ---- what is due ------------------------------------------------------------------------------
 
@@ -131,7 +78,8 @@ class Tracker:
     def _due_in(self, game_id: str, clock: GameClock, now: datetime) -> list[Due]:
         found = []
         for owed in clock.owed.values():
-            if not is_due(owed.since, clock.limit, now):
+            due = clock.due_at(owed)
+            if due is None or now < due:
                 continue
             identity = command_id(owed.since_seq, owed.player)
             if identity in clock.settled:
@@ -161,14 +109,6 @@ class Tracker:
         clock = self.clocks.get(due.game_id)
         if clock is not None:
             clock.settled.add(due.command_id)
-
-    def owed_count(self) -> int:
-        return sum(len(clock.owed) for clock in self.clocks.values())
-
-
-def game_of(stream: str) -> str | None:
-    kind, _, game_id = stream.partition(".")
-    return game_id if kind == "game" and game_id else None
 
 
 def _as_json(command: Any) -> dict:

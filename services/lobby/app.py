@@ -28,9 +28,14 @@ from lobby.config import LobbySettings
 from lobby.bodygate import BodyGate
 from lobby.exceptions import LobbyError, error_body
 from lobby.accounts.router import router as accounts_router
+from lobby.engines import engines_router
+from lobby.loop.router import loop_router
 from lobby.moderation.router import router as moderation_router
+from lobby import invitations, notifications
 from lobby.router import router
+from lobby.seat_routes import router as seat_router
 from lobby.validation import describe
+from lobby.webapp import install_web_client
 from lobby.websocket import ws_router
 
 log = structlog.get_logger(__name__)
@@ -47,21 +52,30 @@ def create_app(settings: LobbySettings, runtime: LobbyRuntime | None = None) -> 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         await runtime.start()
+        await notifications.attach(app, runtime)
         try:
             yield
         finally:
             await runtime.stop()
 
     app = FastAPI(title="Starbase lobby", version="1", lifespan=lifespan,
-                  description="Players, tables, games and live events of the Starbase game server.")
+                  description="Players, tables, games and live events of the Starbase game server.",
+                  docs_url=None, redoc_url=None)       # served by webapp, with local assets
     app.state.lobby = runtime
     app.include_router(accounts_router)
     app.include_router(router)
+    app.include_router(seat_router)
     app.include_router(moderation_router)
+    app.include_router(loop_router)
+    app.include_router(notifications.router)
+    app.include_router(invitations.router)
     app.include_router(ws_router)
+    app.include_router(engines_router)
     app.include_router(health_router(runtime.ready))
     _install_errors(app)
     _install_metrics(app)
+    _document_plain_text_routes(app)
+    install_web_client(app)
     app.add_middleware(BodyGate, limit=settings.lobby_max_body_bytes)
     tracing.instrument_http(app)       # a span per request when OTEL_TRACES_EXPORTER is set
     return app

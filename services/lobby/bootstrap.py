@@ -19,7 +19,7 @@ from starbase_core import tickets
 from starbase_core.bus import connect_nats
 from starbase_core.connections import nats_auth, redis_options
 from starbase_core.envelope import Envelope
-from starbase_core.gamestream import GUESTS, PRIVATE, ends_game
+from starbase_core.gamestream import BOTS, GUESTS, PRIVATE, RATED, ends_game
 from starbase_core.store_jetstream import JetStreamEventStore
 from starbase_core.supervise import Supervisor
 
@@ -35,10 +35,12 @@ from lobby.games import GameService
 from lobby.guard.logins import LoginDelays
 from lobby.guard.rates import RateLimits
 from lobby.guard.sockets import SocketQuota
+from lobby.loop.runtime import Loop
 from lobby.moderation.service import Moderation
 from lobby.options import check_options
 from lobby.personal import PersonalStore
 from lobby.projection import TableProjection
+from lobby.seating import record_from_game
 from lobby.service import TableService, load_engine
 from lobby.sockets import SocketRegistry
 from lobby.tokens import Identity, TokenSigner
@@ -49,7 +51,8 @@ log = structlog.get_logger(__name__)
 
 class PlatformOptions:
     """The adjudicator as the table service sees it, adding the platform options only the lobby knows
-    when a game is created: whether its table is private, and which seats are guests (never rated)."""
+    when a game is created: whether its table is private, which seats are guests (never rated), and
+    which seats bots play ({seat's player id: level})."""
 
     def __init__(self, adjudicator, runtime: "LobbyRuntime"):
         self._adjudicator, self._runtime = adjudicator, runtime
@@ -60,8 +63,11 @@ class PlatformOptions:
     async def create_game(self, game_id: str, game: str, players: list[str], options: dict):
         table = self._runtime.projection.get(game_id) or await self._runtime.tables.load(game_id)
         guests = [p for p in players if (a := await self._runtime.directory.account(p)) is not None and a.guest]
+        if not table.rated:             # quick play's `rated: false`: the game's own option, for scoring
+            options = {**options, RATED: False}
+        bots = {table.seated[seat]: level for seat, level in table.bots.items()}
         return await self._adjudicator.create_game(game_id, game, players,
-                                                   {**options, PRIVATE: table.private, GUESTS: guests})
+                                                   {**options, PRIVATE: table.private, GUESTS: guests, BOTS: bots})
 
 
 class LobbyRuntime:
@@ -121,6 +127,7 @@ class LobbyRuntime:
         self.feed = Feed(self.store, on_envelope=self._on_live)
         self.games = GameService(self.store, self.tables, self.adjudicator, self.feed)
         self.ledger = ScoringReader(self.scores_redis or self.redis, settings.scoring_prefix)
+        self.loop = await Loop(self).start()
         await self.feed.start()
         self._rebuild_end = await self.store.end_position()
         self._last_applied = asyncio.get_running_loop().time()
@@ -188,9 +195,15 @@ class LobbyRuntime:
             if asyncio.get_running_loop().time() - self._last_applied >= quiet:
                 self._rebuilt.set()
 
+    async def rebuilt(self) -> None:
+        """Until the table list is rebuilt from the store."""
+        await self._rebuilt.wait()
+
     async def _on_live(self, envelope: Envelope) -> None:
+        await self.loop.on_envelope(envelope)
         if envelope.stream.startswith("game.") and ends_game(envelope):
             await self.tables.finish(envelope.stream.split(".", 1)[1], list(envelope.data.get("standings", [])))
+        await record_from_game(self.tables, envelope)
 
     async def _reconcile(self) -> None:
         """Mark finished the tables whose game ended while no lobby was following (the live feed only
@@ -217,6 +230,8 @@ class LobbyRuntime:
     async def stop(self) -> None:
         await self.feed.stop()
         await self.supervisor.stop()
+        if hasattr(self, "loop"):
+            await self.loop.stop()
         for part in ("sessions", "directory"):
             if hasattr(self, part):
                 await getattr(self, part).stop()

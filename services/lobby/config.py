@@ -41,9 +41,18 @@ class LobbySettings(CoreSettings):
     lobby_scores_redis_username: str = ""
     lobby_scores_redis_password_file: str = ""
     metrics_port: int = 9100                        # /metrics, away from the public port
+    # --- the player's loop (docs/api.md): turns, presence and quick play in Redis under this prefix ---
+    lobby_loop_prefix: str = "loop"
+    lobby_quickplay_band: float = Field(default=5.0, ge=0)      # rating (mu) either side of a table's mean
+    lobby_quickplay_widen: float = Field(default=0.5, ge=0)     # the band's growth per second a table waits
+    # A waiting player leaves the queue after this long with no socket on the table and no POST /quickplay,
+    # or `grace` seconds after their last socket on it closed (idle must exceed the socket beat, 10 s).
+    lobby_quickplay_idle: float = Field(default=60.0, ge=1, le=3600)
+    lobby_quickplay_grace: float = Field(default=10.0, ge=0, le=3600)
 
     # --- accounts and sessions (docs/accounts.md) ---
-    lobby_access_token_seconds: int = Field(default=900, ge=30, le=86400)
+    # At least 5 s: the browser tests shorten it to watch the web client refresh (docs/web-client.md).
+    lobby_access_token_seconds: int = Field(default=900, ge=5, le=86400)
     lobby_refresh_token_seconds: int = Field(default=30 * 24 * 3600, ge=300)
     lobby_ticket_seconds: int = Field(default=30, ge=5, le=300)
     lobby_accounts_bucket: str = "accounts"         # JetStream KV: accounts and the name index
@@ -67,6 +76,11 @@ class LobbySettings(CoreSettings):
     lobby_limit_tables: str = "10/minute;100/day"           # new tables per player
     lobby_limit_tickets: str = "30/minute"                  # per player
     lobby_limit_reports: str = "10/hour"                    # per player
+    lobby_limit_reviews: str = "60/minute"                  # past positions (each a fold), per player or address
+    lobby_limit_exports: str = "10/minute"                  # finished games' streams, per player or address
+    lobby_limit_quickplay: str = "20/minute;500/day"        # POST /quickplay (asking again included), per player
+    lobby_limit_invitations: str = "10/minute;100/day"      # per player (docs/notifier.md)
+    lobby_limit_notifications: str = "10/minute;100/day"    # settings saved or tested, per player
     lobby_max_open_tables: int = 3                          # open (not yet started) tables a player hosts
     lobby_max_sockets_per_player: int = 16
     lobby_max_sockets_per_address: int = 64
@@ -75,7 +89,9 @@ class LobbySettings(CoreSettings):
     lobby_limits_exempt: str = ""
 
     @field_validator("lobby_limit_registrations", "lobby_limit_logins", "lobby_limit_commands", "lobby_limit_chat",
-                     "lobby_limit_tables", "lobby_limit_tickets", "lobby_limit_reports")
+                     "lobby_limit_tables", "lobby_limit_tickets", "lobby_limit_reports", "lobby_limit_reviews",
+                     "lobby_limit_exports", "lobby_limit_quickplay", "lobby_limit_invitations",
+                     "lobby_limit_notifications")
     @classmethod
     def _limit(cls, value: str) -> str:
         try:

@@ -33,6 +33,9 @@ class TableCreated(TableEvent):
     private: bool = False
     invite: str | None = None       # the code a private table asks of joiners and spectators
     host: str
+    quickplay: bool = False         # opened by quick play: seats are given by POST /quickplay only
+    rated: bool = True              # False: nobody's rating moves (quick play's `rated: false`)
+    bots: dict[int, str] = Field(default_factory=dict)     # seat → bot level: seats bots hold from the start
 
 
 class PlayerSeated(TableEvent):
@@ -79,6 +82,28 @@ class GameFinished(TableEvent):
     standings: list[dict] = Field(default_factory=list)
 
 
+class SeatResigned(TableEvent):
+    """The seat's player (or its substitute) resigned in the game; a bot plays the seat from then on, and
+    it is offered to substitutes (`lobby.seating`). Written once the adjudicator accepted the `Resign`."""
+    type: Literal["SeatResigned"] = "SeatResigned"
+    seat: int
+    player: str                     # who resigned: the seat's player or its substitute
+
+
+class SubstituteSeated(TableEvent):
+    """A substitute took a resigned seat (the adjudicator accepted its `TakeSeat`) and plays it now."""
+    type: Literal["SubstituteSeated"] = "SubstituteSeated"
+    seat: int
+    player: str
+
+
+class PlayerInvited(TableEvent):
+    """A seated player (or the host) invited `player` (ids only): they may join or watch without the code."""
+    type: Literal["PlayerInvited"] = "PlayerInvited"
+    player: str
+    by: str
+
+
 class ChatPosted(TableEvent):
     """No longer written: chat lives outside the append-only stream (`lobby.chat`). Kept so that
     table streams written before still fold."""
@@ -88,7 +113,8 @@ class ChatPosted(TableEvent):
 
 
 AnyTableEvent = Union[TableCreated, PlayerSeated, PlayerLeft, ReadinessChanged, SpectatorJoined,
-                      GameStarted, StartFailed, GameFinished, ChatPosted]
+                      GameStarted, StartFailed, GameFinished, ChatPosted, PlayerInvited, SeatResigned,
+                      SubstituteSeated]
 TABLE_EVENTS = TypeAdapter(AnyTableEvent)
 
 
@@ -111,7 +137,13 @@ class Table:
     status: str = "new"             # new | open | playing | finished | closed
     game_id: str | None = None
     standings: list[dict] = field(default_factory=list)
+    invited: set[str] = field(default_factory=set)
     seq: int = 0                    # the last table-stream sequence folded in
+    quickplay: bool = False
+    rated: bool = True
+    bots: dict[int, str] = field(default_factory=dict)          # seat → level, bots seated at creation
+    abandoned: dict[int, str] = field(default_factory=dict)     # seat → who resigned it; a bot plays it now
+    substitutes: dict[int, str] = field(default_factory=dict)   # seat → the substitute who took it last
 
     @property
     def exists(self) -> bool:
@@ -128,12 +160,24 @@ class Table:
     def seat_of(self, player: str) -> int | None:
         return next((seat for seat, who in self.seated.items() if who == player), None)
 
+    def played_seat(self, player: str) -> tuple[int, str, str | None] | None:
+        """The seat `player` plays in this table's game as (seat, the seat's player id, `played_by`):
+        their own seat (played_by None), or a seat they took as a substitute (played_by: them). Who
+        controls the seat *now* is the adjudicator's to check (NOT_IN_CONTROL after a resignation)."""
+        seat = self.seat_of(player)
+        if seat is not None and seat not in self.bots:
+            return seat, player, None
+        taken = next((seat for seat, who in self.substitutes.items() if who == player), None)
+        return None if taken is None else (taken, self.seated[taken], player)
+
     def may_see(self, player: str | None, invite: str | None = None) -> bool:
         """Public tables are open to all; a private one to its members and holders of the invite."""
         if not self.private:
             return True
         return (player is not None and (player in self.seated.values() or player in self.spectators
-                                        or player == self.host)) or (invite is not None and invite == self.invite)
+                                        or player in self.substitutes.values() or player == self.host
+                                        or player in self.invited)) \
+            or (invite is not None and invite == self.invite)
 
 
 def evolve(table: Table, event: TableEvent) -> Table:
@@ -141,16 +185,22 @@ def evolve(table: Table, event: TableEvent) -> Table:
         case TableCreated():
             table.table_id, table.game, table.options = event.table_id, event.game, dict(event.options)
             table.seats, table.private, table.invite, table.host = event.seats, event.private, event.invite, event.host
+            table.quickplay, table.rated = event.quickplay, event.rated
             table.status = "open"
+            table.bots = dict(event.bots)
+            for seat in event.bots:
+                table.seated[seat] = bot_player(event.table_id, seat)
+                table.ready.add(table.seated[seat])
         case PlayerSeated():
             table.seated[event.seat] = event.player
         case PlayerLeft():
             table.seated.pop(event.seat, None)
             table.ready.discard(event.player)
-            if not table.seated:
+            people = [table.seated[seat] for seat in sorted(table.seated) if seat not in table.bots]
+            if not people:          # bots alone do not keep a table open
                 table.status = "closed"
             elif event.player == table.host:
-                table.host = table.players[0]
+                table.host = people[0]
         case ReadinessChanged():
             (table.ready.add if event.ready else table.ready.discard)(event.player)
         case SpectatorJoined():
@@ -163,9 +213,21 @@ def evolve(table: Table, event: TableEvent) -> Table:
         case GameFinished():
             table.status = "finished"
             table.standings = list(event.standings)
+        case SeatResigned():
+            table.abandoned[event.seat] = event.player
+        case SubstituteSeated():
+            table.abandoned.pop(event.seat, None)
+            table.substitutes[event.seat] = event.player
+        case PlayerInvited():
+            table.invited.add(event.player)
         case ChatPosted():
             pass
     return table
+
+
+def bot_player(table_id: str, seat: int) -> str:
+    """The player id of a bot seated at creation (never an account's: those are plain hex)."""
+    return f"bot-{table_id}-{seat}"
 
 
 def fold(events: list[TableEvent], table: Table | None = None) -> Table:
@@ -178,11 +240,14 @@ def fold(events: list[TableEvent], table: Table | None = None) -> Table:
 # --- decisions: each returns the events to append, or raises a LobbyError and changes nothing ---
 
 def decide_create(table_id: str, game: str, options: dict, seats: int, min_players: int, max_players: int,
-                  private: bool, invite: str | None, host: str) -> list[TableEvent]:
+                  private: bool, invite: str | None, host: str, bots: dict[int, str] | None = None) -> list[TableEvent]:
     if not min_players <= seats <= max_players:
         raise Invalid(f"{game} is played by {min_players} to {max_players} players, not {seats}", "BAD_SEAT_COUNT")
+    bots = bots or {}
+    if any(not 1 <= seat < seats for seat in bots):
+        raise Invalid(f"bot seats are numbered 1 to {seats - 1} (the host sits in seat 0)", "NO_SUCH_SEAT")
     return [TableCreated(table_id=table_id, game=game, options=options, seats=seats, private=private,
-                         invite=invite if private else None, host=host),
+                         invite=invite if private else None, host=host, bots=dict(bots)),
             PlayerSeated(player=host, seat=0)]
 
 
@@ -207,6 +272,8 @@ def _require_seated(table: Table, player: str) -> int:
 def decide_join(table: Table, player: str, seat: int | None, invite: str | None) -> list[TableEvent]:
     _require_visible(table, player, invite)
     _require_open(table)
+    if table.quickplay:
+        raise Conflict("seats at a quick-play table are given by POST /quickplay", "QUICKPLAY_TABLE")
     if table.seat_of(player) is not None:
         raise Conflict(f"you already sit in seat {table.seat_of(player)}", "ALREADY_SEATED")
     free = [s for s in range(table.seats) if s not in table.seated]
@@ -276,6 +343,24 @@ def decide_finish(table: Table, game_id: str, standings: list[dict]) -> list[Tab
     if table.status != "playing" or table.game_id != game_id:
         return []                   # already recorded (another lobby replica was first) or not ours
     return [GameFinished(game_id=game_id, standings=standings)]
+
+
+MAX_INVITATIONS = 50        # per table: an invitation is a notification, and the stream keeps it for ever
+
+
+def decide_invite(table: Table, by: str, player: str) -> list[TableEvent]:
+    _require_visible(table, by)
+    if table.status not in ("open", "playing"):
+        raise Conflict(f"table {table.table_id} is {table.status}: nobody can be invited", "TABLE_NOT_OPEN")
+    if table.seat_of(by) is None and by != table.host:
+        raise Forbidden(f"only the players of table {table.table_id} may invite", "NOT_SEATED")
+    if player == by:
+        raise Invalid("you cannot invite yourself", "CANNOT_INVITE_YOURSELF")
+    if table.seat_of(player) is not None or player in table.invited:
+        return []                   # seated or invited already: nothing to record, nobody told twice
+    if len(table.invited) >= MAX_INVITATIONS:
+        raise Conflict(f"a table sends at most {MAX_INVITATIONS} invitations", "TOO_MANY_INVITATIONS")
+    return [PlayerInvited(player=player, by=by)]
 
 
 def check_chat(table: Table, player: str, text: str) -> str:

@@ -11,6 +11,7 @@ from typing import AsyncIterator, Awaitable, Callable, TypeVar
 
 from starbase_rules.contract import RuleViolation
 
+from lobby.clockview import ClockViews
 from lobby.domain import Table
 from lobby.exceptions import Forbidden, NotFound, RuleRefused
 from lobby.feed import Feed
@@ -24,6 +25,7 @@ T = TypeVar("T")
 class GameService:
     def __init__(self, store, tables: TableService, adjudicator, feed: Feed):
         self.store, self.tables, self.adjudicator, self.feed = store, tables, adjudicator, feed
+        self.clocks = ClockViews(store)
 
     async def table_of(self, game_id: str) -> Table:
         if not domain_id_ok(game_id):
@@ -43,8 +45,8 @@ class GameService:
         """The seat-holder's own id, or None for a spectator; private games do not exist for strangers
         (`granted`: a socket ticket the lobby issued for this game after checking the invite)."""
         player = who.player_id if who else None
-        if player is not None and table.seat_of(player) is not None:
-            return player
+        if player is not None and (played := table.played_seat(player)) is not None:
+            return played[1]            # a substitute sees the seat they play
         if not granted and not table.may_see(player, invite):
             raise NotFound(f"no game {table.game_id!r}", "GAME_NOT_FOUND")
         return None
@@ -52,11 +54,12 @@ class GameService:
     async def submit(self, who: Identity, game_id: str, command: dict, command_id: str | None,
                      seat: int | None) -> tuple[str, list[dict]]:
         table = await self.table_of(game_id)
-        my_seat = table.seat_of(who.player_id)
-        if my_seat is None:
+        played = table.played_seat(who.player_id)
+        if played is None:
             self.viewer_at(table, who)      # a private game does not exist for a stranger: 404 first
             raise Forbidden("only a player seated in this game may act in it; spectators cannot",
                             "NOT_SEATED")
+        my_seat, actor, played_by = played
         if seat is not None and seat != my_seat:
             raise Forbidden(f"you sit in seat {my_seat}, not seat {seat}: you may act only for your own seat",
                             "NOT_YOUR_SEAT")
@@ -66,24 +69,29 @@ class GameService:
         # colliding with (and so replaying) another's.
         command_id = command_id or uuid.uuid4().hex
         try:
+            # A substitute acts for the seat's player id, naming themself as who plays it.
+            by = {"played_by": played_by} if played_by is not None else {}
             envelopes = await self._on_game(table, lambda: self.adjudicator.submit(
-                game_id, who.player_id, command, f"{who.player_id}:{command_id}"))
+                game_id, actor, command, f"{who.player_id}:{command_id}", **by))
         except RuleViolation as refusal:
             raise RuleRefused(refusal.message, refusal.code) from None
         engine = load_engine(table.game)
-        return command_id, [wire_event(engine, e, who.player_id) for e in envelopes]
+        return command_id, [wire_event(engine, e, actor) for e in envelopes]
 
     async def view(self, who: Identity | None, game_id: str, invite: str | None = None) -> dict:
         table = await self.table_of(game_id)
         viewer = self.viewer_at(table, who, invite)
-        return await self._ask(table, lambda: self.adjudicator.view(game_id, viewer))
+        view = await self._ask(table, lambda: self.adjudicator.view(game_id, viewer))
+        # Everyone who sees the game sees its clock: each seat's bank and the due_at of what it owes.
+        return {**view, "clock": await self.clocks.state(game_id)}
 
     async def legal_actions(self, who: Identity, game_id: str) -> list[dict]:
         table = await self.table_of(game_id)
-        if table.seat_of(who.player_id) is None:
+        played = table.played_seat(who.player_id)
+        if played is None:
             self.viewer_at(table, who)      # a private game does not exist for a stranger: 404 first
             raise Forbidden("spectators have no actions: only seated players act", "NOT_SEATED")
-        return await self._ask(table, lambda: self.adjudicator.legal_actions(game_id, who.player_id))
+        return await self._ask(table, lambda: self.adjudicator.legal_actions(game_id, played[1]))
 
     async def log(self, who: Identity | None, game_id: str, after: int, limit: int,
                   invite: str | None = None) -> tuple[list[dict], int]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from typing import Awaitable, Callable
 
 from nats.js import api
 from nats.js.errors import BadRequestError, NotFoundError
@@ -36,6 +37,8 @@ class PersonalStore:
     def __init__(self, nc, name: str, prefix: str, replicas: int = 1):
         self._nc, self._js = nc, nc.jetstream()
         self.name, self.prefix, self.replicas = name, prefix, replicas
+        # Personal data kept elsewhere (the notifier's preferences, …): each eraser forgets a player there.
+        self.erasers: list[Callable[[str], Awaitable[None]]] = []
 
     async def ensure(self) -> "PersonalStore":
         config = api.StreamConfig(
@@ -83,6 +86,13 @@ class PersonalStore:
             return await self._js.delete_msg(self.name, record_id)
         except NotFoundError:
             return False
+
+    async def erase_player(self, player_id: str) -> None:
+        """Everything personal about a player, here and in every store that registered an eraser."""
+        await self.purge(f"chat.*.{player_id}")
+        await self.purge(f"report.{player_id}")
+        for eraser in self.erasers:
+            await eraser(player_id)
 
     async def purge(self, subject_filter: str) -> None:
         await self._js.purge_stream(self.name, subject=f"{self.prefix}.{subject_filter}")

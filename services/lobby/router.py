@@ -4,11 +4,16 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Query
+from fastapi.responses import PlainTextResponse
 
-from lobby.dependencies import OPTIONAL_AUTH, MaybePlayer, Player, lobby
+from starbase_core.seats import REPLACEMENT_LEVEL
+
+from lobby.dependencies import OPTIONAL_AUTH, MaybePlayer, Player, client_address, lobby
 from lobby.domain import Table
-from lobby.exceptions import NotFound
+from lobby.exceptions import Invalid, NotFound
+from lobby.loop.review import as_text
 from lobby.projection import TableFilter
+from lobby.seating import seats_of
 from lobby.schemas import (
     ChatIn, ChatMessageOut, CommandIn, CommandOut, CreateTableIn, ErrorOut, HistoryOut, JoinIn,
     LeaderboardEntry, LeaderboardOut, LogPage, ReadyIn, SeatOut, SpectateIn, TableOut, TablePage,
@@ -25,15 +30,25 @@ Offset = Annotated[int, Query(ge=0, le=MAX_POSITION)]
 After = Annotated[int, Query(ge=0, le=MAX_POSITION, description="the last seq you saw (0 for everything)")]
 
 
-def table_out(runtime, table: Table, viewer: str | None) -> TableOut:
+def table_out(runtime, table: Table, viewer: str | None, online: list[str] | None = None) -> TableOut:
     member = viewer is not None and (table.seat_of(viewer) is not None or viewer == table.host)
-    seats = [SeatOut(seat=s, player_id=table.seated.get(s), name=runtime.directory.name_of(table.seated.get(s)),
-                     ready=table.seated.get(s) in table.ready) for s in range(table.seats)]
+    seats = [seat_out(runtime, table, s) for s in range(table.seats)]
     return TableOut(table_id=table.table_id, game=table.game, options=table.options, seats=seats,
                     free_seats=table.free_seats, private=table.private, invite=table.invite if member else None,
                     host=table.host, status=table.status, game_id=table.game_id,
                     spectators=len(table.spectators), standings=table.standings, seq=table.seq,
-                    realtime_url=realtime_url(runtime.settings, table))
+                    realtime_url=realtime_url(runtime.settings, table), quickplay=table.quickplay,
+                    rated=table.rated, online=online)
+
+
+def seat_out(runtime, table: Table, seat: int) -> SeatOut:
+    player = table.seated.get(seat)
+    bot = table.bots.get(seat) or (REPLACEMENT_LEVEL if seat in table.abandoned else None)
+    name = f"bot ({bot})" if seat in table.bots else runtime.directory.name_of(player)
+    return SeatOut(seat=seat, player_id=player, name=name, ready=player in table.ready, bot=bot,
+                   abandoned=seat in table.abandoned,
+                   substitute=None if seat in table.abandoned else table.substitutes.get(seat),
+                   **dict(zip(("to_act", "due_at"), runtime.loop.seat_turn(table, player))))
 
 
 def realtime_url(settings, table: Table) -> str | None:
@@ -74,7 +89,10 @@ async def leaderboard(board: str, runtime: Lobby, offset: Offset = 0,
 async def create_table(body: CreateTableIn, player: Player, runtime: Lobby) -> TableOut:
     """Options are checked now (UNKNOWN_OPTION, BAD_OPTION), not when the game starts."""
     await runtime.check_new_table(player, body.game, body.options, body.seats)
-    table = await runtime.tables.create(player, body.game, body.options, body.seats, body.private)
+    bots = {bot.seat: bot.level for bot in body.bots}
+    if len(bots) < len(body.bots):
+        raise Invalid("each bot seat is named once", "BAD_BOT_SEATS")
+    table = await runtime.tables.create(player, body.game, body.options, body.seats, body.private, bots)
     return table_out(runtime, table, player.player_id)
 
 
@@ -96,7 +114,10 @@ async def get_table(table_id: str, runtime: Lobby, viewer: MaybePlayer, invite: 
     who = viewer.player_id if viewer else None
     if not table.may_see(who, invite):
         raise NotFound(f"no table {table_id!r}", "TABLE_NOT_FOUND")   # a private table is not disclosed
-    return table_out(runtime, table, who)
+    out = table_out(runtime, table, who, online=await runtime.loop.presence.online(table_id))
+    if table.status == "playing" and table.game_id:
+        out.clock = await runtime.games.clocks.state(table.game_id)
+    return out
 
 
 @router.post("/tables/{table_id}/join", response_model=TableOut, tags=["tables"])
@@ -107,7 +128,8 @@ async def join(table_id: str, player: Player, runtime: Lobby, body: JoinIn | Non
 
 @router.post("/tables/{table_id}/leave", response_model=TableOut, tags=["tables"])
 async def leave(table_id: str, player: Player, runtime: Lobby) -> TableOut:
-    return table_out(runtime, await runtime.tables.leave(player, table_id), player.player_id)
+    """Leave an open table; leaving a running game resigns your seat (`POST /games/{id}/resign`)."""
+    return table_out(runtime, await seats_of(runtime).leave(player, table_id), player.player_id)
 
 
 @router.post("/tables/{table_id}/ready", response_model=TableOut, tags=["tables"])
@@ -151,9 +173,16 @@ async def submit(game_id: str, body: CommandIn, player: Player, runtime: Lobby) 
 
 
 @router.get("/games/{game_id}/view", tags=["games"], openapi_extra=OPTIONAL_AUTH)
-async def view(game_id: str, runtime: Lobby, viewer: MaybePlayer, invite: str | None = None) -> dict:
-    """Your view if you sit in the game, else a spectator's."""
-    return await runtime.games.view(viewer, game_id, invite)
+async def view(game_id: str, runtime: Lobby, viewer: MaybePlayer, invite: str | None = None,
+               at: Annotated[int | None, Query(ge=1, le=MAX_POSITION,
+                                               description="a past seq to review (every seat's view once over)")] = None,
+               address: Annotated[str, Depends(client_address)] = "") -> dict:
+    """Your view if you sit in the game, else a spectator's; `to_act` and their `due_at`. With `at`, the
+    game at that seq as you saw it then (nothing revealed later), and every seat's view once it is over."""
+    if at is not None:
+        past = await runtime.loop.review.view_at(viewer, game_id, at, invite, address)
+        return {**past, "due_at": {player: None for player in past.get("to_act", [])}}   # no clock runs in the past
+    return runtime.loop.with_deadlines(game_id, await runtime.games.view(viewer, game_id, invite))
 
 
 @router.get("/games/{game_id}/actions", response_model=list[dict], tags=["games"])
@@ -161,11 +190,17 @@ async def actions(game_id: str, player: Player, runtime: Lobby) -> list[dict]:
     return await runtime.games.legal_actions(player, game_id)
 
 
-@router.get("/games/{game_id}/log", response_model=LogPage, tags=["games"], openapi_extra=OPTIONAL_AUTH)
+@router.get("/games/{game_id}/log", response_model=LogPage, tags=["games"], openapi_extra=OPTIONAL_AUTH,
+            responses={200: {"content": {"text/plain": {"schema": {"type": "string"}}}}})
 async def game_log(game_id: str, runtime: Lobby, viewer: MaybePlayer, invite: str | None = None,
                    after: After = 0,
-                   limit: Annotated[int, Query(ge=1, le=1000)] = 500) -> LogPage:
-    events, last = await runtime.games.log(viewer, game_id, after, limit, invite)
+                   limit: Annotated[int, Query(ge=1, le=1000)] = 500,
+                   format: Literal["json", "text"] = "json"):
+    """The public log: what a spectator sees while the game runs, everything once it is over. `format=text`:
+    one readable line per event, as `starbase log` prints them."""
+    events, last = await runtime.loop.review.log(viewer, game_id, after, limit, invite)
+    if format == "text":
+        return PlainTextResponse(as_text(events))
     return LogPage(game_id=game_id, events=events, last_seq=last)
 
 

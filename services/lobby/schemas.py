@@ -5,6 +5,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
+from starbase_core.undo import UNDO_STEPS
+
 
 class Body(BaseModel):
     # Unknown fields are refused rather than ignored, so a typo is a 422, not a silent no-op. Strict:
@@ -35,11 +37,29 @@ class ErrorOut(BaseModel):
 
 # --- tables ---
 
+BotLevel = Literal["easy", "normal", "strong"]
+
+
+class BotSeatIn(Body):
+    seat: WholeNumber = Field(ge=1, le=15, description="1 or more: the host sits in seat 0")
+    level: BotLevel = "normal"
+
+
 class CreateTableIn(Body):
     game: str = Field(min_length=1, max_length=40)
     seats: WholeNumber = Field(ge=1, le=16)
     options: dict[str, Any] = Field(default_factory=dict)
     private: bool = False
+    bots: list[BotSeatIn] = Field(default_factory=list, max_length=15,
+                                  description="seats a bot plays (the bot worker), filled and ready at once")
+
+
+class UndoIn(Body):
+    count: WholeNumber = Field(default=1, ge=1, le=UNDO_STEPS, description="how many of your last commands")
+
+
+class TakeSeatIn(Body):
+    invite: str | None = Field(default=None, max_length=100, description="a private table's invite code")
 
 
 class JoinIn(Body):
@@ -64,6 +84,12 @@ class SeatOut(BaseModel):
     player_id: str | None
     name: str | None
     ready: bool
+    to_act: bool = Field(False, description="this seat owes a decision in the running game")
+    due_at: str | None = Field(None, description="when the decision clock plays its default (tables with "
+                                                 "decision_seconds); null without a clock")
+    bot: BotLevel | None = Field(default=None, description="the level of the bot playing this seat now")
+    abandoned: bool = Field(default=False, description="given up: a bot plays it until a substitute takes it")
+    substitute: str | None = Field(default=None, description="the player who took this seat over")
 
 
 class TableOut(BaseModel):
@@ -83,6 +109,12 @@ class TableOut(BaseModel):
     # While the game runs: the WebSocket of its real-time phase (Trucker's building), if it has one.
     # Connect with a ticket from POST /tickets (docs/accounts.md), never a token in the URL.
     realtime_url: str | None = None
+    quickplay: bool = Field(False, description="opened by quick play: seats come from POST /quickplay")
+    rated: bool = Field(True, description="false: nobody's rating moves")
+    online: list[str] | None = Field(None, description="GET /tables/{id}: the seated players with a socket "
+                                                       "open on the table or its game now (null in lists)")
+    # GET /tables/{id} of a game that runs with time controls: each seat's bank and due_at (docs/clock.md).
+    clock: dict[str, Any] | None = None
 
 
 class TablePage(BaseModel):

@@ -82,13 +82,19 @@ class TableService:
         except TooBusy:
             raise Conflict("the table is changing too fast; try again", "TABLE_BUSY") from None
 
-    async def create(self, host: Identity, game: str, options: dict, seats: int, private: bool) -> Table:
+    async def create(self, host: Identity, game: str, options: dict, seats: int, private: bool,
+                     bots: dict[int, str] | None = None) -> Table:
         engine = load_engine(game)
         table_id = new_id()
         invite = secrets.token_urlsafe(9) if private else None
         return await self._write(table_id, host.player_id, lambda _: domain.decide_create(
             table_id, game, options, seats, engine.min_players, engine.max_players, private, invite,
-            host.player_id), new=True)
+            host.player_id, bots), new=True)
+
+    async def record(self, table_id: str, actor: str, command_id: str,
+                     decide: Callable[[Table], list[TableEvent]]) -> Table:
+        """Append what the game already decided (a resignation, a substitute), once per command id."""
+        return await self._write(table_id, actor, decide, command_id=command_id)
 
     async def join(self, who: Identity, table_id: str, seat: int | None, invite: str | None) -> Table:
         return await self._write(table_id, who.player_id,
@@ -103,6 +109,9 @@ class TableService:
     async def spectate(self, who: Identity, table_id: str, invite: str | None) -> Table:
         return await self._write(table_id, who.player_id,
                                  lambda t: domain.decide_spectate(t, who.player_id, invite))
+
+    async def invite(self, who: Identity, table_id: str, player: str) -> Table:
+        return await self._write(table_id, who.player_id, lambda t: domain.decide_invite(t, who.player_id, player))
 
     async def start(self, who: Identity, table_id: str) -> Table:
         """Lock the table (GameStarted, which fixes who plays) first, then create the game.

@@ -1,4 +1,4 @@
-"""Live events over WebSocket: `/games/{id}/ws` and `/tables/{id}/ws`.
+"""Live events over WebSocket: `/games/{id}/ws` and `/tables/{id}/ws`, protocol version 1 (docs/asyncapi.yaml).
 
     ws://host/games/<id>/ws?after=<last seq seen>      Sec-WebSocket-Protocol: starbase.v1, ticket.<ticket>
 
@@ -7,18 +7,27 @@ URL: a `?token=` is refused (TOKEN_IN_URL), so tokens stay out of every access l
 you watch as an anonymous spectator of a public game. The server answers with the subprotocol
 `starbase.v1`.
 
-The server sends `{"kind": "event", ...}` for every event past `after`, in seq order, each redacted for
-the caller (a seated player sees their own hidden cards; everyone else is a spectator), then live ones.
-A table's socket also forwards its chat as `{"kind": "chat", ...}` as it is posted (read what you
-missed with `GET /tables/{id}/chat?after=`). After a reconnect the client sends the last `seq` it saw
-as `after` and misses nothing. Refusals arrive as `{"kind": "error", "error": {"code", "message"}}`
-followed by a close with code 4000 + HTTP status. A ban or "log out everywhere" closes the account's
-sockets (4403, 4401). The socket is one-way: commands go through `POST /games/{id}/commands`.
+Every message is one JSON object `{"v": 1, "kind": ...}`:
+
+    {"v": 1, "kind": "welcome", "stream": "game.<id>", "you": <player id or null>, "seq": <last seq now>}
+    {"v": 1, "kind": "event", "event": {stream, seq, type, data, actor, time[, platform]}}
+    {"v": 1, "kind": "chat", "chat": {id, table_id, player_id, name, text, time}}      (table sockets)
+    {"v": 1, "kind": "error", "id": null, "error": {code, message}}, then a close with 4000 + HTTP status
+
+The welcome comes first; then every event past `after`, in seq order, each redacted for the caller (a
+seated player sees their own hidden cards; everyone else is a spectator), then live ones. After a
+reconnect the client sends the last `seq` it saw as `after` and misses nothing. A table's socket also
+forwards its chat as it is posted (read what you missed with `GET /tables/{id}/chat?after=`). A reader
+too slow to keep up is closed with 4408 and resumes from its last seq. A ban or "log out everywhere"
+closes the account's sockets (4403, 4401). The socket is one-way: commands go through
+`POST /games/{id}/commands`.
 """
 from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import dataclass
+from typing import AsyncIterator
 
 import structlog
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -29,11 +38,28 @@ from starbase_core import tickets
 from lobby.exceptions import InvalidToken, LobbyError
 from lobby.feed import SlowConsumer
 from lobby.guard.sockets import HEARTBEAT
+from lobby.loop.pushes import NOTIFY_VALUES, attend
 from lobby.router import MAX_POSITION
 
 log = structlog.get_logger(__name__)
 ws_router = APIRouter()
 SOCKETS = Gauge("lobby_websockets", "Open WebSockets")
+VERSION = 1
+CLOSE_TOO_SLOW = 4408           # 4000 + 408: the reader fell behind; it resumes with ?after=
+
+
+def message(kind: str, **fields) -> dict:
+    """One server message of protocol version 1."""
+    return {"v": VERSION, "kind": kind, **fields}
+
+
+@dataclass(frozen=True)
+class Opened:
+    """A socket that passed its checks: what its welcome says, and the events to send after it."""
+    stream: str
+    you: str | None
+    seq: int
+    events: AsyncIterator[dict]
 
 
 class Caller:
@@ -73,25 +99,25 @@ def _after(websocket: WebSocket) -> int:
     return int(raw)
 
 
-async def _pump(websocket: WebSocket, caller: Caller, slot, events, chat_subject: str | None = None) -> None:
-    """Send events until the client leaves; a client that leaves stops its subscription at once."""
+async def _pump(websocket: WebSocket, caller: Caller, slot, opened: Opened, chat_subject: str | None = None) -> None:
+    """Welcome, then send events until the client leaves; a client that leaves stops its subscription at once."""
     runtime = websocket.app.state.lobby
     await websocket.accept(subprotocol=caller.protocol)
     SOCKETS.inc()
     runtime.sockets.add(caller.player, websocket)
     sending = asyncio.Lock()
 
-    async def send(message: dict) -> None:
+    async def send(payload: dict) -> None:
         async with sending:
-            await websocket.send_json(message)
+            await websocket.send_json(payload)
 
     async def forward() -> None:
-        async for event in events:
-            await send({"kind": "event", **event})
+        async for event in opened.events:
+            await send(message("event", event=event))
 
-    async def forward_chat(message) -> None:
+    async def forward_chat(posted) -> None:
         try:
-            await send({"kind": "chat", **json.loads(message.data)})
+            await send(message("chat", chat=json.loads(posted.data)))
         except Exception:               # the socket is closing: the pump notices
             pass
 
@@ -100,16 +126,20 @@ async def _pump(websocket: WebSocket, caller: Caller, slot, events, chat_subject
             await asyncio.sleep(HEARTBEAT)
             await slot.refresh()
 
-    subscription = await runtime.nc.subscribe(chat_subject, cb=forward_chat) if chat_subject else None
-    tasks = [asyncio.create_task(forward()), asyncio.create_task(_drain_incoming(websocket)),
-             asyncio.create_task(heartbeat())]
-    sender = tasks[0]
+    subscription, tasks = None, []
     try:
+        await send(message("welcome", stream=opened.stream, you=opened.you, seq=opened.seq))
+        subscription = await runtime.nc.subscribe(chat_subject, cb=forward_chat) if chat_subject else None
+        tasks = [asyncio.create_task(forward()), asyncio.create_task(_drain_incoming(websocket)),
+                 asyncio.create_task(heartbeat())]
+        sender = tasks[0]
+        tasks.append(asyncio.create_task(attend(runtime.loop, websocket.path_params, caller.player,
+                                                websocket.query_params.get("notify") in NOTIFY_VALUES, send)))
         done, _ = await asyncio.wait(set(tasks), return_when=asyncio.FIRST_COMPLETED)
         if sender in done:
             sender.result()
     except SlowConsumer as slow:
-        await websocket.close(code=4008, reason=str(slow)[:120])   # the client resumes from its last seq
+        await websocket.close(code=CLOSE_TOO_SLOW, reason=str(slow)[:120])   # the client resumes from its last seq
     except (WebSocketDisconnect, RuntimeError, ConnectionError):
         pass                        # the client went away mid-send
     except Exception:               # e.g. the store stopped answering: the client reconnects and resumes
@@ -158,14 +188,24 @@ async def _open(websocket: WebSocket, open_stream):
 async def _refuse(websocket: WebSocket, caller: Caller | None, error: LobbyError) -> None:
     offered = websocket.scope.get("subprotocols") or []
     await websocket.accept(subprotocol=tickets.PROTOCOL if tickets.PROTOCOL in offered else None)
-    await websocket.send_json({"kind": "error", "error": {"code": error.code, "message": error.message}})
+    await websocket.send_json(message("error", id=None, error={"code": error.code, "message": error.message}))
     await websocket.close(code=4000 + error.status)
 
 
 @ws_router.websocket("/games/{game_id}/ws")
 async def game_socket(websocket: WebSocket, game_id: str) -> None:
     games = websocket.app.state.lobby.games
-    opened = await _open(websocket, lambda caller, after: games.live(caller.who, game_id, after, caller.granted_game))
+
+    async def open_game(caller: Caller, after: int) -> Opened:
+        events = await games.live(caller.who, game_id, after, caller.granted_game)    # checks first
+        stream = f"game.{game_id}"
+        last = await games.store.last_seq(stream)       # before the events are read: those up to it follow
+        table = await games.table_of(game_id)
+        # `you` only for a seat-holder: the pushes are redacted for them; everyone else sees a spectator's.
+        seated = caller.player is not None and table.seat_of(caller.player) is not None
+        return Opened(stream, caller.player if seated else None, last, events)
+
+    opened = await _open(websocket, open_game)
     if opened is not None:
         await _pump(websocket, *opened)
 
@@ -173,7 +213,13 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
 @ws_router.websocket("/tables/{table_id}/ws")
 async def table_socket(websocket: WebSocket, table_id: str) -> None:
     runtime = websocket.app.state.lobby
-    opened = await _open(websocket, lambda caller, after: runtime.games.live_table(
-        caller.who, table_id, after, caller.granted_game))
+
+    async def open_table(caller: Caller, after: int) -> Opened:
+        events = await runtime.games.live_table(caller.who, table_id, after, caller.granted_game)
+        stream = f"table.{table_id}"
+        last = await runtime.games.store.last_seq(stream)
+        return Opened(stream, caller.player, last, events)
+
+    opened = await _open(websocket, open_table)
     if opened is not None:
         await _pump(websocket, *opened, chat_subject=runtime.personal.live_subject(table_id))

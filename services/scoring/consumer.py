@@ -17,7 +17,7 @@ import structlog
 from prometheus_client import Counter
 
 from starbase_core.envelope import Envelope
-from starbase_core.gamestream import GAME_CREATED, GUESTS, PRIVATE, ends_game
+from starbase_core.gamestream import BOTS, GAME_CREATED, GUESTS, PRIVATE, ends_game, is_rated
 
 from scoring.ledger import EndedGame, Ledger
 
@@ -46,7 +46,9 @@ class ScoringConsumer:
         recorded = await self.ledger.record(EndedGame(
             stream=envelope.stream, seq=envelope.seq, game_id=game_id, game=game,
             standings=list(envelope.data.get("standings", [])), time=envelope.time,
-            private=options.get(PRIVATE) is True, guests=frozenset(options.get(GUESTS) or ())))
+            private=options.get(PRIVATE) is True, guests=frozenset(options.get(GUESTS) or ()),
+            bots=frozenset(options.get(BOTS) or ()), rated_game=is_rated(options),
+            resigned=tuple(envelope.data.get("resigned") or ())))
         GAMES_SCORED.labels("recorded" if recorded else "duplicate").inc()
         log.info("game_scored", game_id=game_id, game=game, duplicate=not recorded)
         return recorded

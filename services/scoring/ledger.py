@@ -30,6 +30,9 @@ class EndedGame:
     time: str = ""
     private: bool = False           # a private table's game: readers who were not at it see none of it
     guests: frozenset[str] = frozenset()    # seats held by guests: never rated
+    bots: frozenset[str] = frozenset()      # seats bots held from the start: never rated
+    rated_game: bool = True                 # the table's `rated` option
+    resigned: tuple[str, ...] = ()          # seats whose player gave them up (the game was abandoned)
 
     @property
     def players(self) -> list[str]:
@@ -37,8 +40,24 @@ class EndedGame:
 
     @property
     def rated(self) -> list[dict]:
-        """The standings of the players who are rated (guests left out)."""
-        return [s for s in self.standings if s["player"] not in self.guests]
+        """The standings the ratings are computed from: people's seats (no guest, no bot) of a rated game
+        (a lone person against guests or bots is counted, their rating unchanged: `ratings.rate`)."""
+        if not self.rated_game:
+            return []
+        people = [s for s in self.standings if s["player"] not in self.guests and s["player"] not in self.bots]
+        if not self.resigned:
+            return people
+        # A seat given up counts as lost by whoever gave it up, however the bot or substitute then did:
+        # the quitters rank below everyone who stayed, the last to quit best among them.
+        stayed = [s for s in people if s["player"] not in self.resigned]
+        below = max((s["rank"] for s in stayed), default=0)
+        quitters = [p for p in reversed(self.resigned) if p in {s["player"] for s in people}]
+        return stayed + [{"player": p, "rank": below + 1 + n} for n, p in enumerate(quitters)]
+
+    def changes(self, player: str) -> bool:
+        """Whose rating the game changes: everyone rated, but in an abandoned game only those who gave
+        their seat up (their loss counts; the others' game was spoiled, so theirs does not)."""
+        return not self.resigned or player in self.resigned
 
 
 class Ledger:
@@ -61,7 +80,8 @@ class Ledger:
                     if await pipe.sismember(done, member):
                         return False
                     before = {board: await self._ratings(pipe, board, players) for board in boards}
-                    after = {board: rate(before[board], ended.rated) for board in boards}
+                    after = {board: {p: r for p, r in rate(before[board], ended.rated).items() if ended.changes(p)}
+                             for board in boards}
                     pipe.multi()
                     pipe.sadd(done, member)
                     pipe.sadd(self.key("games"), ended.game)
@@ -69,10 +89,10 @@ class Ledger:
                         {"game_id": ended.game_id, "game": ended.game, "standings": ended.standings,
                          "time": ended.time, "private": ended.private, "players": ended.players,
                          "guests": sorted(ended.guests),
-                         "ratings": {p: after[ended.game][p].as_dict() for p in players}}))
+                         "ratings": {p: r.as_dict() for p, r in after[ended.game].items()}}))
                     for board in boards:
                         self._write_board(pipe, board, after[board])
-                    for standing in ended.standings:
+                    for standing in (s for s in ended.standings if s["player"] not in ended.bots):
                         self._write_history(pipe, ended, standing, before[ended.game], after[ended.game])
                     await pipe.execute()
                     return True

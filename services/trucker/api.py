@@ -91,7 +91,8 @@ class Connection:
         folded = await self._welcome_state()
         if folded is None:
             return
-        self.listener = await self.runtime.hub.join(self.game, self.viewer, folded.seq)
+        self.listener = await self.runtime.hub.join(self.game, self.viewer, folded.seq, folded.state.round,
+                                                    folded.building and folded.state.building_started)
         writer = None
         try:
             # The welcome goes first; events after its seq wait in the queue until the writer starts.
@@ -153,6 +154,8 @@ class Connection:
         started = time.perf_counter()
         max_bytes = self.runtime.settings.trucker_max_message_bytes
         client_id, op = None, "?"
+        # The building this socket had shown going on when the move arrived: the move is for it only.
+        building_round = self.listener.building_round if self.listener is not None else None
         try:
             if self.runtime.stopping:
                 raise Refused("SHUTTING_DOWN", "this replica is stopping: reconnect and send the move again")
@@ -162,7 +165,8 @@ class Connection:
                 raise Refused("NOT_A_PLAYER", "spectators watch: only the players of the game may move")
             self.runtime.touch(self.game)
             # Client ids are scoped by player, so no one can collide with (or replay) another's moves.
-            applied = await self.runtime.service.play(self.game, self.viewer, command, f"{self.viewer}:{client_id}")
+            applied = await self.runtime.service.play(self.game, self.viewer, command, f"{self.viewer}:{client_id}",
+                                                      round=building_round)
         except Refused as refusal:
             MOVES.labels(op, "refused").inc()
             if client_id is None:   # refused before its id was read: name it if it has a usable one

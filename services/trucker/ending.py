@@ -1,26 +1,24 @@
 """The end of building: the last ship finishing, or the sand running out on START.
 
 Both need the whole game and chance (inspection, launch, cards, maybe the next round follow by
-themselves): the rules engine decides `Finish` / `CallTimeUp` with `GAME.decide` on the state folded
-from the stream, with the game's FairRng resumed at the stream's `draw_end` (seed from the vault), and
-`decided.lua` appends the result only if Redis has applied nothing since. If the next round's building
-follows at once, its warehouse is loaded right away.
+themselves), so they are decided by the platform's own transaction (`starbase_core.transaction
+.decide_next`, as the adjudicator decides and the audit re-runs every command) on the game folded from
+the stream, with the game's FairRng resumed at the stream's `draw_end` (seed from the vault).
+`decided.lua` puts its envelopes into the outbox exactly as decided (meta included) only if Redis has
+applied nothing since. If the next round's building follows at once, its warehouse is loaded right away.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import structlog
 
-from starbase_core.gamestream import game_ended, game_stream
+from starbase_core.gamestream import GameRecord, game_stream
+from starbase_core.transaction import Decision, decide_next
 from starbase_rules.contract import RuleViolation
-from starbase_rules.fair import FairRng
-from trucker_rules.game import GAME
 from trucker_rules.state import BUILDING
 
-from trucker.projection import event_json
 from trucker.state_doc import Folded
 from trucker.warehouse import Applied, Refused, Stale, WarehouseMissing
 
@@ -29,6 +27,7 @@ if TYPE_CHECKING:
 
 log = structlog.get_logger(__name__)
 ATTEMPTS = 5
+SERVICE = "trucker"        # the real-time service that plays building (`GAME.realtime_service`)
 
 
 def _meta(game: str) -> str:
@@ -58,16 +57,26 @@ async def conclude(service: "TableService", game: str) -> None:
         return
     try:
         await decided(service, game, None, {"type": "CallTimeUp", "at": float(end_at)},
-                      f"end-round-{round_no}", status="ending")
+                      f"end-round-{round_no}", status="ending", round=int(round_no))
     except Refused as refusal:
-        if refusal.code not in ("NOT_BUILDING", "TABLE_BUSY"):
+        if refusal.code not in ("NOT_BUILDING", "GAME_OVER", "TABLE_BUSY"):
             raise
 
 
+def round_over(round: int) -> Refused:
+    return Refused("ROUND_OVER", f"this move was sent for round {round}, whose building is over")
+
+
 async def decided(service: "TableService", game: str, actor: str | None, command: dict,
-                  command_id: str | None, status: str) -> Applied:
-    """Decide a move that ends building on the whole game and append it; raises Refused (the engine's
-    code) when the rules refuse it."""
+                  command_id: str | None, status: str, round: int | None = None) -> Applied:
+    """Decide a move that ends building on the whole game, with the platform's transaction, and append
+    it; raises Refused (the engine's code) when the rules refuse it.
+
+    Only ever an end of building, and only of `round` (the move's; None: whichever is building): when
+    something was applied first, the move is decided again on the stream, which may have run on to the
+    next round's building by then. There it is refused (ROUND_OVER); and a decision that no longer
+    ends building raises Stale, for the caller to decide it again as an ordinary move: `decided.lua`
+    closes the round's warehouse after what it stores."""
     warehouse = service.warehouse
     for _ in range(ATTEMPTS):
         if (before := await warehouse.applied_before(game, command_id)) is not None:
@@ -79,19 +88,23 @@ async def decided(service: "TableService", game: str, actor: str | None, command
             continue
         await service.relay.wait_durable(game, int(seq), epoch)
         folded = Folded(await service.store.read(game_stream(game)))
-        if folded.seq != int(seq):
+        if folded.record is None or folded.seq != int(seq):
             continue
         round_before = folded.state.round
-        events, draw_end, after = await _decide(service, game, folded, actor, command)
+        if round is not None and round_before != round:
+            raise round_over(round)
+        decision = _decide(folded.record, actor, command, command_id, await service.seed(game))
+        if not any(event.type == "BuildingEnded" for event in decision.events):
+            raise Stale("not_ending")
         try:
-            applied = await warehouse.decided(game, actor, command_id, int(seq), status, draw_end,
-                                              json.dumps(command), events)
+            applied = await warehouse.decided(game, command_id, int(seq), status, decision.draw_end,
+                                              decision.events)
         except Stale:
             continue                   # something was applied since: decide again on the new stream
         if applied.events:
             await service.relay.wait_durable(game, applied.last_seq, applied.events[-1].get("epoch"))
         log.info("building_ended", game=game, by=command["type"], seq=applied.last_seq)
-        if after.phase == BUILDING:
+        if decision.state.phase == BUILDING and decision.outcome is None:
             # Everything up to the next round's building followed by itself: load that warehouse,
             # keeping the command ids seen so far so that a resent move is still not applied twice.
             seen = await warehouse.redis.hgetall(f"trucker:{{{game}}}:cmds")
@@ -101,20 +114,12 @@ async def decided(service: "TableService", game: str, actor: str | None, command
     raise Refused("TABLE_BUSY", "the table kept changing while the end of building was decided")
 
 
-async def _decide(service: "TableService", game: str, folded: Folded, actor: str | None,
-                  command: dict) -> tuple[list[tuple[str, str]], int, object]:
-    seed = await service.seed(game)
-    rng = FairRng(seed, start=folded.draw_end)
+def _decide(record: GameRecord, actor: str | None, command: dict, command_id: str | None,
+            seed: bytes) -> Decision:
+    """The platform's transaction (the one the adjudicator writes with and the audit re-runs): its
+    guards, the engine's decision with the game's FairRng at the stream's counter, the envelopes to
+    store (`meta.command`, `meta.draw_end`, `meta.request_id`; GameEnded when the game is over)."""
     try:
-        events = GAME.decide(folded.state, GAME.parse_command(command), actor, rng)
+        return decide_next(record, command, actor, seed, service=SERVICE, request_id=command_id)
     except RuleViolation as violation:
         raise Refused(violation.code, violation.message) from None
-    new = [event_json(e) for e in events]
-    state = folded.state
-    for event in events:
-        state = GAME.evolve(state, event)
-    if (outcome := GAME.outcome(state)) is not None:
-        ended = game_ended(outcome, seed, rng.used)
-        new.append((ended.type, json.dumps(ended.data)))
-    return new, rng.used, state
-

@@ -53,6 +53,19 @@ class Listener:
     after: int                                  # deliver events with seq > after
     queue: asyncio.Queue = field(default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
     overflowed: bool = False
+    # What this socket has been shown, from its welcome on: the latest round, and the round whose
+    # building is going on (None: none). Its client's moves are for that building (`TableService.apply`):
+    # a move arriving before the socket is shown the end of a round is never played in the next one.
+    round_shown: int = 0
+    building_round: int | None = None
+
+    def follow(self, envelope: Envelope) -> None:
+        if envelope.type == "RoundStarted":
+            self.round_shown, self.building_round = int(envelope.data["round"]), None
+        elif envelope.type == "BuildingStarted":
+            self.building_round = self.round_shown
+        elif envelope.type == "BuildingEnded":
+            self.building_round = None
 
     def push(self, item: dict | str) -> None:
         """Queue a message for the socket: a dict, or text already encoded (shared by many listeners)."""
@@ -88,14 +101,17 @@ class TableHub:
         payload = json.dumps([e.model_dump() for e in envelopes], separators=(",", ":")).encode()
         await self.nc.publish(self.subject(game), payload)
 
-    async def join(self, game: str, viewer: str | None, after: int) -> Listener:
-        """Start delivering the table's events after seq `after` (what the viewer was shown) to a new listener."""
+    async def join(self, game: str, viewer: str | None, after: int, round_shown: int = 0,
+                   building: bool = False) -> Listener:
+        """Start delivering the table's events after seq `after` (what the viewer was shown: `round_shown`,
+        its building going on or not) to a new listener."""
         table = self._tables.get(game)
         first = table is None
         if first:
             table = self._tables[game] = _Table(last=after)
             table.subscription = await self.nc.subscribe(self.subject(game), cb=self._receiver(game))
-        listener = Listener(viewer, after)
+        listener = Listener(viewer, after, round_shown=round_shown,
+                            building_round=round_shown if building else None)
         async with table.lock:
             table.listeners.add(listener)
             if table.last > after:   # the table is ahead of what this viewer was shown: catch them up
@@ -146,6 +162,7 @@ class TableHub:
         if envelope.seq <= listener.after or listener.overflowed:
             return
         listener.after = envelope.seq
+        listener.follow(envelope)
         text = shared if shared is not None else _encoded(envelope, listener.viewer)
         if text is not None:
             listener.push(text)

@@ -14,18 +14,22 @@ import asyncio
 from typing import Awaitable, Callable
 
 from starbase_core.envelope import Envelope, NewEvent
-from starbase_core.gamestream import PLATFORM_TYPES, game_stream
+from starbase_core.gamestream import game_stream
 from starbase_core.store import EventStore, WrongExpectedSeq
+from starbase_core.transaction import REQUEST_ID
 
 from trucker.warehouse import RedisWarehouse, WarehouseMissing
 
 MAX_BATCH = 256
-REQUEST_ID = "request_id"
 Publish = Callable[[str, list[Envelope]], Awaitable[None]]
 
 
 class Diverged(Exception):
-    """The stream holds, at a seq, an event this warehouse did not write: Redis must be rebuilt."""
+    """The stream holds, at a seq, an event the warehouse of `epoch` did not write: Redis must be rebuilt."""
+
+    def __init__(self, message: str, epoch: str):
+        super().__init__(message)
+        self.epoch = epoch
 
 
 class NotDurable(Exception):
@@ -33,14 +37,14 @@ class NotDurable(Exception):
 
 
 def new_event(outboxed: dict) -> NewEvent:
-    """An outbox event as the platform stores game events: engine events as data = event.model_dump()
-    (type and v included), the platform's own (GameEnded) as they are; meta as the platform's
-    `gamestream.wrap` writes it (`draw_end`, and `command` on a command's first event), so the audit
-    can re-run every command and compare, plus `request_id` beside `command` (which the audit leaves
-    out of the comparison: `starbase_core.audit.UNCHECKED_META`)."""
-    data = outboxed["data"]
-    if outboxed["type"] not in PLATFORM_TYPES:
-        data = {"type": outboxed["type"], "v": 1, **data}
+    """An outbox event as the platform stores game events. The end of building carries the meta the
+    platform's transaction decided (`meta`): stored as it is. A move carries what the script knew:
+    data = the engine event's fields (type and v added back, as `model_dump()` has them) and the meta
+    `gamestream.wrap` writes (`draw_end`, and `command` on a command's first event), plus the client's
+    id of the move as `request_id` (which the audit leaves out of its comparison)."""
+    if "meta" in outboxed:
+        return NewEvent(type=outboxed["type"], data=outboxed["data"], actor=outboxed.get("actor"),
+                        meta=outboxed["meta"])
     meta = {"draw_end": outboxed.get("draw_end", 0)}
     if outboxed.get("command") is not None:
         meta["command"] = outboxed["command"]
@@ -49,8 +53,7 @@ def new_event(outboxed: dict) -> NewEvent:
             # from it which moves were applied, so a resend is answered and not applied again. (The
             # append's own command id, `<epoch>:<seq>`, names a relay batch, not a move.)
             meta[REQUEST_ID] = outboxed["command_id"]
-    if outboxed["type"] in PLATFORM_TYPES:
-        meta["platform"] = True
+    data = {"type": outboxed["type"], "v": 1, **outboxed["data"]}
     return NewEvent(type=outboxed["type"], data=data, actor=outboxed.get("actor"), meta=meta)
 
 
@@ -140,7 +143,8 @@ class Relay:
             # this epoch is this warehouse's event, whichever replica stored it; any other is not.
             for envelope in stored:
                 if not written_by(envelope, view.epoch):
-                    raise Diverged(f"game {game}: seq {envelope.seq} in the stream is not this warehouse's")
+                    raise Diverged(f"game {game}: seq {envelope.seq} in the stream is not this warehouse's",
+                                   view.epoch)
             durable = stored[-1].seq
             self._known[game] = (view.epoch, durable)
             self._unmarked[game] = (view.epoch, durable)
@@ -159,8 +163,9 @@ class Relay:
             return [e for e in stored if e.seq > view.durable], True
         except WrongExpectedSeq as moved:
             if moved.actual < view.durable:
-                raise Diverged(f"{stream}: the stream is at {moved.actual}, behind Redis's {view.durable}")
+                raise Diverged(f"{stream}: the stream is at {moved.actual}, behind Redis's {view.durable}",
+                               view.epoch) from None
             stored = await self.store.read(stream, from_seq=view.durable + 1)
             if not stored:
-                raise Diverged(f"{stream}: nothing in the stream after {view.durable}")
+                raise Diverged(f"{stream}: nothing in the stream after {view.durable}", view.epoch) from None
             return stored, False

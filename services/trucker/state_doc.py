@@ -11,47 +11,33 @@ import json
 from typing import Iterable
 
 from starbase_core.envelope import Envelope
+from starbase_core.gamestream import GameRecord, replay
+from starbase_core.transaction import REQUEST_ID
+from starbase_rules.contract import Game, RuleViolation
 from starbase_rules.fair import FairRng
 from trucker_rules import build_phase
-from trucker_rules import messages as m
 from trucker_rules.game import GAME
 from trucker_rules.state import BUILDING, TruckerState
 
-from trucker.relay import REQUEST_ID
-
-
-def _known_event_types() -> frozenset[str]:
-    types = list(m.BUILDING_EVENTS)
-    try:
-        from trucker_rules.flight_messages import FLIGHT_EVENTS
-        types += list(FLIGHT_EVENTS)
-    except ImportError:  # an engine without flight events still folds the building phase
-        pass
-    return frozenset(t.model_fields["type"].default for t in types)
-
-
-GAME_EVENT_TYPES = _known_event_types()
 
 # The layout of a warehouse in Redis. A warehouse of another layout (loaded by an earlier version of the
 # service) is dropped and loaded again from the stream on its next move.
 WAREHOUSE_FORMAT = "2"
 
 
-def event_of(envelope: Envelope):
-    """The rules engine's event inside an envelope, or None for the platform's own (GameCreated …)."""
-    if envelope.type not in GAME_EVENT_TYPES:
-        return None
-    return GAME.parse_event({**envelope.data, "type": envelope.type})
+def _trucker_only(name: str) -> Game:
+    if name != GAME.name:
+        raise RuleViolation("NOT_A_TRUCKER_GAME", f"a {name!r} game has no Trucker round to build")
+    return GAME
 
 
 class Folded:
-    """The game's state after a stream, with what Redis also needs: the last seq and the draw counter."""
+    """A Trucker game after its stream: the platform's own fold (`gamestream.GameRecord`: the engine's
+    state, last seq, draw counter, the end), plus the client ids of the moves the stream holds.
+    A stream that is not a Trucker game's folds to nothing (round 0, which callers refuse)."""
 
-    def __init__(self, envelopes: Iterable[Envelope]):
-        self.state: TruckerState = GAME.initial_state()
-        self.seq = 0
-        self.draw_end = 0            # the FairRng counter after the last draw (envelope meta.draw_end)
-        self.game_name: str | None = None   # from GameCreated: only a Trucker game is folded
+    def __init__(self, envelopes: Iterable[Envelope] = ()):
+        self.record: GameRecord | None = None    # from a Trucker game's GameCreated on
         # The moves the stream holds by client id (`meta.request_id` of a command's first event):
         # id → "first seq,last seq", the form of the warehouse's `cmds` hash.
         self.requests: dict[str, str] = {}
@@ -60,21 +46,34 @@ class Folded:
             self.add(envelope)
 
     def add(self, envelope: Envelope) -> None:
-        self.seq = envelope.seq
+        if self.record is None:
+            if envelope.seq != 1 or envelope.data.get("game") != GAME.name:
+                return                        # not a Trucker game: `state` stays the empty one
+            self.record = replay(envelope.stream.split(".", 1)[1], [envelope], _trucker_only)
+        else:
+            self.record.apply([envelope])
         if "command" in envelope.meta:
             self._request = envelope.meta.get(REQUEST_ID)
         if self._request is not None:
             first = self.requests.get(self._request, f"{envelope.seq},").split(",")[0]
             self.requests[self._request] = f"{first},{envelope.seq}"
-        self.draw_end = envelope.meta.get("draw_end", self.draw_end)
-        if envelope.type == "GameCreated":
-            self.game_name = envelope.data.get("game")
-        if self.game_name == GAME.name and (event := event_of(envelope)) is not None:
-            self.state = GAME.evolve(self.state, event)
+
+    @property
+    def state(self) -> TruckerState:
+        return self.record.state if self.record is not None else GAME.initial_state()
+
+    @property
+    def seq(self) -> int:
+        return self.record.last_seq if self.record is not None else 0
+
+    @property
+    def draw_end(self) -> int:
+        """The FairRng counter after the last draw (envelope meta.draw_end)."""
+        return self.record.draw_end if self.record is not None else 0
 
     @property
     def building(self) -> bool:
-        return self.state.phase == BUILDING
+        return self.record is not None and self.record.ended is None and self.state.phase == BUILDING
 
 
 def _status(state: TruckerState) -> str:

@@ -128,27 +128,30 @@ class TableService:
             await self.warehouse.drop(game, only_round=int(loaded_round))
         return await self.open_table(game) or True
 
-    async def rebuild(self, game: str) -> None:
-        """The warehouse disagrees with the stream: forget it and load it again from the stream."""
-        await self.warehouse.drop(game)
+    async def rebuild(self, game: str, epoch: str | None = None) -> None:
+        """The warehouse (the load `epoch`, if given) disagrees with the stream: forget it and load it again
+        from the stream. Every move that noticed one disagreement asks; only the first drops a warehouse."""
+        await self.warehouse.drop(game, only_epoch=epoch)
         await self.open_table(game)
 
     # ---- moves --------------------------------------------------------------------------------
 
-    async def play(self, game: str, player: str | None, command: Command, command_id: str | None) -> Applied:
-        """Apply one move and return once its events are durable; raises Refused."""
+    async def play(self, game: str, player: str | None, command: Command, command_id: str | None,
+                   round: int | None = None) -> Applied:
+        """Apply one move and return once its events are durable; raises Refused. `round`: the round
+        whose building the move was sent for (see `apply`)."""
         if not isinstance(command, REALTIME_COMMANDS):
             raise Refused("NOT_A_REALTIME_MOVE", f"{command.type} is not a building move of the real-time "
                           "service: the service starts and ends building; repairs and the flight go "
                           "through the lobby's commands")
-        applied = await self.apply(game, player or "", command, command_id)
+        applied = await self.apply(game, player or "", command, command_id, round)
         if applied.durable:
             return applied
         epoch = applied.events[-1].get("epoch") if applied.events else None
         try:
             await self.relay.wait_durable(game, applied.last_seq, epoch)
-        except Diverged:
-            await self.rebuild(game)
+        except Diverged as diverged:
+            await self.rebuild(game, diverged.epoch)
             raise Refused("RETRY", "the table was reloaded while your move was stored; send it again")
         return await self.with_stored_events(game, applied) if applied.retried else applied
 
@@ -162,9 +165,17 @@ class TableService:
                        for e in stored if e.seq <= applied.last_seq)
         return replace(applied, events=events)
 
-    async def apply(self, game: str, player: str, command: Command, command_id: str | None) -> Applied:
+    async def apply(self, game: str, player: str, command: Command, command_id: str | None,
+                    round: int | None = None) -> Applied:
         """Decide the move and apply it in Redis (its events in the outbox, not yet durable: `play`
-        waits for that); raises Refused."""
+        waits for that); raises Refused.
+
+        A move is for one round's building: `round` (the one its player was shown when sending it), or
+        else the round of the first fresh view it is decided on. Whatever retry a race sends it through
+        below (a guard that no longer holds, the end of building decided again), it is decided on that
+        round only, and refused (ROUND_OVER) once that round's building is over: the last Finish may run
+        on by itself to the next round's building, which opens at once, and a move meant for the round
+        that just ended must not land there (a second "last" order tile, a ship finished unbuilt)."""
         view: View | Applied | None = None if isinstance(command, FRESH_ONLY) else self.seats.get(game, player)
         loaded: bool | Applied = False      # this move had the warehouse loaded (the start, if it started it)
         for _ in range(ATTEMPTS):
@@ -173,7 +184,12 @@ class TableService:
                     view = await self._read(game, player, command, command_id)
                 if isinstance(view, Applied):
                     return view                         # that command id was applied already: a resend
-                return await self._decide_and_commit(game, player, command, command_id, view)
+                if round is not None and view.state.round != round:
+                    view, loaded = await self._other_round(game, view, round, loaded)
+                else:
+                    if round is None and view.fresh and view.status == "building":
+                        round = view.state.round        # from now on the move is for this round only
+                    return await self._decide_and_commit(game, player, command, command_id, view, round)
             except WarehouseMissing:                    # never loaded, or Redis lost it: load it
                 if loaded:
                     raise Refused("TABLE_UNAVAILABLE", f"game {game} could not be loaded") from None
@@ -182,7 +198,7 @@ class TableService:
                 if isinstance(view, View) and not view.fresh:
                     view = None                         # refuse only on what the warehouse holds now
                     continue
-                if violation.code != "NOT_BUILDING" or loaded:
+                if violation.code != "NOT_BUILDING" or loaded or round is not None:
                     raise Refused(violation.code, violation.message) from None
                 view, loaded = None, await self.open_current_round(game)   # the next round, maybe
                 if not loaded:
@@ -195,14 +211,27 @@ class TableService:
                 return loaded                           # the service started building for this move
         raise Refused("TABLE_UNAVAILABLE", f"game {game} keeps changing under the move")
 
+    async def _other_round(self, game: str, view: View, round: int, loaded: bool | Applied
+                           ) -> tuple[None, bool | Applied]:
+        """The view is of another round than the move's: refuse if the move's round is over; else read
+        again (a view this replica remembered) or load the move's round (Redis still holds an earlier
+        one). Returns (no view: read it again, what was loaded)."""
+        if view.state.round > round:
+            raise ending.round_over(round)
+        if not view.fresh:
+            return None, loaded
+        if loaded or not (opened := await self.open_current_round(game)):
+            raise Refused("NOT_BUILDING", f"round {round} is not building")
+        return None, opened
+
     async def _decide_and_commit(self, game: str, player: str, command: Command, command_id: str | None,
-                                 view: View) -> Applied:
+                                 view: View, round: int | None = None) -> Applied:
         decision = self._decide(view, command, player)
         if isinstance(command, m.LookAtPile) and decision.events[0].cards:
             decision = await self._first_look(game, view, decision)
         if decision.ends_building:
             return await ending.decided(self, game, player, decision.command.model_dump(mode="json"),
-                                        command_id, status="building")
+                                        command_id, status="building", round=round)
         try:
             applied = await self.warehouse.commit(
                 game, player, command_id, decision.command.model_dump_json(),
@@ -256,8 +285,8 @@ class TableService:
         await ending.conclude(self, game)
 
     async def decided(self, game: str, actor: str | None, command: dict, command_id: str | None,
-                      status: str) -> Applied:
-        return await ending.decided(self, game, actor, command, command_id, status)
+                      status: str, round: int | None = None) -> Applied:
+        return await ending.decided(self, game, actor, command, command_id, status, round)
 
     # ---- chance and time ----------------------------------------------------------------------
 

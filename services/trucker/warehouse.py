@@ -14,6 +14,8 @@ from importlib import resources
 
 from redis.asyncio import Redis
 
+from starbase_core.envelope import NewEvent
+
 SCRIPTS = ("commit", "facts", "open", "stop", "decided", "snapshot", "relay_read", "drop")
 
 
@@ -118,12 +120,13 @@ class RedisWarehouse:
             raise
         return True
 
-    async def decided(self, game: str, actor: str | None, command_id: str | None, seq: int, status: str,
-                      draw_end: int, command: str, events: list[tuple[str, str]]) -> Applied:
-        """Append the end of building the engine decided on the stream at `seq`, if Redis is still there
-        (`status`, `seq`); raises `Stale` otherwise."""
-        reply = await self._call("decided", game, command_id, actor, seq, status, draw_end, command,
-                                 *_flat(events))
+    async def decided(self, game: str, command_id: str | None, seq: int, status: str, draw_end: int,
+                      events: list[NewEvent]) -> Applied:
+        """Put the envelopes the platform's transaction decided (the end of building) into the outbox,
+        meta and all, if Redis is still at `seq` with `status`; raises `Stale` otherwise."""
+        flat = [part for event in events
+                for part in (event.type, event.actor or "", _json(event.data), _json(event.meta))]
+        reply = await self._call("decided", game, command_id, "", seq, status, draw_end, *flat)
         return self._applied(reply)
 
     async def applied_before(self, game: str, command_id: str | None) -> Applied | None:
@@ -162,11 +165,12 @@ class RedisWarehouse:
         reply = await self._call("relay_read", game, "", "", limit, *marking)
         return RelayView(int(reply[1]), int(reply[2]), reply[3], [json.loads(raw) for raw in reply[4:]])
 
-    async def drop(self, game: str, only_round: int | None = None) -> bool:
+    async def drop(self, game: str, only_round: int | None = None, only_epoch: str | None = None) -> bool:
         """Forget a game's warehouse (it disagreed with the event store, or its round is over): all its
-        keys in one script. With `only_round`, only if it still holds that round. True if dropped."""
-        reply = await self._scripts["drop"](keys=[meta_key(game)],
-                                            args=["", "", "" if only_round is None else str(only_round)])
+        keys in one script. With `only_round` / `only_epoch`, only if it still holds that round / that
+        load (so several callers noticing one problem drop it once, not its replacement). True if dropped."""
+        reply = await self._scripts["drop"](keys=[meta_key(game)], args=[
+            "", "", "" if only_round is None else str(only_round), only_epoch or ""])
         return reply[0] == 1
 
 

@@ -96,7 +96,23 @@ def test_the_exporter_comes_from_the_standard_variable_and_a_wrong_name_is_refus
     assert not tracing.enabled()
 
 
-def test_log_lines_inside_a_span_carry_its_ids(spans, capsys):
+@pytest.fixture
+def logging_restored():
+    """configure_logging sets the process's logging up for a service: put back what the suite had."""
+    import logging
+
+    import structlog
+    root = logging.getLogger()
+    handlers, level, config = root.handlers[:], root.level, structlog.get_config()
+    context = structlog.contextvars.get_contextvars()
+    yield
+    root.handlers[:], root.level = handlers, level
+    structlog.configure(**config)
+    structlog.contextvars.clear_contextvars()
+    structlog.contextvars.bind_contextvars(**context)
+
+
+def test_log_lines_inside_a_span_carry_its_ids(spans, capsys, logging_restored):
     log = configure_logging("tracing-test", "info", json=True)
     with tracing.tracer().start_as_current_span("work") as span:
         log.info("inside")

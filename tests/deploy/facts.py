@@ -14,8 +14,10 @@ from pathlib import Path
 from typing import Mapping
 
 from adjudicator.__main__ import NEEDS as ADJUDICATOR_NEEDS, AdjudicatorSettings
+from bots.__main__ import NEEDS as BOTS_NEEDS, BotSettings
 from clock.__main__ import NEEDS as CLOCK_NEEDS, ClockSettings
 from lobby.config import NEEDS as LOBBY_NEEDS, LobbySettings
+from notifier.config import NEEDS as NOTIFIER_NEEDS, NotifierSettings
 from scoring.config import NEEDS as SCORING_NEEDS, ScoringSettings
 from starbase_core.config import CoreSettings, from_env
 from starbase_core.credentials import PLACEHOLDER_WORDS, PLACEHOLDERS
@@ -38,8 +40,11 @@ class ServiceFacts:
 SERVICES: dict[str, ServiceFacts] = {
     "adjudicator": ServiceFacts(AdjudicatorSettings, "adjudicator_health_port", "adjudicator_host",
                                 "shutdown_grace", ADJUDICATOR_NEEDS, ("adjudicator_port", "metrics_port")),
+    "bots": ServiceFacts(BotSettings, "bots_health_port", "bots_health_host", "shutdown_grace", BOTS_NEEDS),
     "clock": ServiceFacts(ClockSettings, "clock_health_port", "clock_health_host", "shutdown_grace", CLOCK_NEEDS),
     "lobby": ServiceFacts(LobbySettings, "lobby_port", "lobby_host", "lobby_shutdown_grace", LOBBY_NEEDS),
+    "notifier": ServiceFacts(NotifierSettings, "notifier_health_port", "notifier_health_host", None,
+                             NOTIFIER_NEEDS),
     "scoring": ServiceFacts(ScoringSettings, "scoring_health_port", "scoring_health_host", None, SCORING_NEEDS),
     "trucker": ServiceFacts(TruckerSettings, "trucker_port", "trucker_host", "trucker_shutdown_grace",
                             TRUCKER_NEEDS),

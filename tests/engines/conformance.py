@@ -34,24 +34,12 @@ MAX_COMMANDS = 6000         # a game the bots cannot finish in this many command
 # Checks an engine not yet on the base fails today. The porter of that engine removes its lines: the
 # marks are strict, so a check that starts passing fails the suite until its line goes.
 NOT_YET: dict[tuple[str, str], str] = {
-    ("moon21", "metadata"): "21Moon is not on the engine base: no GameInfo declaration",
-    ("t2038", "metadata"): "2038 is not on the engine base: no GameInfo declaration",
     ("trucker", "metadata"): "Trucker is not on the engine base: no GameInfo declaration",
-    ("moon21", "bad_option_values"): "21Moon declares no options to check values against",
-    ("t2038", "bad_option_values"): "2038 declares no options to check values against",
     ("trucker", "bad_option_values"): "Trucker declares no options to check values against",
-    ("moon21", "declared_option_values"): "21Moon declares no options",
-    ("t2038", "declared_option_values"): "2038 declares no options",
     ("trucker", "declared_option_values"): "Trucker declares no options",
-    ("t2038", "unknown_option"): "2038 refuses unknown table options with BAD_OPTION, not UNKNOWN_OPTION",
-    ("moon21", "duplicate_player"): "21Moon refuses a duplicate player with BAD_PLAYER_COUNT",
-    ("t2038", "duplicate_player"): "2038 does not refuse a duplicate player with DUPLICATE_PLAYER",
     ("trucker", "redaction"): "Trucker redacts by hand: its events declare no secret_fields",
-    ("t2038", "refusals"): "2038 answers a non-player with NOT_YOUR_TURN, not NOT_A_PLAYER",
     ("trucker", "refusals"): "Trucker answers a non-player in flight with NOT_FLYING, not NOT_A_PLAYER (3, 4 players)",
     ("trucker", "turns"): "Trucker lists GiveUp for players not to act but declares no free actions (3, 4 players)",
-    ("t2038", "defaults"): "2038's default command is FinishOperating while a player owes a merger decision "
-                           "(refused DECISION_PENDING; 6 players)",
 }
 
 # Tables that need an option to seat some player count (2038's two-player game is a variant).

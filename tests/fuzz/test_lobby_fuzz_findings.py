@@ -1,11 +1,11 @@
 """One given/when/then test per bug the fuzzing found: each was a 5xx or a wrong answer before its fix,
 and each must stay a clear 4xx in `{"error": {"code", "message"}}` that changes nothing."""
-import json
 
 import pytest
 import websockets
 from itsdangerous import URLSafeTimedSerializer
 
+from tests.support import sockets
 from tests.support.stack import seat_and_start
 
 pytestmark = pytest.mark.integration
@@ -151,7 +151,7 @@ async def test_a_bad_after_on_a_socket_is_refused_with_bad_after(stack, game, af
     # str.isdigit() accepted and int() then refused)
     game_id, _ = game
     async with websockets.connect(f"{stack.ws}/games/{game_id}/ws?after={after}") as socket:
-        message = json.loads(await socket.recv())
+        message = await sockets.receive(socket)
         # Then it gets one BAD_AFTER error and a close with 4400
         assert message["kind"] == "error" and message["error"]["code"] == "BAD_AFTER"
         with pytest.raises(websockets.ConnectionClosed) as closed:

@@ -9,6 +9,7 @@ import pytest
 import websockets
 
 from starbase_cli.admin import execute
+from tests.support import sockets
 from tests.support.stack import ApiPlayer, another_lobby, password_of
 
 pytestmark = pytest.mark.integration
@@ -113,8 +114,8 @@ async def test_log_out_everywhere_revokes_every_token_on_every_replica_and_close
         table = await phone.ok(phone.post("/tables", {"game": "testjack", "seats": 2}))
         socket_b = await laptop.connect(f"ws://{other}/tables/{table['table_id']}/ws")
         socket_a = await phone.connect(f"{stack.ws}/tables/{table['table_id']}/ws")
-        await asyncio.wait_for(socket_a.recv(), 10)
-        await asyncio.wait_for(socket_b.recv(), 10)
+        await sockets.welcome(socket_a)
+        await sockets.welcome(socket_b)
 
         assert (await phone.http.delete("/sessions", headers=phone.auth)).status_code == 204
 
@@ -163,7 +164,7 @@ async def test_the_first_admin_comes_from_the_console_and_a_ban_stops_the_player
                                 json={"role": "moderator"})).status_code == 200
     table = await eve.ok(eve.post("/tables", {"game": "testjack", "seats": 2}))
     socket = await eve.connect(f"{stack.ws}/tables/{table['table_id']}/ws")
-    await asyncio.wait_for(socket.recv(), 10)
+    await sockets.welcome(socket)
 
     banned = await mod.post(f"/moderation/players/{eve.player_id}/ban", {"reason": "abuse"})
     assert banned.status_code == 200 and banned.json()["banned"]

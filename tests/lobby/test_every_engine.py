@@ -19,6 +19,7 @@ import random
 
 import pytest
 
+from tests.support import sockets
 from tests.support.stack import seat_and_start
 from starbase_core.gamestream import replay
 from starbase_core.seeds import JetStreamSeedVault
@@ -30,8 +31,9 @@ MOVES = 12
 
 async def listen(url: str, who, into: list) -> None:
     async with await who.connect(url) as socket:
+        await sockets.welcome(socket)
         async for raw in socket:
-            into.append(json.loads(raw))
+            into.append(sockets.event_of(sockets.parse(raw)))
 
 
 async def play_a_few_moves(stack, register, game: str):

@@ -7,6 +7,7 @@ import pytest
 import websockets
 
 from lobby.config import LobbySettings
+from tests.support import sockets
 from tests.support.stack import ApiPlayer, another_lobby, local_stack, password_of
 
 pytestmark = pytest.mark.integration
@@ -115,18 +116,17 @@ async def test_sockets_per_player_and_per_address(replicas):
     path = f"/tables/{table['table_id']}/ws"
     held = [await ann.connect(stack.ws + path), await ann.on(b).connect(ws_b + path)]
     for socket in held:
-        await asyncio.wait_for(socket.recv(), WAIT)
+        await sockets.welcome(socket)
     async with await ann.connect(stack.ws + path) as third:
-        refused = await asyncio.wait_for(third.recv(), WAIT)
-        assert '"RATE_LIMITED"' in refused
+        assert (await sockets.refusal(third))["code"] == "RATE_LIMITED"
     anonymous = await websockets.connect(ws_b + path)          # the address's third socket
-    await asyncio.wait_for(anonymous.recv(), WAIT)
+    await sockets.welcome(anonymous)
     async with websockets.connect(stack.ws + path) as fourth:
-        assert '"RATE_LIMITED"' in await asyncio.wait_for(fourth.recv(), WAIT)
+        assert (await sockets.refusal(fourth))["code"] == "RATE_LIMITED"
     await held[0].close()
     await asyncio.wait_for(sockets_counted(stack, ann, 1), WAIT)   # the closed socket leaves its place
     async with await ann.connect(stack.ws + path) as again:
-        assert '"RATE_LIMITED"' not in await asyncio.wait_for(again.recv(), WAIT)
+        await sockets.welcome(again)
     for socket in (held[1], anonymous):
         await socket.close()
 

@@ -8,13 +8,12 @@ import websockets
 
 from lobby.projection import TableFilter, TableProjection
 from starbase_core import tickets
+from lobby import feed as feed_module
+from tests.support import sockets
 from tests.support.stack import another_lobby, seat_and_start
 
 pytestmark = pytest.mark.integration
-
-
-async def receive(socket, count: int) -> list[dict]:
-    return [json.loads(await asyncio.wait_for(socket.recv(), 10)) for _ in range(count)]
+receive = sockets.events
 
 
 async def test_a_socket_resumes_after_a_reconnect_from_the_last_seq_it_saw(stack, register):
@@ -24,7 +23,9 @@ async def test_a_socket_resumes_after_a_reconnect_from_the_last_seq_it_saw(stack
     start_seq = await stack.store.last_seq(f"game.{game_id}")
 
     async with await ann.connect(url) as socket:
+        hello = await sockets.welcome(socket)
         seen = await receive(socket, start_seq)
+    assert hello == {"v": 1, "kind": "welcome", "stream": f"game.{game_id}", "you": ann.player_id, "seq": start_seq}
     # While ann is away, both players move (Think changes nothing but is recorded).
     for _ in range(2):
         for player in (ann, bob):
@@ -34,12 +35,48 @@ async def test_a_socket_resumes_after_a_reconnect_from_the_last_seq_it_saw(stack
     assert now > start_seq
 
     async with await ann.connect(f"{stack.ws}/games/{game_id}/ws?after={seen[-1]['seq']}") as socket:
+        assert (await sockets.welcome(socket))["seq"] == now
         missed = await receive(socket, now - start_seq)
         mover = ann if (await ann.ok(ann.get(f"/games/{game_id}/actions"))) else bob
         await mover.ok(mover.post(f"/games/{game_id}/commands", {"command": {"type": "Think"}}))
         live = await receive(socket, 1)
     assert [e["seq"] for e in seen + missed + live] == list(range(1, now + 2))
-    assert {e["kind"] for e in seen + missed + live} == {"event"}
+    assert all(e["stream"] == f"game.{game_id}" for e in seen + missed + live)
+
+
+async def test_a_spectator_is_welcomed_as_nobody_and_a_seated_player_as_themself(stack, register):
+    ann, bob, cy = await register("ann"), await register("bob"), await register("cy")
+    game_id = await seat_and_start([ann, bob], "testjack")
+    last = await stack.store.last_seq(f"game.{game_id}")
+    for who, expected in ((cy, None), (bob, bob.player_id)):
+        async with await who.connect(f"{stack.ws}/games/{game_id}/ws?after={last}") as socket:
+            assert await sockets.welcome(socket) == {"v": 1, "kind": "welcome", "stream": f"game.{game_id}",
+                                                     "you": expected, "seq": last}
+    async with websockets.connect(f"{stack.ws}/games/{game_id}/ws") as anonymous:
+        assert (await sockets.welcome(anonymous))["you"] is None
+
+
+async def test_a_reader_too_slow_for_its_stream_is_closed_with_4408_and_resumes(stack, register, monkeypatch):
+    ann, bob = await register("ann"), await register("bob")
+    game_id = await seat_and_start([ann, bob], "testjack")
+    real_events = stack.runtime.feed.events
+
+    async def falls_behind(stream, after):          # the feed's own events, then the overflow it reports
+        async for envelope in real_events(stream, after):
+            yield envelope
+            raise feed_module.SlowConsumer(f"fell behind on {stream}")
+
+    monkeypatch.setattr(stack.runtime.feed, "events", falls_behind)
+    async with await ann.connect(f"{stack.ws}/games/{game_id}/ws?after=0") as socket:
+        await sockets.welcome(socket)
+        first = await receive(socket, 1)
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            await receive(socket, 1)
+    assert first[0]["seq"] == 1 and closed.value.rcvd.code == 4408
+    monkeypatch.undo()
+    async with await ann.connect(f"{stack.ws}/games/{game_id}/ws?after=1") as socket:   # resumes past seq 1
+        await sockets.welcome(socket)
+        assert (await receive(socket, 1))[0]["seq"] == 2
 
 
 async def test_a_socket_on_an_unknown_game_or_with_a_bad_ticket_or_a_token_in_its_url_gets_a_clear_error(
@@ -56,8 +93,7 @@ async def test_a_socket_on_an_unknown_game_or_with_a_bad_ticket_or_a_token_in_it
             (f"/games/{game_id}/ws?token={ann.token}", None, "TOKEN_IN_URL"),
             (f"/games/{game_id}/ws?after=minus", None, "BAD_AFTER")):
         async with websockets.connect(stack.ws + path, subprotocols=offered) as socket:
-            message = json.loads(await asyncio.wait_for(socket.recv(), 10))
-            assert message == {"kind": "error", "error": {"code": code, "message": message["error"]["message"]}}
+            assert (await sockets.refusal(socket))["code"] == code
             with pytest.raises(websockets.ConnectionClosed) as closed:
                 await asyncio.wait_for(socket.recv(), 10)
             assert closed.value.rcvd.code >= 4400
@@ -94,7 +130,7 @@ async def test_leave_ready_and_chat_are_pushed_to_the_table_socket_and_chat_stay
         assert [s["ready"] for s in ready["seats"]] == [False, True]
         left = await bob.ok(bob.post(f"/tables/{table_id}/leave"))
         assert left["free_seats"] == 1
-        pushed = await receive(socket, 6)
+        pushed = await sockets.items(socket, 6)
     assert [e.get("type") or e["kind"] for e in pushed] == ["TableCreated", "PlayerSeated", "PlayerSeated", "chat",
                                                             "ReadinessChanged", "PlayerLeft"]
     assert pushed[3]["text"] == "hello" and pushed[3]["name"] == "bob"

@@ -10,6 +10,7 @@ import websockets
 from starbase_core import tickets
 from starbase_core.audit import PASS, audit_game
 from starbase_rules.registry import get_game
+from tests.support import sockets
 from tests.support.stack import ApiPlayer, password_of, seat_and_start
 from tests.trucker_service.live import Client, in_process, settings_for
 
@@ -36,8 +37,10 @@ async def scored(stack, game_id: str) -> dict:
 
 
 async def first_message(url: str, offered=None) -> dict:
+    """The refusal a socket gets, or the first event after its welcome."""
     async with websockets.connect(url, subprotocols=offered) as socket:
-        return json.loads(await asyncio.wait_for(socket.recv(), 10))
+        message = await sockets.receive(socket)
+        return message if message["kind"] == "error" else (await sockets.events(socket, 1))[0]
 
 
 async def test_a_private_table_and_its_game_do_not_exist_for_the_uninvited(stack, http, register):
@@ -72,7 +75,7 @@ async def test_a_private_table_and_its_game_do_not_exist_for_the_uninvited(stack
     assert (await eve.http.post("/tickets", json={"game_id": table_id}, headers=eve.auth)).status_code == 404
     for path in (f"/games/{table_id}/ws", f"/tables/{table_id}/ws"):
         refused = await first_message(stack.ws + path, tickets.subprotocols(await eve.ticket()))
-        assert refused["kind"] == "error" and refused["error"]["code"] in ("GAME_NOT_FOUND", "TABLE_NOT_FOUND")
+        assert refused["kind"] == "error" and refused["id"] is None and refused["error"]["code"] in ("GAME_NOT_FOUND", "TABLE_NOT_FOUND")
 
     # Its players still see it all; an invite holder gets a ticket to watch it.
     assert (await bob.get(f"/games/{table_id}/result")).status_code == 200
@@ -80,7 +83,7 @@ async def test_a_private_table_and_its_game_do_not_exist_for_the_uninvited(stack
     assert [m["text"] for m in await bob.ok(bob.get(f"/tables/{table_id}/chat"))] == ["our secret plan"]
     watch = await http.post("/tickets", json={"game_id": table_id, "invite": invite})
     first = await first_message(f"{stack.ws}/games/{table_id}/ws", watch.json()["protocols"])
-    assert first["kind"] == "event" and first["seq"] == 1
+    assert first["type"] == "GameCreated" and first["seq"] == 1
 
 
 async def test_a_private_trucker_game_is_closed_to_strangers_on_the_trucker_service(stack, register, nats_url,

@@ -1,10 +1,10 @@
 """Two lobby replicas on one store: tokens, tables and live events work across them, no stickiness."""
 import asyncio
-import json
 
 import httpx
 import pytest
 
+from tests.support import sockets
 from tests.support.stack import ApiPlayer, another_lobby
 
 pytestmark = pytest.mark.integration
@@ -49,7 +49,7 @@ async def test_a_game_started_on_one_replica_is_watched_and_played_through_the_o
                 await mover.ok(mover.post(f"/games/{table_id}/commands", {"command": {"type": "Stand"}}))
             last = (await ann.ok(ann.get(f"/games/{table_id}/log")))["last_seq"]
             while not seen or seen[-1]["seq"] < last:
-                seen.append(json.loads(await asyncio.wait_for(socket.recv(), 10)))
+                seen.extend(await sockets.events(socket, 1))
         assert [e["seq"] for e in seen] == list(range(1, last + 1))
         assert seen[-1]["type"] == "GameEnded"
         finished = await eventually(

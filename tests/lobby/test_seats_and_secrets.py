@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from tests.support import sockets
 from tests.support.stack import seat_and_start
 
 pytestmark = pytest.mark.integration
@@ -49,8 +50,9 @@ async def test_a_spectator_may_watch_but_never_act_nor_list_actions(stack, regis
 
 async def collect(url: str, who, until_type: str, into: list) -> None:
     async with await who.connect(url) as socket:
+        await sockets.welcome(socket)
         async for raw in socket:
-            into.append(json.loads(raw))
+            into.append(sockets.event_of(sockets.parse(raw)))
             if into[-1].get("type") == until_type:
                 return
 

@@ -82,8 +82,8 @@ def test_bankrupt_presidents_other_corporation_passes_left_or_goes_into_receiver
     t.hand("p:beth", "SWP", [1])
     t.given(E.CorporationClosed(corp="VH", reason="test"))
     from moon21.bankruptcy import bankrupt_player
-    from moon21.emit import Emitter
-    em = Emitter(t.state)
+    from moon21.game import GAME
+    em = GAME.tx(t.state)
     bankrupt_player(em, "dennis")
     t.given(*em.events)
     assert t.state.shares.president_of("SSF") == "p:paul"      # paul and ann tie: paul sits left of dennis
@@ -119,9 +119,9 @@ def test_token_entering_the_closed_box_closes_the_corporation(table):
     t = table().stock_round().start("ann", "VH", 60).start("bob", "SSF", 60).hand("c:SSF", "VH", [1])
     t.given(E.PriceMoved(corp="VH", direction="left", steps=2))
     assert t.price("VH") == 40
-    from moon21.emit import Emitter
+    from moon21.game import GAME
     from moon21.trading import move_price
-    em = Emitter(t.state)
+    em = GAME.tx(t.state)
     bank = t.cash("bank")
     move_price(em, "VH", "left")
     t.given(*em.events)
@@ -151,7 +151,7 @@ def test_12_a_closed_corporation_s_shares_in_others_go_to_the_pool_even_past_hal
     """Rule 12: given VH holds an SSF share while the pool already holds half of SSF, when VH's token
     enters the Closed box, then its SSF share goes to the pool anyway, its own stock leaves the game
     without compensation, its treasury goes to the bank and its tokens leave the board."""
-    from moon21.emit import Emitter
+    from moon21.game import GAME
     from moon21.trading import move_price
     t = table(cash=2000).stock_round().start("ann", "VH", 60, extra_shares=2).start("bob", "SSF", 60)
     t.hand("p:cy", "SSF", [1, 2, 3, 4, 5]).given(
@@ -159,7 +159,7 @@ def test_12_a_closed_corporation_s_shares_in_others_go_to_the_pool_even_past_hal
     t.hand("c:VH", "SSF", [6])
     assert t.state.shares.held_percent("SSF", "pool") == 50
     ann, vh_cash = t.cash("p:ann"), t.cash("c:VH")
-    em = Emitter(t.state)
+    em = GAME.tx(t.state)
     move_price(em, "VH", "left", 3)                           # 50, 40, then down into Closed
     t.given(*em.events)
     assert t.state.corps["VH"].closed

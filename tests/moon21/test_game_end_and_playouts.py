@@ -6,9 +6,8 @@ import pytest
 
 from moon21 import commands as K
 from moon21 import events as E
-from moon21.emit import Emitter
-from moon21.flow import advance, standings
 from moon21.game import GAME
+from moon21.flow import advance, standings
 from starbase_rules.contract import Game, RuleViolation, fold
 from starbase_rules.playout import playout
 
@@ -19,12 +18,12 @@ def test_game_is_a_starbase_game():
 
 def test_game_ends_after_operating_round_5_3(table):
     t = table().given(E.RoundStarted(kind="OR", set_no=5, or_no=2))
-    em = Emitter(t.state)
+    em = GAME.tx(t.state)
     advance(em)                                   # no corporation operates: on to 5.3, then the end
     assert [e.type for e in em.events][-1] == "GameFinished"
     assert em.state.ended == "operating round 5.3 finished"
     t2 = table().given(E.RoundStarted(kind="OR", set_no=4, or_no=2))
-    em2 = Emitter(t2.state)
+    em2 = GAME.tx(t2.state)
     advance(em2)
     assert em2.state.kind == "SR" and em2.state.set_no == 5
 

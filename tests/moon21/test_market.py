@@ -1,12 +1,11 @@
 """The stock market (rule 5): edges (5.1), stacking (5.1) and descending share price order (5.2),
 driven through the engine's own price moves (dividends, sales, no-dividend turns)."""
-from moon21.emit import Emitter
 from moon21.game import GAME
 from moon21.trading import move_price
 
 
 def _moved(t, corp, direction, steps=1):
-    em = Emitter(t.state)
+    em = GAME.tx(t.state)
     move_price(em, corp, direction, steps)
     t.given(*em.events)
     return em.events

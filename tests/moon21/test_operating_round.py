@@ -6,7 +6,7 @@ from moon21.board.synthetic import crowded_board
 from moon21 import commands as K
 from moon21 import events as E
 from moon21.earnings import dividends, pay, submit_runs
-from moon21.emit import Emitter
+from moon21.game import GAME
 from starbase_rules.contract import RuleViolation
 
 
@@ -81,7 +81,7 @@ def test_vh_dividend_example(table):
 
 
 def _pay_space_port(t, revenue):
-    em = Emitter(t.state)
+    em = GAME.tx(t.state)
     pay(em, "VH", {"LB": {"revenue": 0, "runs": []}, "SP": {"revenue": revenue, "runs": []}})
     return em.state.market.positions["VH"], em.events
 
@@ -99,7 +99,7 @@ def test_share_price_moves_by_space_port_earnings(table):
 def test_local_base_earnings_go_to_the_treasury(table):
     t = vh_operating(table)
     t.given(E.StepFinished(corp="VH", step="tiles", next_step="run"))
-    em = Emitter(t.state)
+    em = GAME.tx(t.state)
     pay(em, "VH", {"LB": {"revenue": 60, "runs": []}, "SP": {"revenue": 0, "runs": []}})
     assert em.state.cash("c:VH") == t.cash("c:VH") + 60
 
@@ -107,7 +107,7 @@ def test_local_base_earnings_go_to_the_treasury(table):
 def test_east_west_run_takes_one_bonus_token_per_area_not_yet_held(table):
     t = vh_operating(table)
     t.given(E.StepFinished(corp="VH", step="tiles", next_step="run"))
-    em = Emitter(t.state)
+    em = GAME.tx(t.state)
     run = {"transport": 10, "stops": [], "revenue": 200, "areas": ["power_plant", "research_station"],
            "east_west": True}
     pay(em, "VH", {"LB": {"revenue": 200, "runs": [run]}, "SP": {"revenue": 0, "runs": []}})
@@ -215,22 +215,22 @@ def test_a_corporation_in_receivership_cannot_agree_a_sale(table):
 
 
 def test_operating_order_is_re_evaluated_after_each_corporation_and_unfloated_ones_wait(table):
-    from moon21.emit import Emitter
+    from moon21.game import GAME
     from moon21.flow import advance
     t = table(cash=3000).stock_round().start("ann", "VH", 90).start("bob", "SSF", 80).start("cy", "SWP", 70)
     t.start("ann", "ITC", 60)
     t.given(*[E.CorporationFloated(corp=c) for c in ("VH", "SSF", "SWP")],
             E.RoundStarted(kind="OR", set_no=1, or_no=1))
-    em = Emitter(t.state)
+    em = GAME.tx(t.state)
     advance(em)
     assert em.state.op.corp == "VH"
     t.given(*em.events, E.OperatingTurnEnded(corp="VH"),
             E.PriceMoved(corp="SSF", direction="left", steps=3))      # SSF falls below SWP meanwhile
-    em = Emitter(t.state)
+    em = GAME.tx(t.state)
     advance(em)
     assert em.state.op.corp == "SWP"
     t.given(*em.events, E.OperatingTurnEnded(corp="SWP"))
-    em = Emitter(t.state)
+    em = GAME.tx(t.state)
     advance(em)
     assert em.state.op.corp == "SSF"                                  # ITC never floated: it never runs
 
@@ -270,7 +270,7 @@ def test_11_4_a_legal_pair_of_runs_worth_the_maximum_is_accepted_whatever_road_e
         assert refusal.value.code == "ROAD_REUSED"
     best = bd.best_turn_runs(s.board, "VH", {"LB": [4], "SP": [4]}, sp_value=20, phase="10")
     assert best["LB"]["runs"][0]["stops"] != runs["LB"][0]["stops"]   # not the engine's own choice
-    em = Emitter(s)
+    em = GAME.tx(s)
     submit_runs(em, "VH", runs)
     run = [e for e in em.events if e.type == "TransportsRun"]
     assert sum(e.revenue for e in run) == best["revenue"] == 360

@@ -7,7 +7,7 @@ from moon21 import commands as K
 from moon21 import events as E
 from moon21.board.synthetic import lay_path
 from moon21.game import GAME
-from moon21.options import OPTIONS, RULEBOOK, SITE, describe, preset, table_options
+from moon21.options import INFO, RULE_KEYS, RULEBOOK, SITE, preset, table_options
 from starbase_rules.contract import RuleViolation
 from starbase_rules.fair import FairRng
 from tests.moon21.board.conftest import MINERALS, WEST_EAST
@@ -24,14 +24,14 @@ def refusal(options) -> str:
 def test_the_rulebook_is_the_default_and_every_option_is_recorded_explicitly():
     resolved = table_options({})
     assert resolved == preset(RULEBOOK) and resolved["ruleset"] == "rulebook"
-    assert set(resolved) == {"ruleset", *OPTIONS}
+    assert list(resolved) == ["ruleset", *RULE_KEYS] == [spec.key for spec in INFO.options]
     events = GAME.setup(["ann", "bob"], {}, FairRng(b"7"))
     assert events[0].options == resolved
 
 
 def test_the_18xx_games_ruleset_switches_each_known_difference():
     site = table_options({"ruleset": SITE})
-    differing = {key for key in OPTIONS if site[key] != OPTIONS[key].rulebook}
+    differing = {key for key in RULE_KEYS if site[key] != INFO.option(key).default}
     assert differing == {"ols_hexes", "mineral_lay_cost", "tunnel_mountain_cost", "certificate_limit_2p",
                          "second_run_token", "build_reach", "bankruptcy"}
     assert site["pool_cap_2p"] == 50 and site["maximum_revenue"] == "enforced"   # the site agrees here
@@ -55,13 +55,18 @@ def test_bad_values_are_refused(options):
     assert refusal(options) == "BAD_OPTION"
 
 
-def test_a_bad_option_refuses_the_setup_and_describe_lists_every_option():
+def test_a_bad_option_refuses_the_setup_and_the_declaration_lists_every_option():
     with pytest.raises(RuleViolation) as refused:
         GAME.setup(["ann", "bob"], {"pool_cap_2p": 55}, FairRng(b"7"))
     assert refused.value.code == "BAD_OPTION"
-    declared = describe()
-    assert [d["key"] for d in declared] == ["ruleset", *OPTIONS]
-    assert all(d["default"] in d["allowed"] for d in declared)
+    assert [spec.key for spec in GAME.info.options] == ["ruleset", *RULE_KEYS]
+    assert all(spec.choices and spec.default in spec.choices for spec in GAME.info.options)
+
+
+def test_the_setup_records_the_ruleset_readings_for_every_option_left_out():
+    events = GAME.setup(["ann", "bob"], {"ruleset": SITE, "pool_cap_2p": 60}, FairRng(b"7"))
+    assert events[0].options == {**preset(SITE), "pool_cap_2p": 60}
+    assert events[0].options["certificate_limit_2p"] == 18
 
 
 def test_a_game_recorded_before_options_plays_by_the_rulebook(table):
@@ -303,12 +308,10 @@ def test_11_7_on_18xx_games_shares_that_would_pass_the_presidency_do_not_count(t
     assert [len(e.certs) for e in events if e.type == "SharesSold"] == [1]
 
 
-def test_describe_gives_each_option_with_its_values_and_sources():
-    declared = {d["key"]: d for d in describe()}
-    assert declared["ruleset"] == {"key": "ruleset", "type": "str", "allowed": ["rulebook", "18xx.games"],
-                                   "default": "rulebook", "rule": "",
-                                   "summary": "rulebook readings, or those of 18xx.games (see each option)"}
-    limit = declared["certificate_limit_2p"]
-    assert {k: limit[k] for k in ("type", "allowed", "default", "18xx.games", "rule")} == \
-        {"type": "int", "allowed": [15, 18], "default": 15, "18xx.games": 18, "rule": "9.3"}
-    assert limit["summary"] == OPTIONS["certificate_limit_2p"].summary
+def test_the_declaration_gives_each_option_with_its_values_and_where_the_rulebook_speaks():
+    declared = GAME.info.model_dump(mode="json")["options"]
+    ruleset = next(d for d in declared if d["key"] == "ruleset")
+    assert (ruleset["type"], ruleset["choices"], ruleset["default"]) == ("str", ["rulebook", "18xx.games"], "rulebook")
+    limit = next(d for d in declared if d["key"] == "certificate_limit_2p")
+    assert (limit["type"], limit["choices"], limit["default"]) == ("int", [15, 18], 15)
+    assert limit["description"].startswith("9.3: ") and preset(SITE)["certificate_limit_2p"] == 18

@@ -2,7 +2,7 @@
 from moon21 import board as bd
 from moon21 import commands as K
 from moon21 import events as E
-from moon21.emit import Emitter
+from moon21.game import GAME
 from moon21.flow import start_operating_round
 
 
@@ -113,7 +113,7 @@ def test_private_revenue_is_paid_at_the_start_of_each_operating_round(table):
     t = table().stock_round().start("ann", "VH", 70)
     t.given(E.PrivateBought(player="bob", private="P6", price=100),
             E.PrivateBought(player="ann", private="P1", price=30))
-    em = Emitter(t.state)
+    em = GAME.tx(t.state)
     start_operating_round(em, 1, 1)
     paid = {(e.private, e.holder, e.amount) for e in em.events if e.type == "PrivateRevenuePaid"}
     assert paid == {("P6", "p:bob", 15)}                    # P1 earns nothing
@@ -122,7 +122,7 @@ def test_private_revenue_is_paid_at_the_start_of_each_operating_round(table):
 def test_all_privates_close_at_the_start_of_or_4_1_before_revenue(table):
     t = table().stock_round(4)
     t.given(E.PrivateBought(player="bob", private="P6", price=100))
-    em = Emitter(t.state)
+    em = GAME.tx(t.state)
     start_operating_round(em, 4, 1)
     assert "PrivateRevenuePaid" not in [e.type for e in em.events]
     assert em.state.private_owner["P6"] == "closed"
@@ -130,7 +130,7 @@ def test_all_privates_close_at_the_start_of_or_4_1_before_revenue(table):
 
 def test_space_port_value_rises_at_or_3_1_and_5_1(table):
     t = table().stock_round(3)
-    em = Emitter(t.state)
+    em = GAME.tx(t.state)
     start_operating_round(em, 3, 1)
     assert em.state.space_port_value == 30
     start_operating_round(em, 5, 1)

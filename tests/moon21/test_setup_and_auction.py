@@ -25,11 +25,12 @@ def test_setup_draws_seats_held_back_corporation_and_minerals_and_records_them()
     assert len(draws) > 1
 
 
-@pytest.mark.parametrize("players", [["solo"], ["a", "b", "c", "d", "e", "f"], ["a", "a"]])
-def test_setup_refuses_wrong_player_counts(players):
+@pytest.mark.parametrize("players,code", [(["solo"], "BAD_PLAYER_COUNT"), (["a", "b", "c", "d", "e", "f"],
+                                          "BAD_PLAYER_COUNT"), (["a", "a"], "DUPLICATE_PLAYER")])
+def test_setup_refuses_wrong_player_counts_and_a_player_seated_twice(players, code):
     with pytest.raises(RuleViolation) as refusal:
         GAME.setup(players, {}, FairRng(b"1"))
-    assert refusal.value.code == "BAD_PLAYER_COUNT"
+    assert refusal.value.code == code
 
 
 def auction(table, players=("ann", "bob", "cy")):

@@ -90,7 +90,7 @@ def stack_settings(nats_url: str, redis_url: str, namespace: str, **overrides) -
         "lobby_secret": f"secret-{namespace}", "scoring_prefix": f"scoring{namespace}", "lobby_shutdown_grace": 2,
         "lobby_accounts_bucket": f"accounts{namespace}", "lobby_sessions_bucket": f"sessions{namespace}",
         "lobby_personal_stream": f"PERSONAL{namespace}", "lobby_personal_prefix": f"personal{namespace}",
-        "lobby_limits_prefix": f"limits{namespace}", **overrides})
+        "lobby_limits_prefix": f"limits{namespace}", "lobby_loop_prefix": f"loop{namespace}", **overrides})
 
 
 def stack_names(namespace: str) -> Names:
@@ -99,7 +99,8 @@ def stack_names(namespace: str) -> Names:
     return Names(stream=f"ES{namespace}", prefix=namespace, seeds=f"seeds{namespace}",
                  scoring_prefix=f"scoring{namespace}", accounts=f"accounts{namespace}",
                  sessions=f"sessions{namespace}", personal_stream=f"PERSONAL{namespace}",
-                 personal_prefix=f"personal{namespace}", limits_prefix=f"limits{namespace}")
+                 personal_prefix=f"personal{namespace}", limits_prefix=f"limits{namespace}",
+                 loop_prefix=f"loop{namespace}")
 
 
 @asynccontextmanager

@@ -8,11 +8,11 @@ engine to choose moves) and picks the engine bot's move; every move still goes o
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 
 import websockets
 
+from tests.support import sockets
 from tests.support.stack import ApiPlayer
 from starbase_core.gamestream import PLATFORM_TYPES
 
@@ -37,12 +37,13 @@ class Client:
 
     async def _receive(self, socket) -> None:
         try:
+            await sockets.welcome(socket)
             async for raw in socket:
-                message = json.loads(raw)
+                message = sockets.parse(raw)
                 if message["kind"] != "event":
                     raise AssertionError(f"the lobby refused the socket: {message}")
                 async with self._arrived:
-                    self.events.append(message)
+                    self.events.append(sockets.event_of(message))
                     self._arrived.notify_all()
         except websockets.ConnectionClosed:
             pass                    # the server went away (shutdown): the test decides what that means

@@ -4,9 +4,9 @@ from __future__ import annotations
 import pytest
 
 from starbase_rules.contract import RuleViolation
+from starbase_rules.copying import copy_state
 from t2038 import events as ev
 from t2038 import tiles
-from t2038.evolve import evolve
 from t2038.game import GAME
 from t2038.state import State
 
@@ -40,17 +40,19 @@ def tile_of(kind: str, state: State | None = None) -> int:
     raise LookupError(kind)
 
 
-def game(players=("ann", "bob", "cy", "dee"), **options) -> State:
-    money = 4000 if options.get("short") else 10000
-    return given(State(), ev.GameStarted(players=list(players), options=options,
+def game(players=("ann", "bob", "cy", "dee"), short: bool = False, **options) -> State:
+    """A game just set up, seated in the given order; `options` are table options (checked, completed)."""
+    recorded = GAME.info.check_options({"variant": "short" if short else "full", **options})
+    money = 4000 if short else 10000
+    return given(State(), ev.GameStarted(players=list(players), options=recorded,
                                          cash_each=1800 // len(players), money_total=money))
 
 
 def given(state: State, *events) -> State:
     """The state after `events`; a fixture that breaks an invariant is a broken test."""
-    state = state.copy()
+    state = copy_state(state)
     for event in events:
-        evolve(state, event)
+        state = GAME.evolve(state, event)
     assert GAME.invariants(state) == [], GAME.invariants(state)
     return state
 
@@ -58,15 +60,15 @@ def given(state: State, *events) -> State:
 def when(state: State, actor: str, command, rng=None) -> tuple[State, list]:
     """Decide and apply; checks the invariants after every event."""
     produced = GAME.decide(state, command, actor, rng or Rigged(state, []))
-    after = state.copy()
+    after = copy_state(state)
     for event in produced:
-        evolve(after, event)
+        after = GAME.evolve(after, event)
         assert GAME.invariants(after) == [], (event, GAME.invariants(after))
     return after, produced
 
 
 def refused(state: State, actor: str, command, code: str, rng=None) -> None:
-    before = state.copy()
+    before = copy_state(state)
     with pytest.raises(RuleViolation) as caught:
         GAME.decide(state, command, actor, rng or Rigged(state, []))
     assert caught.value.code == code, caught.value

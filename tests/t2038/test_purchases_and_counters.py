@@ -147,7 +147,13 @@ def test_options_and_player_counts_are_checked():
     assert caught.value.code == "BAD_PLAYER_COUNT"
     with pytest.raises(RuleViolation) as caught:
         GAME.setup(["a", "b", "c"], {"colour": "red"}, FairRng(b"s"))
-    assert caught.value.code == "BAD_OPTION"
+    assert caught.value.code == "UNKNOWN_OPTION"
+    for bad in ({"variant": "long"}, {"weaker_tsi": 80}, {"transshipment_high_from_phase": 8},
+                {"money_total": 1800}, {"certificate_limit": 0}, {"two_player": "yes"},
+                {"variant": "short", "weaker_tsi": 78}):       # Weaker TSI is a Full game rule
+        with pytest.raises(RuleViolation) as caught:
+            GAME.setup(["a", "b", "c"], bad, FairRng(b"s"))
+        assert caught.value.code == "BAD_OPTION", bad
     started = GAME.setup(["a", "b"], {"two_player": True}, FairRng(b"s"))[0]
     assert started.cash_each == 900
     with pytest.raises(RuleViolation) as caught:
@@ -166,7 +172,15 @@ def test_assumed_facts_are_table_options_with_the_sourced_defaults():
     assert transshipment_value("H18", 1, Options()) == 20 and transshipment_value("H18", 4, Options()) == 70
     assert transshipment_value("H18", 4, Options(transshipment_high_from_phase=7)) == 20
     assert transshipment_value("H10", 1, Options(transshipment_values={"H10": [20, 40]})) == 20
-    started = GAME.setup(["a", "b", "c"], {"money_total": 12000, "certificate_limit": 20,
-                                           "ship_limits": {str(n): 2 for n in range(1, 7)}}, FairRng(b"s"))
+    started = GAME.setup(["a", "b", "c"], {"money_total": 12000, "certificate_limit": 20}, FairRng(b"s"))
     state = given(State(), *started)
-    assert state.cash("bank") == 12000 - 1800 and certificate_limit(state) == 20 and limit(state, "c:TSI") == 2
+    assert state.cash("bank") == 12000 - 1800 and certificate_limit(state) == 20 and limit(state, "c:TSI") == 4
+    # The maps are no longer table options (a declared option is a bounded scalar), but a game that
+    # recorded one (a v1 GameStarted) still plays with it.
+    with pytest.raises(RuleViolation) as caught:
+        GAME.setup(["a", "b", "c"], {"ship_limits": {str(n): 2 for n in range(1, 7)}}, FairRng(b"s"))
+    assert caught.value.code == "UNKNOWN_OPTION"
+    stored = {"type": "GameStarted", "players": ["a", "b", "c"], "cash_each": 600, "money_total": 4000,
+              "options": {"short": True, "ship_limits": {str(n): 2 for n in range(1, 7)}}}
+    state = given(State(), GAME.parse_event(stored))
+    assert state.options.short and limit(state, "c:TSI") == 2 and state.options.stock_repurchases is False

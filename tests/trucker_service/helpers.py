@@ -159,36 +159,34 @@ class Table:
 
 def assert_reruns_through_the_rules(envelopes, seed: bytes) -> int:
     """What the platform's audit checks of a game still in progress, once its seed is known: an intact
-    hash chain, and every recorded command (`meta.command`) re-run through the rules engine with the
-    game's FairRng gives exactly the stored events, actor and meta. Returns how many commands ran."""
+    hash chain, and every recorded command (`meta.command`) re-run through the platform's transaction
+    (`decide_next`, as the audit and the adjudicator run it) gives exactly the stored events, actor and
+    meta, one command's events stored by one append. Returns how many commands ran."""
     from starbase_core.audit import UNCHECKED_META
     from starbase_core.envelope import chain_problems
-    from starbase_core.gamestream import wrap
+    from starbase_core.gamestream import replay
+    from starbase_core.transaction import decide_next, open_game, realtime_service
 
     assert chain_problems(envelopes) == []
     created = envelopes[0].data
-    rng = FairRng(seed)
-    setup = GAME.setup(list(created["players"]), dict(created["options"]), rng)
-    state = GAME.initial_state()
-    for event in setup:
-        state = GAME.evolve(state, event)
-    draw_end, position, commands = rng.used, 1 + len(setup), 0
+    opening = open_game(GAME, list(created["players"]), dict(created["options"]), seed)
+    record = replay(envelopes[0].stream.split(".", 1)[1], envelopes[:len(opening)], lambda _name: GAME)
+    position, commands = len(opening), 0
     while position < len(envelopes):
         first = envelopes[position]
         assert "command" in first.meta, f"seq {first.seq}: {first.type} was not produced by a recorded command"
-        command = first.meta["command"]
-        rng = FairRng(seed, start=draw_end)
-        events = GAME.decide(state, GAME.parse_command(command), first.actor, rng)
-        expected = wrap(events, actor=first.actor, draw_end=rng.used, command=command)
-        stored = envelopes[position:position + len(expected)]
-        for envelope, new in zip(stored, expected, strict=True):
+        decision = decide_next(record, first.meta["command"], first.actor, seed,
+                               service=realtime_service(record), check_invariants=True)
+        stored = envelopes[position:position + len(decision.events)]
+        for envelope, new in zip(stored, decision.events, strict=True):
             checked_meta = {k: v for k, v in envelope.meta.items() if k not in UNCHECKED_META}
+            if "command" in checked_meta:       # compared by meaning, as the audit does
+                checked_meta["command"] = GAME.parse_command(checked_meta["command"]).model_dump(mode="json")
             assert (envelope.type, envelope.data, envelope.actor, checked_meta) == \
                    (new.type, new.data, new.actor, new.meta), f"seq {envelope.seq} differs from the re-run"
             assert envelope.command_id == first.command_id      # one command's events, one append
-        for event in events:
-            state = GAME.evolve(state, event)
-        draw_end, position, commands = rng.used, position + len(expected), commands + 1
+        record.advance(decision.state, stored)
+        position, commands = position + len(decision.events), commands + 1
     return commands
 
 

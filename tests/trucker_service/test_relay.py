@@ -60,3 +60,23 @@ async def test_a_move_whose_warehouse_was_lost_before_it_was_stored_is_never_ack
     stored = await jetstream_store.read(game_stream(game), from_seq=lost.first_seq)
     assert [(e.type, e.data["player"]) for e in stored] == [("ComponentGrabbed", "bob")]
     await check_invariants(service, game)
+
+
+async def test_a_disagreement_noticed_by_several_moves_rebuilds_the_warehouse_once(replicas, jetstream_store):
+    """Each move that found the stream disagreeing with the warehouse of its epoch asks for a rebuild;
+    the first drops that warehouse and loads another, the later ones leave the replacement (and what
+    was applied to it meanwhile) alone."""
+    service, _ = replicas
+    game = await new_game(jetstream_store, ["ann", "bob"], vault=service.vault)
+    await service.open_table(game)
+    meta = f"trucker:{{{game}}}:meta"
+    disagreeing = await service.warehouse.redis.hget(meta, "epoch")
+    await service.rebuild(game, disagreeing)
+    replacement = await service.warehouse.redis.hget(meta, "epoch")
+    assert replacement != disagreeing and service.rebuilds == 1
+    grabbed = await service.play(game, "ann", move("grab_face_down"), None)
+    await service.rebuild(game, disagreeing)                  # a later move noticed the same disagreement
+    assert await service.warehouse.redis.hget(meta, "epoch") == replacement and service.rebuilds == 1
+    assert await service.warehouse.redis.hget(f"trucker:{{{game}}}:hand", "ann") == \
+        grabbed.events[0]["data"]["component"]
+    await check_invariants(service, game)

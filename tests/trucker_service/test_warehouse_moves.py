@@ -341,3 +341,29 @@ async def test_first_looks_draw_the_piles_and_every_grab_after_them_still_follow
         assert not [card for card in set(catalog.cards()) - seen if f"'{card}'" in stored], envelope.seq
     assert len(seen) == 4
     assert_reruns_through_the_rules(envelopes, await table.service.vault.get(table.game))
+
+
+async def test_the_last_finish_stores_exactly_what_the_platform_transaction_decides(table):
+    """The end of building is decided by `starbase_core.transaction.decide_next` (the code the audit
+    re-runs): the stored envelopes are its decision, type, data, actor and meta (draw counter, command,
+    the move's request id) unchanged, in one append."""
+    from starbase_core.gamestream import game_stream, replay
+    from starbase_core.transaction import decide_next
+    await table.play("ann", "finish", "")
+    await table.play("bob", "finish", "")
+    stream = game_stream(table.game)
+    before = await table.service.store.read(stream)
+    last = await table.play("cy", "finish", "", command_id="cy:last")
+    after = (await table.service.store.read(stream))[len(before):]
+    stored = [e for e in after if e.seq <= last.last_seq]
+    # When the flight needs nobody (this game's random seed decides), round 2's building follows at once:
+    # its start is the service's own move, stored after the end of building.
+    assert [e.type for e in after[len(stored):]] in ([], ["BuildingStarted"])
+    assert [e.seq for e in stored] == list(range(last.first_seq, last.last_seq + 1))
+    record = replay(table.game, before, lambda _name: GAME)
+    decision = decide_next(record, {"type": "Finish"}, "cy", await table.service.vault.get(table.game),
+                           service="trucker", request_id="cy:last")
+    assert [(e.type, e.data, e.actor, e.meta) for e in stored] == \
+           [(e.type, e.data, e.actor, e.meta) for e in decision.events]
+    assert stored[0].meta["request_id"] == "cy:last" and {e.command_id for e in stored} == {stored[0].command_id}
+    assert any(e.type == "BuildingEnded" for e in stored)

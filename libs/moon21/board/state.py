@@ -30,8 +30,8 @@ class Board:
     supply: dict[str, int] = field(default_factory=dict)        # tile id -> copies not on the map
 
     def copy(self) -> "Board":
-        """An independent copy, by hand: `copy.deepcopy` costs several times more and `decide` copies
-        the board with the state on every command (`moon21.clone`)."""
+        """An independent copy, by hand: `copy.deepcopy` costs several times more, and the bots and
+        `lay_tile` try lays on a copy."""
         return Board(
             tiles={h: list(t) for h, t in self.tiles.items()},
             tokens={h: [list(slots) for slots in depots] for h, depots in self.tokens.items()},

@@ -15,7 +15,6 @@ import copy
 from dataclasses import dataclass, field
 
 from moon21 import commands as K
-from moon21.clone import clone_state
 from moon21.game import GAME
 from moon21.options import SITE, table_options
 from moon21.site18xx.gamefile import GameFile, effective_actions, moves, read_game
@@ -126,7 +125,7 @@ class Replay:
         position = 0
         while position < len(all_moves):
             move = all_moves[position]
-            mark = (len(self.result.steps), clone_state(self.state), copy.deepcopy(self.shadow))
+            mark = (len(self.result.steps), GAME.copy_state(self.state), copy.deepcopy(self.shadow))
             try:
                 used = translate(self, move, all_moves[position + 1:])
             except (Diverged, RuleViolation, UnknownName, KeyError, TypeError, ValueError) as problem:

@@ -107,16 +107,11 @@ def _pair_works(replay, corp, actor, first: dict, base: str, second: dict) -> bo
     from starbase_rules.contract import RuleViolation, fold
     try:
         state = fold(GAME, GAME.decide(replay.state, _lay_command(first, base), actor, None),
-                     _copy(replay.state))
+                     GAME.copy_state(replay.state))
         GAME.decide(state, _lay_command(second, OTHER[base]), actor, None)
     except RuleViolation:
         return False
     return True
-
-
-def _copy(state):
-    from moon21.clone import clone_state
-    return clone_state(state)
 
 
 def _laid(replay, a: dict) -> None:

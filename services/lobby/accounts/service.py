@@ -112,8 +112,7 @@ class AccountService:
             matches, _ = await self.passwords.verify(account.password_hash, password or "")
             if not matches:
                 raise Forbidden("confirm the erasure with your password", "WRONG_PASSWORD")
-        await self.personal.purge(f"chat.*.{account.player_id}")
-        await self.personal.purge(f"report.{account.player_id}")
+        await self.personal.erase_player(account.player_id)    # chat, reports, notification settings
         await self.directory.erase(account)
 
     async def authenticate(self, token: str) -> Identity:

@@ -28,6 +28,11 @@ WHAT = {
     "tables": "new tables",
     "tickets": "socket tickets",
     "reports": "reports",
+    "reviews": "reviews of past positions",
+    "exports": "game exports",
+    "quickplay": "quick-play requests",
+    "invitations": "invitations",
+    "notifications": "changes or tests of your notification settings",
 }
 
 

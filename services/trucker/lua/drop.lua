@@ -1,8 +1,10 @@
 -- Forget the game's warehouse, all its keys at once: when it disagrees with the stream, or its round is
--- over and the next one starts. ARGV[3]: only if it holds that round ('' = whatever it holds), so two
--- replicas moving to the next round cannot drop each other's fresh warehouse.
+-- over and the next one starts. ARGV[3]: only if it holds that round, ARGV[4]: only if it is that load
+-- (epoch) ('' = whatever it holds), so two replicas moving to the next round, or several moves noticing
+-- one disagreement, cannot drop each other's fresh warehouse.
 if redis.call('EXISTS', META) == 0 then return {0} end
 if ARGV[3] ~= '' and meta('round') ~= ARGV[3] then return {0} end
+if ARGV[4] ~= '' and meta('epoch') ~= ARGV[4] then return {0} end
 local doomed = {META}
 for _, name in ipairs({'seat', 'where', 'hand', 'handfrom', 'newest', 'seatver', 'order', 'finished',
                       'piles', 'looking', 'cmds', 'reserve', 'outbox', 'durable', 'facedown', 'facedown_draws', 'faceup'}) do

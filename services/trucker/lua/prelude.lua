@@ -37,12 +37,18 @@ local function full(value) return string.format('%.17g', value) end   -- a time,
 local COMMAND = nil
 local emitted = {}
 
--- `data` is the event's JSON exactly as the engine wrote it (times keep all their digits).
-local function emit(event_type, data)
+-- `data` is the event's JSON exactly as the engine wrote it (times keep all their digits). `meta` (JSON,
+-- optional) is the meta the platform's transaction decided for it (the end of building): stored as it
+-- is. Without it the relay writes the meta of a move from `draw_end` and `command`.
+local function emit(event_type, data, meta_json)
   local seq = redis.call('HINCRBY', META, 'seq', 1)
-  local head = '{"seq":' .. seq .. ',"type":' .. cjson.encode(event_type) .. ',"epoch":' .. cjson.encode(meta('epoch')) ..
-               ',"draw_end":' .. tonumber(meta('draw_end') or '0')
-  if #emitted == 0 and COMMAND then head = head .. ',"command":' .. COMMAND end
+  local head = '{"seq":' .. seq .. ',"type":' .. cjson.encode(event_type) .. ',"epoch":' .. cjson.encode(meta('epoch'))
+  if meta_json then
+    head = head .. ',"meta":' .. meta_json
+  else
+    head = head .. ',"draw_end":' .. tonumber(meta('draw_end') or '0')
+    if #emitted == 0 and COMMAND then head = head .. ',"command":' .. COMMAND end
+  end
   if ACTOR ~= '' then head = head .. ',"actor":' .. cjson.encode(ACTOR) end
   if CMD ~= '' then head = head .. ',"command_id":' .. cjson.encode(CMD) end
   local encoded = head .. ',"data":' .. data .. '}'

@@ -1,0 +1,57 @@
+"""Bot levels: a policy per level (`easy`, `normal`, `strong`), chosen per seat, that sees only the seat's view.
+
+    command = choose(engine, "normal", view, legal, player, rnd)   # a command (JSON), or None: no move
+
+A policy is given what the seat's own player would be given by the API, and nothing else: the seat's
+view (`engine.view(state, seat)`) and its legal actions (`engine.legal_actions(state, seat)`). It never
+sees the state, so it cannot use another player's hand, a face-down tile or the order of a pile:
+hidden information stays hidden by construction. (The engines' own `bot_command(state, …)` take the
+whole state, so the worker does not call them.)
+
+Today every level plays the same rule: a random legal action that parses as a command, preferring
+one that moves the game on over a free action (the engine base's bot, over the view). An engine that
+offers stronger levels declares `view_bots = {"strong": f, …}` with `f(view, legal, player, rnd) ->
+command | None`; those win for the levels it names. A policy must be deterministic in `rnd`, which
+the worker seeds per game, seq and seat, so every replica picks the same move for the same decision.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Callable
+
+from starbase_core.seats import BOT_LEVELS
+from starbase_rules.contract import Game, RuleViolation
+
+ViewPolicy = Callable[[dict, list[dict], str, random.Random], "dict | None"]
+
+
+def _parses(engine: Game, action: dict) -> bool:
+    """A listed action that is a whole command (some engines list shapes with parameters left out)."""
+    try:
+        engine.parse_command(action)
+    except (RuleViolation, ValueError, TypeError):
+        return False
+    return True
+
+
+def any_legal(engine: Game, view: dict, legal: list[dict], player: str, rnd: random.Random) -> dict | None:
+    whole = [action for action in legal if isinstance(action, dict) and _parses(engine, action)]
+    free = getattr(getattr(engine, "info", None), "free_actions", ()) or ()
+    owed = [action for action in whole if action.get("type") not in free]
+    pool = owed or whole
+    return dict(rnd.choice(pool)) if pool else None
+
+
+def choose(engine: Game, level: str, view: dict, legal: list[dict], player: str,
+           rnd: random.Random) -> dict | None:
+    if level not in BOT_LEVELS:
+        raise ValueError(f"no bot level {level!r}")
+    own: dict[str, ViewPolicy] = getattr(engine, "view_bots", None) or {}
+    if level in own:
+        chosen = own[level](view, legal, player, rnd)
+        return None if chosen is None else _as_json(chosen)
+    return any_legal(engine, view, legal, player, rnd)
+
+
+def _as_json(command: Any) -> dict:
+    return command.model_dump(mode="json") if hasattr(command, "model_dump") else dict(command)

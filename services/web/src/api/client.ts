@@ -1,0 +1,67 @@
+// The typed lobby API the web client uses for every HTTP call (other client writers may reuse it).
+// Calls go out as the signed-in player (auth.ts renews the token); accounts themselves are in auth.ts.
+import { authed } from "./auth";
+import { call } from "./http";
+import type {
+  ChatMessage, Command, CommandResult, Engine, History, Leaderboard, LogPage, Table, TablePage,
+  TableStatus, ViewReply,
+} from "./types";
+
+export { ApiError } from "./http";
+
+export interface TableQuery { game?: string; status?: TableStatus; free_seats?: number; offset?: number; limit?: number }
+
+const table = (table_id: string) => ({ path: { table_id } });
+const game = (game_id: string) => ({ path: { game_id } });
+
+export const api = {
+  engines: () => call<Engine[]>("engines"),
+  engineData: <T>(gameName: string, name: string) => call<T>("engineData", { path: { game: gameName, name } }),
+  openapi: () => call<{ paths?: Record<string, Record<string, { parameters?: { name: string }[] }>> }>("openapi"),
+
+  listTables: (query: TableQuery = {}) => authed<TablePage>("listTables", { query: { ...query } }),
+  createTable: (body: { game: string; seats: number; options: Record<string, unknown>; private: boolean }) =>
+    authed<Table>("createTable", { body }),
+  getTable: (id: string, invite?: string) => authed<Table>("getTable", { ...table(id), query: { invite } }),
+  join: (id: string, seat?: number, invite?: string) =>
+    authed<Table>("join", { ...table(id), body: { seat: seat ?? null, invite: invite ?? null } }),
+  leave: (id: string) => authed<Table>("leave", table(id)),
+  ready: (id: string, ready: boolean) => authed<Table>("ready", { ...table(id), body: { ready } }),
+  start: (id: string) => authed<Table>("start", table(id)),
+  spectate: (id: string, invite?: string) => authed<Table>("spectate", { ...table(id), body: { invite: invite ?? null } }),
+  chat: (id: string, text: string) => authed<ChatMessage>("chat", { ...table(id), body: { text } }),
+  chatLog: (id: string, after = 0, invite?: string) =>
+    authed<ChatMessage[]>("chatLog", { ...table(id), query: { after, invite } }),
+
+  view: (id: string, invite?: string, at?: number) => authed<ViewReply>("view", { ...game(id), query: { invite, at } }),
+  actions: (id: string) => authed<Command[]>("actions", game(id)),
+  submit: (id: string, command: Command, commandId: string) =>
+    authed<CommandResult>("submit", { ...game(id), body: { command, command_id: commandId } }),
+  log: (id: string, after = 0, invite?: string, limit = 1000) =>
+    authed<LogPage>("log", { ...game(id), query: { after, invite, limit } }),
+
+  report: (reason: string, about: { playerId?: string; messageId?: number }) =>
+    authed<{ id: number }>("report", { body: { reason, player_id: about.playerId ?? null, message_id: about.messageId ?? null } }),
+  mute: (playerId: string, minutes: number, reason: string) =>
+    authed<{ player_id: string }>("modMute", { path: { player_id: playerId }, body: { minutes, reason } }),
+  ban: (playerId: string, reason: string) =>
+    authed<{ player_id: string }>("modBan", { path: { player_id: playerId }, body: { reason } }),
+  hideMessage: (messageId: number, reason: string) =>
+    authed<void>("modHide", { path: { message_id: String(messageId) }, body: { reason } }),
+
+  history: (playerId: string, offset = 0, limit = 100) =>
+    call<History>("history", { path: { player_id: playerId }, query: { offset, limit } }),
+  boards: () => call<string[]>("boards"),
+  leaderboard: (board: string, offset = 0, limit = 50) =>
+    call<Leaderboard>("leaderboard", { path: { board }, query: { offset, limit } }),
+};
+
+/** Whether the lobby answers `GET /games/{id}/view?at=SEQ` (past positions): read from its OpenAPI document. */
+let pastViews: Promise<boolean> | null = null;
+export function lobbyServesPastViews(): Promise<boolean> {
+  pastViews ??= api.openapi().then(
+    (doc) => (doc.paths?.["/games/{game_id}/view"]?.get?.parameters ?? []).some((p) => p.name === "at"),
+    () => false,
+  );
+  return pastViews;
+}

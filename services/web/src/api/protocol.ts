@@ -1,0 +1,102 @@
+// The socket protocol, as docs/asyncapi.yaml defines it (version 1): every server message is
+// `{"v": 1, "kind": ...}`. The lobby speaks it; the Trucker service still sends
+// `{"type": "welcome" | "ack" | "refused" | "event", ...}`, and a lobby from before version 1 sent
+// `{"kind": "event", seq, type, ...}` (the event's fields at the top). `normalize` reads all three,
+// so the client works with each server before and after it moves to version 1.
+import type { ChatMessage, GameEvent } from "./types";
+
+export const PROTOCOL_VERSION = 1;
+
+export interface ProtocolError { code: string; message: string }
+
+export type ServerMessage =
+  | { kind: "welcome"; stream: string | null; you: string | null; seq: number; view?: unknown }
+  | { kind: "event"; event: GameEvent }
+  | { kind: "chat"; chat: ChatMessage }
+  | { kind: "ack"; id: string | null; seq: number; events: GameEvent[]; raw: Record<string, unknown> }
+  | { kind: "error"; id: string | null; error: ProtocolError }
+  | { kind: "unknown"; raw: unknown };
+
+type Raw = Record<string, unknown>;
+
+const asError = (raw: Raw): ProtocolError => {
+  const nested = raw.error as Partial<ProtocolError> | undefined;
+  return { code: String(nested?.code ?? raw.code ?? "ERROR"), message: String(nested?.message ?? raw.message ?? "") };
+};
+
+const chatOf = (value: unknown): ChatMessage | null => {
+  if (!value || typeof value !== "object") return null;
+  const c = value as Raw;
+  if (typeof c.id !== "number" || typeof c.text !== "string") return null;
+  return { id: c.id, table_id: String(c.table_id ?? ""), player_id: String(c.player_id ?? ""),
+           name: (c.name as string | null) ?? null, text: c.text, time: String(c.time ?? "") };
+};
+
+const eventOf = (value: unknown): GameEvent | null => {
+  if (!value || typeof value !== "object") return null;
+  const e = value as Raw;
+  if (typeof e.seq !== "number" || typeof e.type !== "string") return null;
+  return {
+    stream: String(e.stream ?? ""), seq: e.seq, type: e.type, data: (e.data as GameEvent["data"]) ?? null,
+    actor: (e.actor as string | null) ?? null, time: String(e.time ?? ""), platform: Boolean(e.platform),
+  };
+};
+
+export function normalize(input: unknown): ServerMessage {
+  if (!input || typeof input !== "object") return { kind: "unknown", raw: input };
+  const raw = input as Raw;
+  const unified = typeof raw.v === "number" && raw.v >= PROTOCOL_VERSION;
+  // Version 1 and the lobby today name the message in `kind`; Trucker today in `type`.
+  const kind = typeof raw.kind === "string" ? raw.kind : typeof raw.type === "string" ? raw.type : "";
+  const legacyLobbyEvent = !unified && typeof raw.kind === "string";
+  switch (kind) {
+    case "event": {
+      const event = eventOf(legacyLobbyEvent ? raw : raw.event);
+      return event ? { kind: "event", event } : { kind: "unknown", raw };
+    }
+    case "chat": {
+      const chat = chatOf(unified ? raw.chat : raw);
+      return chat ? { kind: "chat", chat } : { kind: "unknown", raw };
+    }
+    case "welcome":
+      return { kind: "welcome", stream: typeof raw.stream === "string" ? raw.stream : null,
+               you: (raw.you as string | null) ?? null, seq: Number(raw.seq ?? 0), view: raw.view };
+    case "ack":
+      return {
+        kind: "ack", id: (raw.id as string | null) ?? null, seq: Number(raw.seq ?? 0), raw,
+        events: ((raw.events as unknown[]) ?? []).map(eventOf).filter((e): e is GameEvent => e !== null),
+      };
+    case "error":
+    case "refused":
+      return { kind: "error", id: (raw.id as string | null) ?? null, error: asError(raw) };
+    default:
+      return { kind: "unknown", raw };
+  }
+}
+
+// Commands a real-time service stamps with its own clock: an `at` from the client is not its to say.
+const STAMPED = new Set(["TurnTimer", "StartBuilding", "CallTimeUp"]);
+
+/** A move for the Trucker service, as it reads one today: `{id, command}` with the engine's command
+ *  (as `legal_actions` lists it), `at` left out where the service stamps its own clock. Version 1's
+ *  `{"v": 1, "kind": "move", …}` once the service reads it (docs/web-client.md, "Sockets"). */
+export function moveMessage(id: string, command: { type: string; [field: string]: unknown }): { id: string; command: Record<string, unknown> } {
+  if (!STAMPED.has(command.type)) return { id, command };
+  const { at: _at, ...rest } = command;
+  return { id, command: rest };
+}
+
+/** Close codes: 4000 + the HTTP status of the refusal (4401 bad credentials, 4404 no such game, …). */
+export function closeStatus(code: number): number | null {
+  return code >= 4000 && code < 5000 ? code - 4000 : null;
+}
+
+/** A refusal no reconnect can fix (a bad request, banned, no such game): stop retrying. 4401 is not
+ *  final by itself: a spent ticket wants a fresh one, a session that ended wants a sign-in (socket.ts). */
+export function isFinalClose(code: number): boolean {
+  const status = closeStatus(code);
+  return status !== null && [400, 403, 404].includes(status);
+}
+
+export const CLOSE_SIGNED_OUT = 4401;
+export const CLOSE_RATE_LIMITED = 4429;

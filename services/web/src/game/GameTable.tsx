@@ -1,0 +1,142 @@
+// The table of a running or finished game, for any game: whose turn and the clock, the board (the
+// game's own board module, else the view shown readably), my legal actions, the log, the review
+// slider and the final standings. Everything is drawn from the view, the legal actions and the pushes.
+import { useEffect, useMemo, useState } from "preact/hooks";
+import { api, lobbyServesPastViews } from "../api/client";
+import type { Command, GameView, Standing, Table } from "../api/types";
+import { loadBoard } from "../boards/registry";
+import type { BoardModule } from "../boards/types";
+import { t } from "../i18n";
+import { ErrorNote } from "../ui/ErrorNote";
+import { Actions } from "./Actions";
+import { Clock, Turn } from "./Clock";
+import { GameLog } from "./GameLog";
+import { markBoardDrawn, markDrawn, markSent } from "./metrics";
+import { Review } from "./Review";
+import { RealtimePanel } from "../screens/RealtimePanel";
+import { useGame } from "./useGame";
+import { useRealtime } from "./useRealtime";
+import { ViewTree } from "./ViewTree";
+
+interface Props { gameId: string; game: string; names: Record<string, string>; me: string | null; invite?: string; table: Table }
+
+let commandCounter = 0;
+function commandId(): string {
+  const random = crypto.getRandomValues(new Uint32Array(2));
+  return `web-${Date.now().toString(36)}-${(commandCounter++).toString(36)}-${random[0].toString(36)}${random[1].toString(36)}`;
+}
+
+export function GameTable({ gameId, game, names, me, invite, table }: Props) {
+  const seated = Boolean(me && table.seats.some((s) => s.player_id === me));
+  const state = useGame(gameId, seated, invite);
+  // A game with a real-time phase (Trucker) is also followed, and played, on its own service's socket.
+  const realtime = useRealtime(table.status === "playing" ? table.realtime_url ?? null : null, gameId, invite);
+  const [board, setBoard] = useState<BoardModule | null | undefined>(undefined);
+  const [sending, setSending] = useState(false);
+  const [refusal, setRefusal] = useState<unknown>(null);
+  const [past, setPast] = useState<{ seq: number; view: GameView } | null>(null);
+  const [reviewable, setReviewable] = useState(false);
+
+  useEffect(() => { void loadBoard(game).then(setBoard, () => setBoard(null)); }, [game]);
+  useEffect(() => { void lobbyServesPastViews().then(setReviewable); }, []);
+  const [drawn, setDrawn] = useState(0);
+  useEffect(() => {
+    if (state.view && board !== undefined) {
+      markBoardDrawn();
+      if (state.drawnSeq > drawn) {
+        markDrawn(drawn, state.drawnSeq);
+        setDrawn(state.drawnSeq);
+      }
+    }
+  }, [state.view, state.drawnSeq, board]);
+
+  const view = past?.view ?? state.view;
+  const reviewing = past !== null;
+  const actions = reviewing ? [] : state.actions;
+  const ended = Boolean(state.ended) || state.events.some((e) => e.type === "GameEnded");
+  const toAct = Array.isArray(view?.to_act) ? (view!.to_act as string[]) : null;
+  const myTurn = !reviewing && Boolean(me) && (toAct ? toAct.includes(me!) : state.actions.length > 0);
+
+  const submit = async (command: Command) => {
+    setSending(true);
+    setRefusal(null);
+    markSent(state.drawnSeq);
+    try {
+      await api.submit(gameId, command, commandId());
+    } catch (error) {
+      setRefusal(error);
+      throw error;
+    } finally {
+      setSending(false);
+    }
+  };
+  const send = (command: Command) => void submit(command).catch(() => undefined);
+
+  const standings = useMemo(() => finalStandings(table, view), [table, view]);
+  const seconds = Number((table.options as { decision_seconds?: unknown }).decision_seconds ?? 0);
+  return (
+    <section class="game" aria-labelledby="game-title" data-game={game} data-seq={state.drawnSeq}
+             data-actions-seq={seated ? state.actionsSeq : state.drawnSeq}
+             data-status={state.status} data-reviewing={reviewing}>
+      <div class="panel game-head">
+        <h2 id="game-title">{t("game.title")}</h2>
+        <Turn toAct={toAct} myTurn={myTurn} names={names} ended={ended} />
+        <Clock seconds={seconds} events={state.events} ended={ended} />
+        <p class="connection" data-connection={state.status}>{t(`connection.${state.status}`)}</p>
+        {!seated && <p class="muted">{t("game.spectating")}</p>}
+        {reviewable && state.drawnSeq > 0 && (
+          <Review latest={state.drawnSeq} shown={past?.seq ?? null}
+                  load={(seq) => api.view(gameId, invite, seq).then((reply) => reply.view)} onShow={setPast} />
+        )}
+        <ErrorNote error={state.error} />
+      </div>
+      {realtime && <RealtimePanel realtime={realtime} names={names} />}
+      {standings.length > 0 && <Standings standings={standings} names={names} />}
+      {view && board && <board.Board game={game} gameId={gameId} view={view} actions={actions} submit={submit}
+                                     names={names} me={me} reviewing={reviewing} events={state.events}
+                                     realtime={realtime} />}
+      {seated && !ended && !reviewing && (
+        <div class="panel">
+          <h3>{t("game.actions")}</h3>
+          {actions.length === 0 && <p class="muted">{t("game.noActions")}</p>}
+          {actions.length > 0 && actions.every((a) => board?.handles?.includes(a.type)) &&
+            <p class="muted">{t("game.actionsOnBoard")}</p>}
+          <Actions actions={actions} names={names} busy={sending} onSend={send} hidden={board?.handles} />
+          <ErrorNote error={refusal} />
+        </div>
+      )}
+      {view && (
+        <details class="panel" open={board === null}>
+          <summary>{board ? t("game.rawView") : t("game.view")}</summary>
+          <ViewTree value={view as never} names={names} />
+        </details>
+      )}
+      <GameLog events={state.events} names={names} describe={board?.describe} />
+    </section>
+  );
+}
+
+function finalStandings(table: Table, view: GameView | null): Standing[] {
+  if (table.standings?.length) return table.standings;
+  const fromView = (view as { standings?: unknown } | null)?.standings;
+  return Array.isArray(fromView) ? (fromView as Standing[]) : [];
+}
+
+function Standings({ standings, names }: { standings: Standing[]; names: Record<string, string> }) {
+  return (
+    <section class="panel standings" aria-labelledby="standings-title">
+      <h3 id="standings-title">{t("game.standings")}</h3>
+      <div class="scroll-x">
+      <table>
+        <thead><tr><th scope="col">{t("game.rank")}</th><th scope="col">{t("game.player")}</th><th scope="col">{t("game.score")}</th></tr></thead>
+        <tbody>
+          {[...standings].sort((a, b) => a.rank - b.rank).map((s) => (
+            <tr key={s.player}><td>{s.rank}</td><td>{names[s.player] ?? s.player}</td><td>{s.score ?? "—"}</td></tr>
+          ))}
+        </tbody>
+      </table>
+      </div>
+    </section>
+  );
+}
+

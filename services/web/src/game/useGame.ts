@@ -1,0 +1,94 @@
+// A game as the client holds it: the log (every event so far), the current view and my legal actions,
+// kept current from the game's socket. Pushes that arrive together cause one refresh; the socket
+// resumes from the last seq after a drop, so nothing is missed or shown twice.
+import { useEffect, useRef, useState } from "preact/hooks";
+import { ApiError, api } from "../api/client";
+import { LiveFeed, type FeedStatus } from "../api/socket";
+import type { Command, GameEvent, GameView } from "../api/types";
+
+export interface GameState {
+  events: GameEvent[];
+  view: GameView | null;
+  /** Why the game ended (the platform's word), null while it runs. */
+  ended: string | null;
+  actions: Command[];
+  /** The seq the shown view is current to. */
+  drawnSeq: number;
+  /** My actions were asked for after every event up to this seq had been pushed. */
+  actionsSeq: number;
+  status: FeedStatus;
+  error: unknown;
+}
+
+async function wholeLog(gameId: string, invite?: string): Promise<GameEvent[]> {
+  const events: GameEvent[] = [];
+  for (let after = 0; ;) {
+    const page = await api.log(gameId, after, invite);
+    events.push(...page.events);
+    if (page.events.length === 0 || page.last_seq <= after) return events;
+    after = page.last_seq;
+  }
+}
+
+export function useGame(gameId: string, seated: boolean, invite?: string): GameState & { refresh: () => void } {
+  const [state, setState] = useState<GameState>(
+    { events: [], view: null, ended: null, actions: [], drawnSeq: 0, actionsSeq: 0, status: "connecting", error: null });
+  const latest = useRef(0);
+  const refreshing = useRef<Promise<void> | null>(null);
+  const again = useRef(false);
+
+  const refresh = () => {
+    if (refreshing.current) {
+      again.current = true;
+      return;
+    }
+    const upTo = latest.current;
+    // The view is drawn as soon as it arrives; my actions (slower to compute for some games) follow.
+    const view = api.view(gameId, invite).then((reply) => {
+      if (reply.seq < upTo) again.current = true;      // a replica behind the push: ask again
+      setState((old) => ({ ...old, view: reply.view, ended: reply.ended, drawnSeq: Math.max(old.drawnSeq, reply.seq), error: null }));
+    });
+    const actions = (seated ? api.actions(gameId) : Promise.resolve([])).then((list) => {
+      setState((old) => ({ ...old, actions: list, actionsSeq: Math.max(old.actionsSeq, upTo) }));
+    });
+    refreshing.current = Promise.all([view, actions]).then(() => undefined)
+      .catch((error) => setState((old) => ({ ...old, error })))
+      .finally(() => {
+        refreshing.current = null;
+        if (again.current) {
+          again.current = false;
+          refresh();
+        }
+      });
+  };
+
+  useEffect(() => {
+    let feed: LiveFeed | null = null;
+    let gone = false;
+    wholeLog(gameId, invite).then((events) => {
+      if (gone) return;
+      latest.current = events.length ? events[events.length - 1].seq : 0;
+      setState((old) => ({ ...old, events }));
+      refresh();
+      feed = new LiveFeed({ path: `/games/${encodeURIComponent(gameId)}/ws`, gameId, invite }, latest.current, {
+        onEvent: (event) => {
+          latest.current = Math.max(latest.current, event.seq);
+          setState((old) => ({ ...old, events: [...old.events, event] }));
+          queueMicrotask(refresh);
+        },
+        onStatus: (status) => {
+          setState((old) => ({ ...old, status }));
+          if (status === "live") refresh();       // catch up on anything decided while away
+        },
+        onError: (problem) => setState((old) => ({ ...old, error: new ApiError(0, problem.code, problem.message) })),
+      });
+      void feed.start();
+    }, (error) => setState((old) => ({ ...old, error })));
+    return () => {
+      gone = true;
+      feed?.stop();
+    };
+  }, [gameId, seated, invite]);
+
+  return { ...state, refresh };
+}

@@ -1,0 +1,73 @@
+// The socket protocol reader: version 1 (docs/asyncapi.yaml, the lobby), Trucker's messages of today and
+// the lobby's from before version 1.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { closeStatus, isFinalClose, moveMessage, normalize } from "../build-unit/api/protocol.js";
+
+const event = { stream: "game.g1", seq: 7, type: "TileLaid", data: { hex: "E7" }, actor: "ann", time: "2026-01-01T00:00:00Z" };
+
+test("the lobby's event before version 1: kind at the top, the event's own fields beside it", () => {
+  const message = normalize({ kind: "event", ...event });
+  assert.equal(message.kind, "event");
+  assert.equal(message.event.seq, 7);
+  assert.equal(message.event.type, "TileLaid");
+  assert.deepEqual(message.event.data, { hex: "E7" });
+});
+
+test("version 1 event: the event nested under `event`, its type not confused with the message kind", () => {
+  const message = normalize({ v: 1, kind: "event", event });
+  assert.equal(message.kind, "event");
+  assert.equal(message.event.type, "TileLaid");
+  assert.equal(message.event.actor, "ann");
+});
+
+test("today's Trucker messages name their kind in `type`", () => {
+  assert.equal(normalize({ type: "event", event: { seq: 3, type: "ComponentGrabbed", actor: "bob", data: {} } }).event.type,
+    "ComponentGrabbed");
+  const welcome = normalize({ type: "welcome", you: "ann", seq: 41, view: { round: 1 } });
+  assert.deepEqual([welcome.kind, welcome.you, welcome.seq], ["welcome", "ann", 41]);
+  const ack = normalize({ type: "ack", id: "7", first_seq: 42, seq: 43, events: [{ seq: 42, type: "A" }, { seq: 43, type: "B" }] });
+  assert.deepEqual([ack.kind, ack.id, ack.seq, ack.events.length], ["ack", "7", 43, 2]);
+});
+
+test("refusals of all three shapes become one error", () => {
+  const lobby = normalize({ kind: "error", error: { code: "BAD_AFTER", message: "after must be…" } });
+  const trucker = normalize({ type: "refused", id: "9", code: "HAND_FULL", message: "one tile at a time" });
+  const unified = normalize({ v: 1, kind: "error", id: "9", error: { code: "HAND_FULL", message: "one tile at a time" } });
+  assert.deepEqual(lobby, { kind: "error", id: null, error: { code: "BAD_AFTER", message: "after must be…" } });
+  assert.deepEqual(trucker, unified);
+});
+
+test("version 1 welcome and chat; the earlier lobby chat with its fields at the top", () => {
+  const welcome = normalize({ v: 1, kind: "welcome", stream: "table.t1", you: null, seq: 4 });
+  assert.deepEqual(welcome, { kind: "welcome", stream: "table.t1", you: null, seq: 4, view: undefined });
+  const chat = { id: 17, table_id: "t1", player_id: "p1", name: "ann", text: "good luck", time: "2026-01-01T12:00:00Z" };
+  assert.deepEqual(normalize({ v: 1, kind: "chat", chat }), { kind: "chat", chat });
+  assert.deepEqual(normalize({ kind: "chat", ...chat }), { kind: "chat", chat });
+  assert.equal(normalize({ v: 1, kind: "chat", chat: { id: "17", text: "x" } }).kind, "unknown");
+});
+
+test("anything else is unknown, never an event", () => {
+  for (const raw of [null, 3, "x", {}, { kind: "event" }, { kind: "event", seq: "7", type: "X" }, { v: 1, kind: "event", event: {} }]) {
+    assert.equal(normalize(raw).kind, "unknown", JSON.stringify(raw));
+  }
+});
+
+test("close codes: 4000 + the HTTP status; bans and missing games are final, slowness and tickets are not", () => {
+  assert.equal(closeStatus(4404), 404);
+  assert.equal(closeStatus(1006), null);
+  assert.equal(isFinalClose(4401), false);
+  assert.equal(isFinalClose(4403), true);
+  assert.equal(isFinalClose(4429), false);
+  assert.equal(isFinalClose(4404), true);
+  assert.equal(isFinalClose(4008), false);
+  assert.equal(isFinalClose(4408), false);
+  assert.equal(isFinalClose(1011), false);
+});
+
+test("a Trucker move is the engine's command under an id; `at` left out where the service stamps its clock", () => {
+  assert.deepEqual(moveMessage("m1", { type: "PlaceComponent", square: [7, 6], rotation: 1 }),
+    { id: "m1", command: { type: "PlaceComponent", square: [7, 6], rotation: 1 } });
+  assert.deepEqual(moveMessage("m2", { type: "TurnTimer", at: 1712.5 }), { id: "m2", command: { type: "TurnTimer" } });
+  assert.deepEqual(moveMessage("m3", { type: "Finish", order_tile: 2 }), { id: "m3", command: { type: "Finish", order_tile: 2 } });
+});

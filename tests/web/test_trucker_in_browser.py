@@ -1,0 +1,156 @@
+"""Trucker's real-time building played in browsers: two players (one at phone width) grab components
+from the shared warehouse at the same time, turn them and place them on their ships by clicking, over
+the Trucker service's socket with a lobby ticket, then finish; a visitor watches both ships grow. Then a few of the flight's decisions are answered from
+the action list. Every
+wait is for a state the page shows (the lobby's view caught up with the service's last seq), never a
+sleep."""
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from playwright.async_api import WebSocketRoute, expect
+
+from tests.web.boards_play import act_and_wait, generic_choice, seat_and_start
+from tests.web.ui import PHONE, Person
+
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(300)]
+PLACED_EACH = 3
+FLIGHT_ANSWERS = 3
+
+
+async def caught_up(person: Person) -> None:
+    """Until the page's view and legal actions are at least as new as all the Trucker service told it."""
+    await person.page.wait_for_function(
+        """() => { const rt = document.querySelector('section.realtime'), game = document.querySelector('section.game');
+                   if (!rt || !game || rt.dataset.realtime !== 'live') return false;
+                   const seq = Number(rt.dataset.realtimeSeq);
+                   return seq > 0 && Number(game.dataset.seq) >= seq && Number(game.dataset.actionsSeq) >= seq; }""",
+        timeout=30_000)
+
+
+async def tiles_on_my_ship(person: Person) -> int:
+    return int(await person.page.locator(".my-ship svg.ship-svg").get_attribute("data-ship-tiles"))
+
+
+async def grab_and_place(person: Person) -> str:
+    """Grab a face-down component, turn it until it fits somewhere, and place it on the first square
+    offered; returns the component placed. One that fits nowhere is given back and another grabbed."""
+    page = person.page
+    hand = page.locator("section.hand")
+    for _ in range(6):
+        await caught_up(person)
+        before = await tiles_on_my_ship(person)
+        await page.get_by_role("button", name="Grab a face-down component").click()
+        await expect(hand).not_to_have_attribute("data-hand", "", timeout=30_000)
+        await caught_up(person)
+        component = await hand.get_attribute("data-hand")
+        for _turn in range(4):
+            if await page.locator(".my-ship [data-target]").count():
+                break
+            rotation = await hand.get_attribute("data-rotation")
+            await page.get_by_role("button", name="↻ Turn right").click()
+            await expect(hand).not_to_have_attribute("data-rotation", rotation)
+        targets = page.locator(".my-ship [data-target]")
+        if not await targets.count():
+            await page.get_by_role("button", name="Give it back face up").click()
+            await expect(hand).to_have_attribute("data-hand", "", timeout=30_000)
+            continue
+        await targets.first.press("Enter")            # the keyboard places as a click does
+        await expect(page.locator(".my-ship svg.ship-svg")).to_have_attribute(
+            "data-ship-tiles", str(before + 1), timeout=30_000)
+        await expect(page.locator(f".my-ship [data-component='{component}']")).to_have_count(1)
+        return component
+    raise AssertionError(f"{person.name} found nothing that fits in six grabs")
+
+
+async def build(person: Person, count: int) -> list[str]:
+    return [await grab_and_place(person) for _ in range(count)]
+
+
+async def cut_trucker_socket(person: Person, trucker_base: str) -> list[WebSocketRoute]:
+    """Route the page's Trucker socket through the test (reloading the page), so the test can cut it."""
+    routes: list[WebSocketRoute] = []
+
+    def route(socket: WebSocketRoute) -> None:
+        routes.append(socket)
+        socket.connect_to_server()
+
+    await person.page.route_web_socket(lambda url: url.startswith(trucker_base), route)
+    await person.page.reload()
+    await expect(person.page.locator("section.realtime[data-realtime=live]")).to_be_visible()
+    return routes
+
+
+async def test_two_players_build_their_ships_at_once_while_a_visitor_watches(stack, trucker, browser, screenshots):
+    ann = await Person.open(browser, stack.http, "ann")
+    bob = await Person.open(browser, stack.http, "bob", viewport=PHONE)
+    cy = await Person.open(browser, stack.http, "cy")
+    for person in (ann, bob, cy):
+        await person.sign_up()
+    await ann.page.get_by_role("link", name="New table", exact=True).click()
+    await ann.page.locator("#create-game").select_option("trucker")
+    await ann.page.locator("#create-seats").fill("2")
+    await ann.page.get_by_role("button", name="Open the table").click()
+    await expect(ann.page.locator("#table-title")).to_be_visible()
+    table_id = ann.page.url.split("#/tables/")[1]
+    await seat_and_start(ann, [bob], table_id, "trucker")
+    await cy.open_table(table_id)
+    people = [ann, bob, cy]
+    for person, you in ((ann, ann.player_id), (bob, bob.player_id), (cy, "")):
+        await expect(person.page.locator(f"section.realtime[data-realtime=live][data-you='{you}']")).to_be_visible()
+        await expect(person.page.locator("[data-board=trucker][data-phase=building]")).to_be_visible()
+    for person in (ann, bob):
+        await expect(person.page.get_by_role("button", name="Grab a face-down component")).to_be_enabled(timeout=30_000)
+    await expect(cy.page.locator(".my-ship")).to_have_count(0)        # a visitor has no ship and no controls
+    await expect(cy.page.get_by_role("button", name="Grab a face-down component")).to_be_disabled()
+
+    routes = await cut_trucker_socket(bob, trucker)
+    first = await asyncio.gather(build(ann, 1), build(bob, 1))       # both at the same time
+    # Bob's connection to the Trucker service drops: his page reconnects with a fresh ticket and goes on.
+    async with bob.page.expect_websocket(lambda ws: ws.url.startswith(trucker), timeout=30_000):
+        await routes[-1].close(code=1011, reason="test cuts the Trucker socket")
+    await expect(bob.page.locator("section.realtime[data-realtime=live]")).to_be_visible()
+    rest = await asyncio.gather(build(ann, PLACED_EACH - 1), build(bob, PLACED_EACH - 1))
+    built = {"ann": first[0] + rest[0], "bob": first[1] + rest[1]}
+    assert all(len(set(components)) == PLACED_EACH for components in built.values()), built
+    for watcher, builder in ((cy, ann), (cy, bob), (ann, bob), (bob, ann)):
+        ship = watcher.page.locator(f".other-ship[data-player='{builder.player_id}']")
+        await expect(ship.locator("svg.ship-svg")).to_have_attribute("data-ship-tiles", str(PLACED_EACH + 1))
+        for component in built[builder.name]:
+            await expect(ship.locator(f"[data-component='{component}']")).to_have_count(1)
+    await caught_up(ann)
+    await ann.screenshot(screenshots / "trucker-building.png")
+    await bob.screenshot(screenshots / "trucker-building-phone.png")
+    assert await bob.page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+    for person, tile in ((ann, 1), (bob, 2)):
+        await caught_up(person)
+        await person.page.get_by_role("button", name=f"Finish: take order tile {tile}").click()
+    for person in people:
+        await expect(person.page.locator("[data-board=trucker]:not([data-phase=building])")).to_be_visible(timeout=30_000)
+        await expect(person.page.locator(".log-lines li", has_text="finished building")).to_have_count(2)
+    await expect(cy.page.locator(f".trucker tr[data-player='{ann.player_id}'] td").nth(2)).to_have_text("1")
+    await expect(cy.page.locator(f".trucker tr[data-player='{bob.player_id}'] td").nth(2)).to_have_text("2")
+    await cy.screenshot(screenshots / "trucker-after-building.png")
+
+    # After building the game goes on through the lobby: repairs and the flight's decisions are answered
+    # from the generic action list, and every page draws each answer.
+    answered = 0
+    while answered < FLIGHT_ANSWERS:
+        seq = max([await person.seq() for person in people])
+        for person in people:
+            await person.wait_drawn(seq)
+        acting = [p for p in (ann, bob) if await p.action_commands()]
+        if not acting:
+            break
+        choice = await generic_choice(acting[0], [])
+        await act_and_wait(acting[0], lambda: acting[0].send_command(choice), people)
+        answered += 1
+    # The cards may ask nothing of ships this small: then the round's flight has run to its end.
+    board = cy.page.locator("[data-board=trucker]")
+    assert answered > 0 or await board.get_attribute("data-round") != "1" or await board.get_attribute("data-phase") == "over"
+    if await board.get_attribute("data-phase") != "building":
+        await expect(cy.page.locator(".trucker section.flight")).to_be_visible()
+    for person in people:
+        person.no_page_errors()
