@@ -74,7 +74,6 @@ def create_app(settings: LobbySettings, runtime: LobbyRuntime | None = None) -> 
     app.include_router(health_router(runtime.ready))
     _install_errors(app)
     _install_metrics(app)
-    _document_plain_text_routes(app)
     install_web_client(app)
     app.add_middleware(BodyGate, limit=settings.lobby_max_body_bytes)
     tracing.instrument_http(app)       # a span per request when OTEL_TRACES_EXPORTER is set

@@ -13,7 +13,7 @@ from starbase_core.provision import provision
 from lobby.config import LobbySettings
 
 pytestmark = pytest.mark.timeout(120)
-SERVICES = ["adjudicator", "lobby", "scoring", "clock", "trucker"]
+SERVICES = ["adjudicator", "lobby", "scoring", "clock", "trucker", "bots", "notifier"]
 # Nothing is listening on this port: a service that got past its checks would retry NATS, not exit 2.
 UNREACHABLE = {"NATS_URL": "nats://127.0.0.1:9", "REDIS_URL": "redis://127.0.0.1:9/0"}
 OWN_SETTINGS = ("LOBBY_SECRET", "NATS_NKEY_FILE", "REDIS_USERNAME", "REDIS_PASSWORD_FILE", "ADJUDICATOR_TOKEN_FILE",
