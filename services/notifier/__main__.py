@@ -1,7 +1,8 @@
 """`python -m notifier`: tell players when it is their turn (and more), by signed webhook and e-mail.
 
 `python -m notifier dead-letters [--player ID] [--after N] [--limit N]` lists dead letters (JSON lines).
-Settings: docs/notifier.md. Health, readiness and metrics on NOTIFIER_HEALTH_PORT (8086). SIGTERM or
+Settings: docs/notifier.md. Health and readiness on NOTIFIER_HEALTH_PORT (8086), metrics on METRICS_PORT
+(9106); its NATS user NATS_NKEY_FILE (refused when missing unless INSECURE_DEV_MODE). SIGTERM or
 Ctrl-C: stop fetching, abandon deliveries in hand (they come back to the next notifier), close.
 """
 from __future__ import annotations
