@@ -20,6 +20,7 @@ import websockets
 from starbase_cli.admin import execute
 from starbase_core import tickets
 from tests.security.test_clock_and_trucker_with_their_own_users import own_settings
+from tests.support import sockets
 from tests.support.stack import ApiPlayer, local_stack, password_of, seat_and_start
 from tests.trucker_service.live import Client, in_process, settings_for
 
@@ -40,9 +41,10 @@ async def closed_with(socket) -> int:
 
 
 async def next_chat(socket) -> dict:
-    while (message := json.loads(await asyncio.wait_for(socket.recv(), WAIT))).get("kind") != "chat":
+    """The next chat message's content (socket protocol 1: `{"v": 1, "kind": "chat", "chat": {...}}`)."""
+    while (message := sockets.parse(await asyncio.wait_for(socket.recv(), WAIT)))["kind"] != "chat":
         pass
-    return message
+    return message["chat"]
 
 
 async def console(stack, command: str, password: str | None = None, **arguments) -> list[str]:

@@ -29,7 +29,7 @@ async def the_lobbys_data(secured) -> tuple[Directory, PersonalStore, int]:
     return directory, personal, record.id
 
 
-@pytest.mark.parametrize("role", ["adjudicator", "scoring", "clock", "trucker", "audit"])
+@pytest.mark.parametrize("role", ["adjudicator", "scoring", "clock", "trucker", "bots", "notifier", "audit"])
 async def test_no_other_service_reads_or_writes_personal_data(secured, role):
     _, _, message_id = await the_lobbys_data(secured)
     names = secured.names
