@@ -15,6 +15,7 @@ import pytest
 import websockets
 
 from starbase_core.servers import free_port
+from tests.support import sockets
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(300)]
 WAIT = 30.0                 # a bound on a hang, not a timing assertion
@@ -62,8 +63,13 @@ async def received(socket) -> dict:
     return json.loads(await asyncio.wait_for(socket.recv(), WAIT))
 
 
+async def lobby_received(socket) -> dict:
+    """The lobby's sockets speak protocol 1 (docs/asyncapi.yaml), checked on every message."""
+    return sockets.parse(await asyncio.wait_for(socket.recv(), WAIT))
+
+
 async def until(socket, found) -> dict:
-    while not found(message := await received(socket)):
+    while not found(message := await lobby_received(socket)):
         pass
     return message
 
@@ -75,8 +81,8 @@ async def play_as_people_do(base: str) -> None:
 
         game_id = await start_table(ann, bob, "moon21")
         socket = await ann.socket(f"{ws_base}/games/{game_id}/ws?after=0")
-        first = await received(socket)
-        assert (first["kind"], first["seq"]) == ("event", 1)
+        await sockets.welcome(socket)                      # socket protocol 1: a welcome, then events
+        assert sockets.event_of(await lobby_received(socket))["seq"] == 1
         for person in (ann, bob):               # whoever may act makes a legal move, through the API
             if actions := await person.call("GET", f"/games/{game_id}/actions"):
                 played = await person.call("POST", f"/games/{game_id}/commands",
@@ -85,7 +91,7 @@ async def play_as_people_do(base: str) -> None:
         else:
             raise AssertionError("nobody may act in a fresh 21Moon game")
         last = played["events"][-1]["seq"]
-        assert (await until(socket, lambda m: m.get("seq") == last))["kind"] == "event"
+        await until(socket, lambda m: m["kind"] == "event" and sockets.event_of(m)["seq"] == last)
         await socket.close()
 
         truck_id = await start_table(ann, bob, "trucker")
