@@ -6,6 +6,8 @@
 #   docker run IMAGE python -m bots         health 8087 (the bot worker)
 #   docker run IMAGE python -m notifier     health 8086 (webhooks and e-mail to players)
 #   docker run IMAGE python -m trucker      HTTP + WebSocket, port 8300
+# Every service serves Prometheus metrics on port 9100 (METRICS_PORT), never on its public port, and
+# refuses to start without its credentials (docs/security.md: `starbase credentials compose|kubernetes`).
 # NATS and Redis come from their official images (see docker-compose.yml, deploy/kubernetes).
 FROM python:3.11-slim
 
@@ -13,6 +15,7 @@ FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_DISABLE_PIP_VERSION_CHECK=1 \
     LOBBY_HOST=0.0.0.0 TRUCKER_HOST=0.0.0.0 ADJUDICATOR_HOST=0.0.0.0 \
     SCORING_HEALTH_HOST=0.0.0.0 CLOCK_HEALTH_HOST=0.0.0.0 NOTIFIER_HEALTH_HOST=0.0.0.0 BOTS_HEALTH_HOST=0.0.0.0 \
+    METRICS_HOST=0.0.0.0 METRICS_PORT=9100 \
     ADJUDICATOR_PROTO_DIR=/app/proto
 
 WORKDIR /app
@@ -29,8 +32,8 @@ RUN pip install --no-cache-dir -e . \
 RUN useradd --system --uid 10001 starbase
 USER 10001
 
-# lobby, adjudicator (gRPC, health), scoring, clock, notifier, bots, trucker
-EXPOSE 8000 50051 8081 8082 8085 8086 8087 8300
+# lobby, adjudicator (gRPC, health), scoring, clock, notifier, bots, trucker, metrics (every service)
+EXPOSE 8000 50051 8081 8082 8085 8086 8087 8300 9100
 # Services stop gracefully on SIGTERM (drain, finish in-flight work, close the store).
 STOPSIGNAL SIGTERM
 CMD ["python", "-m", "lobby"]

@@ -54,14 +54,15 @@ class Stack:
         for n in range(self.replicas):
             grpc, health = free_port(), free_port()
             env = {**base, "ADJUDICATOR_PORT": str(grpc), "ADJUDICATOR_HOST": "127.0.0.1",
-                   "ADJUDICATOR_HEALTH_PORT": str(health)}
+                   "ADJUDICATOR_HEALTH_PORT": str(health), "METRICS_PORT": str(free_port())}
             self.children[f"adjudicator{n}"] = child = start_service("adjudicator", env, self.logs)
             wait_ready(f"http://127.0.0.1:{health}/readyz", child)
             grpc_ports.append(grpc)
         target = ",".join(f"127.0.0.1:{port}" for port in grpc_ports)
         for n in range(self.replicas):
             port = free_port()
-            env = {**base, "LOBBY_PORT": str(port), "ADJUDICATOR_TARGET": target}
+            # Each replica a metrics port of its own: a second one on the default port would not start.
+            env = {**base, "LOBBY_PORT": str(port), "ADJUDICATOR_TARGET": target, "METRICS_PORT": str(free_port())}
             self.children[f"lobby{n}"] = child = start_service("lobby", env, self.logs)
             wait_ready(f"http://127.0.0.1:{port}/readyz", child)
             self.lobbies.append(f"http://127.0.0.1:{port}")

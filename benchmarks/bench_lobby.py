@@ -160,6 +160,7 @@ def main() -> None:
                "ADJUDICATOR_PORT": str(grpc_port), "ADJUDICATOR_HOST": "127.0.0.1",
                "ADJUDICATOR_HEALTH_PORT": str(health_port), "LOBBY_PORT": str(lobby_port),
                "ADJUDICATOR_TARGET": f"127.0.0.1:{grpc_port}", "LOBBY_SECRET": "bench",
+               "INSECURE_DEV_MODE": "true", "METRICS_PORT": "0",   # open servers; bench_security measures auth
                # The players all come from this machine: run around the limits (docs/accounts.md).
                "LOBBY_LIMITS_EXEMPT": "127.0.0.1/32,::1/128"}
         children = [start_service("adjudicator", env, logs)]

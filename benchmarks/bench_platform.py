@@ -262,7 +262,10 @@ def adjudicator_cpu(url: str, namespace: str) -> None:
         env = {**os.environ, "NATS_URL": url, "LOG_LEVEL": "warning", "ADJUDICATOR_HOST": "127.0.0.1",
                "ADJUDICATOR_PORT": str(grpc_port), "ADJUDICATOR_HEALTH_PORT": str(health_port),
                "EVENT_STREAM": f"{namespace}_S", "EVENT_SUBJECT_PREFIX": f"{namespace}s",
-               "SEED_BUCKET": f"{namespace}_seeds"}
+               "SEED_BUCKET": f"{namespace}_seeds",
+               # An open server (the store's own cost is measured, not authentication's: bench_security)
+               # and a metrics port of its own, never the default one another process may hold.
+               "INSECURE_DEV_MODE": "true", "METRICS_PORT": str(free_port())}
         child = start_adjudicator(env, Path(work), profile)
         try:
             wait_ready(f"http://127.0.0.1:{health_port}/readyz", child)

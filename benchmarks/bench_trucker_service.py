@@ -157,7 +157,8 @@ class SocketBot:
 async def run_service(nats_url: str, redis_url: str, games: list[str]) -> dict:
     port = free_port()
     env = {**os.environ, "NATS_URL": nats_url, "REDIS_URL": redis_url, "TRUCKER_PORT": str(port),
-           "TRUCKER_TRUST_PLAYER_PARAM": "true", "LOG_LEVEL": "warning"}
+           "TRUCKER_TRUST_PLAYER_PARAM": "true", "LOG_LEVEL": "warning",
+           "INSECURE_DEV_MODE": "true", "METRICS_PORT": "0"}   # `?player=` and open servers: a benchmark
     # BENCH_TRUCKER_PROFILE=<file>: run the service under cProfile (stats written on SIGUSR1, below).
     profile = os.environ.get("BENCH_TRUCKER_PROFILE")
     command = [__file__, "--serve-profiled", profile] if profile else ["-m", "trucker"]

@@ -1,8 +1,14 @@
 """The stack as separate processes, as `make run` starts it, and the faults a trial injects into it.
 
-The services are `starbase_cli.run`'s own children (`services(env)`: the same modules, environment
-and readiness probes), on free loopback ports, over a NATS server or a `starbase_core.cluster`
-cluster and a Redis with an append-only file, all under one work directory (logs in `logs/`).
+The services are `starbase_cli.run`'s own children (`services(env, creds)`: the same modules,
+environment and readiness probes), on free loopback ports, over a NATS server or a
+`starbase_core.cluster` cluster and a Redis with an append-only file, all under one work directory
+(logs in `logs/`). Locked down as `make run` is, because chaos should test what runs in production:
+credentials are provisioned under `credentials/` (`starbase_core.provision`), NATS runs with every
+service's NKey user and permissions (a cluster's routes with their password), Redis with the ACL users,
+the adjudicator checks its callers, and no service runs with INSECURE_DEV_MODE. The harness itself reads
+as a console tool would: the store as the `audit` user, the boards as `lobby-scores` (read-only).
+A restarted NATS node or a wiped Redis comes back with the same users.
 `twin=True` adds a second adjudicator (caching one game: like a replica that never saw the game) and
 a second lobby that talks only to it, so one command can reach two adjudicator replicas at once.
 
@@ -16,17 +22,19 @@ import asyncio
 import contextlib
 import dataclasses
 import os
-import secrets
 import shutil
 import signal
 import time
 from pathlib import Path
 from typing import Iterator
 
+from redis.asyncio import Redis
+
 from starbase_core.cluster import NatsCluster, nats_for
+from starbase_core.provision import provision
 from starbase_core.servers import NatsServer, RedisServer, free_port
 from starbase_core.store_jetstream import JetStreamEventStore
-from starbase_cli.run import Child, services, wait_ready
+from starbase_cli.run import Child, base_env, services, wait_ready
 
 PORT_VARIABLES = ("ADJUDICATOR_PORT", "LOBBY_PORT", "TRUCKER_PORT")
 STREAM, PREFIX, SCORING_PREFIX = "STARBASE", "sb", "scoring"     # the services' defaults
@@ -60,8 +68,11 @@ class ChaosStack:
         self.workdir = Path(workdir)
         self.logs = self.workdir / "logs"
         self.logs.mkdir(parents=True, exist_ok=True)
-        self.nats: NatsServer | NatsCluster = nats_for(nats_nodes, workdir=self.workdir / "nats")
-        self.redis = RedisServer(workdir=self.workdir / "redis", persist=True)
+        self.creds = provision(self.workdir / "credentials")
+        self.nats: NatsServer | NatsCluster = nats_for(
+            nats_nodes, workdir=self.workdir / "nats", authorization=self.creds.nats_authorization(),
+            route_password=self.creds.route_password)
+        self.redis = RedisServer(workdir=self.workdir / "redis", persist=True, acl=self.creds.redis_acl())
         self.twin, self.clock_default_seconds = twin, clock_default_seconds
         self.children: dict[str, Child] = {}
         self.env: dict[str, str] = {}
@@ -71,16 +82,14 @@ class ChaosStack:
     def start(self) -> "ChaosStack":
         self.nats.start()
         self.redis.start()
-        self.env = {**os.environ, "NATS_URL": self.nats.url, "REDIS_URL": self.redis.url,
-                    "LOBBY_SECRET": secrets.token_urlsafe(32), "PYTHONUNBUFFERED": "1",
+        nodes = len(self.nats.nodes) if isinstance(self.nats, NatsCluster) else 1
+        self.env = {**base_env(self.nats.url, self.redis.url, nodes),
                     "CLOCK_DEFAULT_SECONDS": str(self.clock_default_seconds),
-                    # The load comes from this machine: the lobby's per-player and per-address rate
-                    # limits (where it has them) would refuse it, as they would refuse any flood.
+                    # The load comes from this machine: the lobby's rate limits would refuse it, as they
+                    # would refuse any flood. The exemption is the only development setting used here.
                     "LOBBY_LIMITS_EXEMPT": "127.0.0.1/32,::1/128"}
-        if isinstance(self.nats, NatsCluster):
-            self.env["STORE_REPLICAS"] = str(min(len(self.nats.nodes), 5))
         with _free_ports_in_environ():
-            children = services(self.env)
+            children = services(self.env, self.creds)
         if self.twin:
             children += self._twins(children)
         self.children = {child.name: child for child in children}
@@ -108,16 +117,17 @@ class ChaosStack:
         """A second adjudicator, and a second lobby that talks only to it."""
         by_name = {child.name: child for child in children}
         grpc_port, health, lobby_port = free_port(), free_port(), free_port()
+        # Each twin its own metrics port too: a copied one would be taken, and the twin would not start.
         adjudicator = dataclasses.replace(
             by_name["adjudicator"], name="adjudicator-2", ready_url=f"http://127.0.0.1:{health}/readyz",
             env={**by_name["adjudicator"].env, "ADJUDICATOR_PORT": str(grpc_port),
-                 "ADJUDICATOR_HEALTH_PORT": str(health),
+                 "ADJUDICATOR_HEALTH_PORT": str(health), "METRICS_PORT": str(free_port()),
                  # One game cached: the twin tables take turns evicting each other, so it mostly
                  # reads a game afresh, as a replica that never saw it would.
                  "CACHE_GAMES": "1"}, process=None)
         lobby = dataclasses.replace(
             by_name["lobby"], name="lobby-2", ready_url=f"http://127.0.0.1:{lobby_port}/readyz",
-            env={**by_name["lobby"].env, "LOBBY_PORT": str(lobby_port),
+            env={**by_name["lobby"].env, "LOBBY_PORT": str(lobby_port), "METRICS_PORT": str(free_port()),
                  "ADJUDICATOR_TARGET": f"127.0.0.1:{grpc_port}"}, process=None)
         return [adjudicator, lobby]
 
@@ -127,8 +137,15 @@ class ChaosStack:
         return self.children[name].ready_url.rsplit("/", 1)[0]
 
     async def store(self) -> JetStreamEventStore:
-        """A connection of the harness's own to the event store (reads only)."""
-        return await JetStreamEventStore.connect(self.nats.url, name=STREAM, subject_prefix=PREFIX, ensure=False)
+        """A connection of the harness's own to the event store, as the read-only `audit` user."""
+        return await JetStreamEventStore.connect(self.nats.url, name=STREAM, subject_prefix=PREFIX, ensure=False,
+                                                 auth=self.creds.nats_auth("audit"))
+
+    def boards(self) -> Redis:
+        """Scoring's keys, read as the lobby's read-only `lobby-scores` user."""
+        login = self.creds.redis_login("lobby-scores")
+        return Redis.from_url(self.redis.url, decode_responses=True, username=login["username"],
+                              password=login["password"])
 
     def all_ready(self) -> bool:
         return all(child.ready() for child in self.children.values())

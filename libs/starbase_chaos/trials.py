@@ -21,8 +21,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Awaitable, Callable
 
-from redis.asyncio import Redis
-
 from scoring.client import ScoringReader
 from starbase_core.gamestream import ends_game
 
@@ -122,7 +120,7 @@ async def _exercise(trial: Trial, stack: ChaosStack, scale: Scale, result: Trial
         loads.append(TwinLoad((lobby, stack.lobby_url("lobby-2")), journal))
     running = [asyncio.create_task(load.run(stop)) for load in loads]
     store = await stack.store()
-    redis = Redis.from_url(stack.redis.url, decode_responses=True)
+    redis = stack.boards()
     scoring = ScoringReader(redis, SCORING_PREFIX)
     try:
         await asyncio.sleep(scale.warmup)

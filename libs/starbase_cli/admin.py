@@ -11,6 +11,9 @@ it would stay in the shell history and the process list), and there is no defaul
 The commands use the lobby's own settings (NATS_URL, LOBBY_ACCOUNTS_BUCKET, LOBBY_PERSONAL_STREAM, …)
 and write where the lobby does: every lobby replica sees the change at once through its watch of the
 accounts (a ban closes the player's sockets everywhere). Each action is logged with the actor "console".
+They connect as NATS user `admin` (NATS_NKEY_FILE, e.g. `.run/credentials/nats/admin.nk` under
+`make run`), which may read and write accounts and append to the moderation log, nothing more
+(docs/security.md): the lobby must have started once, to make the bucket and the stream.
 """
 from __future__ import annotations
 
@@ -45,6 +48,8 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from nats.errors import Error as NatsError
+
     from lobby.config import load_settings
     from lobby.exceptions import LobbyError
 
@@ -57,12 +62,18 @@ def run(args: argparse.Namespace) -> int:
     except LobbyError as refusal:
         print(f"refused: {refusal.code}: {refusal.message}", file=sys.stderr)
         return EXIT_REFUSED
+    except (ConnectionError, TimeoutError, NatsError) as failure:
+        # No user, another service's user, or no NATS: say so, without a traceback.
+        print(f"could not reach the lobby's accounts on NATS ({type(failure).__name__}: {failure}); run it with "
+              "NATS_URL and the admin's NATS_NKEY_FILE (`make run` prints the command)", file=sys.stderr)
+        return EXIT_REFUSED
     return EXIT_OK
 
 
 async def execute(settings, args: argparse.Namespace, password: str | None = None) -> list[str]:
     """Run one admin command against the lobby's storage; the lines to print."""
-    from starbase_core.bus import connect_nats
+    from starbase_core.bus import connect_nats, safe_url
+    from starbase_core.connections import nats_auth
 
     from lobby.accounts.directory import Account, Directory
     from lobby.accounts.names import check_name, skeleton
@@ -72,13 +83,15 @@ async def execute(settings, args: argparse.Namespace, password: str | None = Non
     from lobby.moderation.service import CONSOLE, Moderation
     from lobby.personal import PersonalStore, now_iso
 
-    nc = await connect_nats(settings.nats_url, name="starbase-admin", attempts=3)
+    nc = await connect_nats(settings.nats_url, name="starbase-admin", attempts=3, auth=nats_auth(settings, "admin"))
     try:
-        directory = Directory(nc, settings.lobby_accounts_bucket, settings.store_replicas)
-        await directory.start()
-        await directory.stop()              # the bucket, not the watch: one command, one answer
-        personal = await PersonalStore(nc, settings.lobby_personal_stream, settings.lobby_personal_prefix,
-                                       settings.store_replicas).ensure()
+        try:
+            directory = await Directory(nc, settings.lobby_accounts_bucket, settings.store_replicas).open()
+        except KeyError:
+            raise NotFound(f"no accounts bucket {settings.lobby_accounts_bucket!r} on {safe_url(settings.nats_url)}: "
+                           "start the lobby once first", "NO_ACCOUNTS") from None
+        personal = PersonalStore(nc, settings.lobby_personal_stream, settings.lobby_personal_prefix,
+                                 settings.store_replicas)
         moderation = Moderation(directory, personal)
         console_rank = 3                    # above every role: the console acts for the operator
 

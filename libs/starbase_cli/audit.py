@@ -122,10 +122,15 @@ def _load(args) -> list[Envelope]:
 
 
 async def _read_live(args) -> list[Envelope]:
+    from starbase_core.config import CoreSettings, from_env
+    from starbase_core.connections import nats_auth
     from starbase_core.store_jetstream import JetStreamEventStore
 
+    # The audit tool's own NATS user (read-only): NATS_NKEY_FILE and the TLS_* files, as the services.
+    auth = nats_auth(from_env(CoreSettings).model_copy(update={"nats_url": args.nats_url}), "audit")
     store = await JetStreamEventStore.connect(args.nats_url, name=args.event_stream,
-                                              subject_prefix=args.subject_prefix, ensure=False, attempts=3)
+                                              subject_prefix=args.subject_prefix, ensure=False, attempts=3,
+                                              auth=auth)
     try:
         if not await store.exists():
             raise ValueError(f"there is no event stream {args.event_stream} at {args.nats_url}")

@@ -1,4 +1,5 @@
-"""`starbase`: play games with bots, run game scripts, audit, log and export game streams, administer."""
+"""`starbase`: play games with bots, run game scripts, audit, log and export game streams, administer
+accounts, make credentials."""
 from __future__ import annotations
 
 import argparse
@@ -8,7 +9,7 @@ import sys
 
 # Each module offers `register(subparsers)`; a module that is not installed is simply left out.
 COMMAND_MODULES = ["starbase_cli.play", "starbase_cli.script", "starbase_cli.audit", "starbase_cli.load",
-                   "starbase_cli.admin", "starbase_cli.site18xx"]
+                   "starbase_cli.admin", "starbase_cli.credentials", "starbase_cli.site18xx"]
 
 
 def build_parser() -> argparse.ArgumentParser:

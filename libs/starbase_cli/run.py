@@ -6,8 +6,16 @@ waits until each answers its readiness probe, and prints the URLs. Ctrl-C or SIG
 in reverse order — the lobby first (so no new commands arrive), the store last (so nothing accepted is
 lost) — and each child gets its grace period before being killed.
 
-Data lives in `.run/` (JetStream files, Redis append-only file, the lobby's token secret), so games,
-tables and leaderboards survive a restart. Ports: LOBBY_PORT (8000), NATS_PORT (4222), REDIS_PORT
+Nothing internal is open, even here: the first start makes every credential under `.run/credentials/`
+(files mode 0600, `starbase_core.provision`): an NKey per service (and per console tool: `starbase
+audit`, `starbase admin`, whose commands it prints) for NATS, which runs with each one's
+least-privilege permissions, a Redis ACL user per service (two for the lobby), the adjudicator's
+caller secrets and the lobby's token secret. Each service gets only its own. RUN_TLS=true also makes a private CA and
+certificates and runs every internal link over mutual TLS (off by default: loopback only, and it
+costs a little on every call; see `make bench`).
+
+Data lives in `.run/` (JetStream files, Redis append-only file, the credentials), so games, tables,
+tokens and leaderboards survive a restart. Ports: LOBBY_PORT (8000), NATS_PORT (4222), REDIS_PORT
 (6379), ADJUDICATOR_PORT (50051), TRUCKER_PORT (8300); a busy port is replaced by a free one and said so.
 CLOCK_DEFAULT_SECONDS (120) is how long a player may owe a decision before the clock plays the engine's
 default for them (a table's `decision_seconds` option overrides it).
@@ -15,7 +23,6 @@ default for them (a table's `decision_seconds` option overrides it).
 from __future__ import annotations
 
 import os
-import secrets
 import signal
 import socket
 import subprocess
@@ -26,7 +33,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from starbase_core.cluster import nats_for
+from starbase_core.provision import Credentials, provision
 from starbase_core.servers import RedisServer, free_port
+from starbase_core.tls import TlsFiles
 
 RUN_DIR = Path(os.environ.get("STARBASE_RUN_DIR", ".run"))
 STOP_GRACE = 15.0
@@ -99,24 +108,49 @@ def _raise_stop(signum, frame):
     raise Stop()
 
 
-def lobby_secret() -> str:
-    """One secret kept in .run/, so tokens stay valid across restarts (LOBBY_SECRET overrides it)."""
-    if os.environ.get("LOBBY_SECRET"):
-        return os.environ["LOBBY_SECRET"]
-    path = RUN_DIR / "lobby_secret"
-    if not path.exists():
-        path.write_text(secrets.token_urlsafe(32))
-        path.chmod(0o600)
-    return path.read_text().strip()
+def credentials() -> Credentials:
+    """Every credential, made on the first start and kept in .run/credentials/ (mode 0600 files)."""
+    directory = RUN_DIR / "credentials"
+    older = RUN_DIR / "lobby_secret"          # where earlier versions kept it: players stay logged in
+    if older.exists() and not (directory / "lobby_secret").exists():
+        directory.mkdir(parents=True, exist_ok=True)
+        older.rename(directory / "lobby_secret")
+    tls = os.environ.get("RUN_TLS", "").lower() in ("1", "true", "yes")
+    return provision(directory, tls_hosts=["127.0.0.1", "localhost"] if tls else None)
 
 
-def services(env: dict) -> list[Child]:
-    """Every service as a child process. They share the base env (NATS_URL, REDIS_URL, LOBBY_SECRET),
-    so the Trucker service accepts the lobby's tokens; the lobby tells Trucker players where it is."""
+def server_tls(creds: Credentials, name: str) -> TlsFiles | None:
+    if not creds.tls:
+        return None
+    return TlsFiles(str(creds.tls_file("ca.crt")), str(creds.tls_file(f"{name}.crt")),
+                    str(creds.tls_file(f"{name}.key")))
+
+
+# Credential settings a child must never inherit from the caller's shell: each gets only its own.
+INHERITED_SECRETS = ("NATS_NKEY_FILE", "REDIS_USERNAME", "REDIS_PASSWORD_FILE", "ADJUDICATOR_TOKEN_FILE",
+                     "ADJUDICATOR_CALLERS_FILE", "INSECURE_DEV_MODE", "LOBBY_SECRET",
+                     "LOBBY_SCORES_REDIS_USERNAME", "LOBBY_SCORES_REDIS_PASSWORD_FILE")
+
+
+def base_env(nats_url: str, redis_url: str, nats_nodes: int = CLUSTER) -> dict[str, str]:
+    """What every child shares: the servers' URLs, never a secret (services() adds each one's own);
+    on a cluster, streams replicated on every node (up to 5, JetStream's limit)."""
+    env = {**os.environ, "NATS_URL": nats_url, "REDIS_URL": redis_url, "PYTHONUNBUFFERED": "1"}
+    for inherited in INHERITED_SECRETS:
+        env.pop(inherited, None)
+    if nats_nodes > 1:
+        env["STORE_REPLICAS"] = str(min(nats_nodes, 5))
+    return env
+
+
+def services(env: dict, creds: Credentials) -> list[Child]:
+    """Every service as a child process, each with its own credentials (and a metrics port of its
+    own). The lobby and the Trucker service share Redis, where the lobby keeps the single-use socket
+    tickets Trucker redeems; the lobby tells Trucker players where it is."""
     adjudicator_port = pick_port("ADJUDICATOR_PORT", 50051)
     lobby_port = pick_port("LOBBY_PORT", 8000)
     trucker_port = pick_port("TRUCKER_PORT", 8300)
-    return [
+    children = [
         Child("adjudicator", "adjudicator", f"http://127.0.0.1:{(health := free_port())}/readyz",
               {"ADJUDICATOR_PORT": str(adjudicator_port), "ADJUDICATOR_HOST": "127.0.0.1",
                "ADJUDICATOR_HEALTH_PORT": str(health)}, address=f"gRPC 127.0.0.1:{adjudicator_port}"),
@@ -141,6 +175,20 @@ def services(env: dict) -> list[Child]:
               {"LOBBY_PORT": str(lobby_port), "ADJUDICATOR_TARGET": f"127.0.0.1:{adjudicator_port}",
                "TRUCKER_PUBLIC_URL": env.get("TRUCKER_PUBLIC_URL", f"ws://127.0.0.1:{trucker_port}")}),
     ]
+    for child in children:
+        own = creds.env(child.name)
+        if os.environ.get("LOBBY_SECRET") and "LOBBY_SECRET" in own:
+            own["LOBBY_SECRET"] = os.environ["LOBBY_SECRET"]     # the caller's own choice wins (still checked)
+        child.env = {**own, "METRICS_PORT": str(free_port()), **child.env}
+    return children
+
+
+def tool_command(creds: Credentials, tool: str, nats_url: str, command: str) -> str:
+    """How to run a console tool against this stack as its own NATS user (files, never a secret)."""
+    env = {k: v for k, v in creds.env(tool).items() if k.endswith("_FILE")}
+    if nats_url != "nats://127.0.0.1:4222":
+        env["NATS_URL"] = nats_url
+    return " ".join([*(f"{k}={v}" for k, v in env.items()), command])
 
 
 def notifier_child(env: dict, lobby_port: int) -> Child:
@@ -187,17 +235,18 @@ def main() -> int:
     logs.mkdir(parents=True, exist_ok=True)
     children: list[Child] = []
     print("Starting Starbase…", flush=True)
+    creds = credentials()
     nats = nats_for(CLUSTER, port=pick_port("NATS_PORT", 4222),
-                    workdir=RUN_DIR / ("nats" if CLUSTER <= 1 else f"nats-cluster{CLUSTER}"))
-    redis = RedisServer(port=pick_port("REDIS_PORT", 6379), workdir=RUN_DIR / "redis", persist=True)
+                    workdir=RUN_DIR / ("nats" if CLUSTER <= 1 else f"nats-cluster{CLUSTER}"),
+                    authorization=creds.nats_authorization(), tls=server_tls(creds, "nats"),
+                    route_password=creds.route_password)
+    redis = RedisServer(port=pick_port("REDIS_PORT", 6379), workdir=RUN_DIR / "redis", persist=True,
+                        acl=creds.redis_acl(), tls=server_tls(creds, "redis"))
     try:
         nats.start()
         redis.start()
-        env = {**os.environ, "NATS_URL": nats.url, "REDIS_URL": redis.url, "LOBBY_SECRET": lobby_secret(),
-               "PYTHONUNBUFFERED": "1"}
-        if CLUSTER > 1:
-            env["STORE_REPLICAS"] = str(min(CLUSTER, 5))
-        children = services(env)
+        env = base_env(nats.url, redis.url)
+        children = services(env, creds)
         for child in children:
             child.start(env, logs)
         wait_ready(children)
@@ -209,6 +258,10 @@ def main() -> int:
                 print(f"  {child.name:<12} {child.address}", flush=True)
         print(f"  NATS         {nats.url}  (monitoring {nats.monitor_url})", flush=True)
         print(f"  Redis        {redis.url}", flush=True)
+        print(f"  credentials  {creds.directory}/  (each service its own; TLS {'on' if creds.tls else 'off'})",
+              flush=True)
+        for tool, command in (("audit", "starbase audit GAME_ID"), ("admin", "starbase admin create-admin NAME")):
+            print(f"  {tool:<12} {tool_command(creds, tool, nats.url, command)}", flush=True)
         print(f"  logs         {logs}/\n\nCtrl-C stops everything.", flush=True)
         while True:
             check_alive(children)

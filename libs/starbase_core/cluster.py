@@ -13,6 +13,13 @@ and refuses writes (clients see timeouts) with one (see `docs/chaos.md`).
 
 `nats_for(size, ...)` gives a single `NatsServer` or a cluster: what `make run CLUSTER=3` and the
 chaos harness start.
+
+Locked down like a single server: `authorization` and `tls` apply to every node's client port, and the
+routes between nodes authenticate too, so nothing that merely reaches a route port can join the
+cluster (and so read or write every stream): with `route_password`, each node accepts routes only
+from the user `route` with that password, and dials its peers with it; with `tls`, routes also speak
+mutual TLS with the same certificates (as the Kubernetes manifests do). The password is only in the
+nodes' config files (mode 0600).
 """
 from __future__ import annotations
 
@@ -26,29 +33,38 @@ import urllib.request
 from pathlib import Path
 
 from starbase_core.servers import NatsServer, ServerError, free_port
+from starbase_core.tls import TlsFiles
+
+ROUTE_USER = "route"
 
 
 class ClusterNode(NatsServer):
     """One node: a `NatsServer` whose config also names it and routes it to its peers."""
 
     def __init__(self, server_name: str, cluster_name: str, route_port: int, peer_route_ports: list[int],
-                 workdir: Path, port: int | None = None):
-        super().__init__(port, workdir)
+                 workdir: Path, port: int | None = None, *, authorization: str = "", tls: TlsFiles | None = None,
+                 route_password: str = ""):
+        super().__init__(port, workdir, authorization=authorization, tls=tls)
         self.server_name, self.cluster_name = server_name, cluster_name
         self.route_port, self.peer_route_ports = route_port, peer_route_ports
+        self.route_password = route_password
 
     def _command(self) -> list[str]:
-        command = super()._command()            # writes nats.conf: listen, monitor, JetStream with fsync
-        routes = ", ".join(f"nats-route://127.0.0.1:{port}" for port in self.peer_route_ports)
+        command = super()._command()            # writes nats.conf (0600): listen, monitor, JetStream, auth, TLS
         with open(self.workdir / "nats.conf", "a") as config:
-            config.write(
-                f"server_name: {self.server_name}\n"
-                "cluster {\n"
-                f"  name: {self.cluster_name}\n"
-                f"  listen: 127.0.0.1:{self.route_port}\n"
-                f"  routes: [{routes}]\n"
-                "}\n")
+            config.write(f"server_name: {self.server_name}\n" + self._cluster_block())
         return command
+
+    def _cluster_block(self) -> str:
+        credentials = f"{ROUTE_USER}:{self.route_password}@" if self.route_password else ""
+        routes = ", ".join(f"nats-route://{credentials}127.0.0.1:{port}" for port in self.peer_route_ports)
+        block = f"cluster {{\n  name: {self.cluster_name}\n  listen: 127.0.0.1:{self.route_port}\n"
+        if self.route_password:
+            block += f'  authorization {{ user: {ROUTE_USER}, password: "{self.route_password}", timeout: 2 }}\n'
+        if self.tls is not None:
+            block += (f'  tls {{ cert_file: "{self.tls.cert_file}", key_file: "{self.tls.key_file}", '
+                      f'ca_file: "{self.tls.ca_file}", verify: true, timeout: 2 }}\n')
+        return block + f"  routes: [{routes}]\n}}\n"
 
     def kill(self) -> None:
         """SIGKILL, as a crash would: no flush, no goodbye to the peers. Its files stay."""
@@ -74,7 +90,8 @@ class NatsCluster:
     startup_timeout = 30.0
 
     def __init__(self, size: int = 3, workdir: str | os.PathLike | None = None, *,
-                 first_port: int | None = None, name: str = "starbase"):
+                 first_port: int | None = None, name: str = "starbase", authorization: str = "",
+                 tls: TlsFiles | None = None, route_password: str = ""):
         if size < 1:
             raise ValueError("a cluster has at least one node")
         self._own_workdir = workdir is None
@@ -83,7 +100,8 @@ class NatsCluster:
         self.nodes = [
             ClusterNode(f"n{index + 1}", name, route_ports[index],
                         [port for peer, port in enumerate(route_ports) if peer != index],
-                        self.workdir / f"n{index + 1}", port=first_port if index == 0 else None)
+                        self.workdir / f"n{index + 1}", port=first_port if index == 0 else None,
+                        authorization=authorization, tls=tls, route_password=route_password)
             for index in range(size)
         ]
 
@@ -138,8 +156,12 @@ class NatsCluster:
         self.stop()
 
 
-def nats_for(size: int, port: int | None = None, workdir: str | os.PathLike | None = None) -> NatsServer | NatsCluster:
-    """One NATS server (`size` 1) or a cluster of `size` nodes, the first on `port`."""
+def nats_for(size: int, port: int | None = None, workdir: str | os.PathLike | None = None, *,
+             authorization: str = "", tls: TlsFiles | None = None,
+             route_password: str = "") -> NatsServer | NatsCluster:
+    """One NATS server (`size` 1) or a cluster of `size` nodes, the first on `port`; `authorization`
+    and `tls` for the clients (`servers.nats_config`), `route_password` for the routes (a cluster)."""
     if size <= 1:
-        return NatsServer(port=port, workdir=workdir)
-    return NatsCluster(size, workdir, first_port=port)
+        return NatsServer(port=port, workdir=workdir, authorization=authorization, tls=tls)
+    return NatsCluster(size, workdir, first_port=port, authorization=authorization, tls=tls,
+                       route_password=route_password)

@@ -21,7 +21,8 @@ T = TypeVar("T", bound=BaseModel)
 
 
 class CoreSettings(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # hide_input_in_errors: a refused setting is named, never echoed (it may be a secret, or sit beside one).
+    model_config = ConfigDict(frozen=True, extra="forbid", hide_input_in_errors=True)
 
     nats_url: str = "nats://127.0.0.1:4222"
     redis_url: str = "redis://127.0.0.1:6379/0"
@@ -32,6 +33,20 @@ class CoreSettings(BaseModel):
     seed_bucket: str = "game-secrets"  # KV bucket of per-game secret seeds; only services may read it
     log_level: str = "info"
     log_json: bool = True
+    # Credentials and TLS of the internal links (docs/security.md). Secrets are never values here, only
+    # the files holding them, so they cannot leak through a URL, a log line or `ps`.
+    nats_nkey_file: str = ""           # this service's NATS user: its NKey seed file
+    redis_username: str = ""           # this service's Redis ACL user…
+    redis_password_file: str = ""      # …and the file with its password
+    tls_ca_file: str = ""              # the internal CA: servers are checked against it
+    tls_cert_file: str = ""            # this service's certificate and key (client and server)
+    tls_key_file: str = ""
+    adjudicator_tls: bool = False      # the adjudicator's gRPC over (mutual) TLS, with the files above
+    # Prometheus metrics on a port of their own, never the public one (each service sets its default).
+    metrics_host: str = "127.0.0.1"
+    metrics_port: int = 9100
+    # Development only: start even with missing, short or placeholder secrets (warning instead).
+    insecure_dev_mode: bool = False
 
 
 def from_env(model: type[T], env: Mapping[str, str] | None = None, prefix: str = "") -> T:

@@ -1,26 +1,23 @@
 """Health and metrics for every service.
 
 - `HealthServer`: a tiny asyncio HTTP server for services that are not HTTP apps (the adjudicator,
-  scoring): `GET /healthz` (the process runs), `GET /readyz` (its dependencies answer: 200 or 503),
-  `GET /metrics` (Prometheus text format).
-- `health_router(ready)`: the same three routes for a FastAPI app.
+  scoring, the clock): `GET /healthz` (the process runs), `GET /readyz` (its dependencies answer: 200
+  or 503).
+- `health_router(ready)`: the same two routes for a FastAPI app (the lobby, Trucker).
+- `serve_metrics(host, port)`: Prometheus metrics (`GET /metrics`) on a port of their own
+  (`METRICS_HOST`, `METRICS_PORT`), never the public one: the Ingress routes only public ports, so
+  nobody outside the cluster can read them, and a scraper needs no route into the public API.
 """
 from __future__ import annotations
 
 import asyncio
 from typing import Awaitable, Callable
 
-from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
-
 ReadyCheck = Callable[[], Awaitable[bool]]
 
 
 async def _always_ready() -> bool:
     return True
-
-
-def metrics_payload() -> tuple[bytes, str]:
-    return generate_latest(REGISTRY), CONTENT_TYPE_LATEST
 
 
 class HealthServer:
@@ -70,19 +67,16 @@ class HealthServer:
             if ready:
                 return "200 OK", b'{"status":"ready"}', "application/json"
             return "503 Service Unavailable", b'{"status":"not ready"}', "application/json"
-        if path == "/metrics":
-            body, content_type = metrics_payload()
-            return "200 OK", body, content_type
         return "404 Not Found", b'{"status":"not found"}', "application/json"
 
 
 def health_router(ready: ReadyCheck = _always_ready):
-    """`/healthz`, `/readyz`, `/metrics` for a FastAPI app: `app.include_router(health_router(check))`."""
+    """`/healthz`, `/readyz` for a FastAPI app: `app.include_router(health_router(check))`."""
     # Imported here so that services without FastAPI need not load it. No annotation names these
     # classes: with postponed annotations FastAPI could not resolve them and would take them for
     # query parameters.
     from fastapi import APIRouter
-    from fastapi.responses import JSONResponse, Response
+    from fastapi.responses import JSONResponse
 
     router = APIRouter(tags=["health"])
 
@@ -99,9 +93,13 @@ def health_router(ready: ReadyCheck = _always_ready):
         return JSONResponse({"status": "ready" if is_ready else "not ready"},
                             status_code=200 if is_ready else 503)
 
-    @router.get("/metrics")
-    async def metrics():
-        body, content_type = metrics_payload()
-        return Response(content=body, media_type=content_type)
-
     return router
+
+
+def serve_metrics(host: str, port: int):
+    """Serve `/metrics` from a daemon thread (prometheus_client's own server); returns the server, whose
+    `server_port` is the real port when 0 was asked. It dies with the process; `shutdown()` stops it."""
+    from prometheus_client import start_http_server
+
+    server, _thread = start_http_server(port, addr=host)
+    return server

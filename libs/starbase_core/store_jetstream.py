@@ -51,7 +51,7 @@ from nats.js import api
 from nats.js.errors import BadRequestError, NotFoundError
 from pydantic import TypeAdapter
 
-from starbase_core.bus import connect_nats
+from starbase_core.bus import NatsAuth, connect_nats
 from starbase_core.command_index import COLLIDED, StreamCheckpoint, StreamIndex, StreamIndexes
 from starbase_core.envelope import Envelope, NewEvent, check_command_id, check_stream_name, seal_to_json
 from starbase_core.jetstream_reader import DirectReader
@@ -82,10 +82,11 @@ class JetStreamEventStore:
         self._indexes = StreamIndexes(index_capacity)
 
     @classmethod
-    async def connect(cls, url: str, *, ensure: bool = True, attempts: int = 30,
+    async def connect(cls, url: str, *, ensure: bool = True, attempts: int = 30, auth: NatsAuth | None = None,
                       **options) -> "JetStreamEventStore":
-        """Connect and (by default) create the stream; `ensure=False` for read-only tools."""
-        connection = await connect_nats(url, name="starbase-store", attempts=attempts)
+        """Connect and (by default) create the stream; `ensure=False` for read-only tools.
+        `auth`: the service's NATS credentials and TLS (`starbase_core.connections.nats_auth`)."""
+        connection = await connect_nats(url, name="starbase-store", attempts=attempts, auth=auth)
         store = cls(connection, owns_connection=True, **options)
         if ensure:
             await store.ensure()

@@ -11,6 +11,13 @@ non-zero, 1 otherwise, 2 when the check could not run (the store unreachable, a 
 
 The load run's master runs this in a process of its own at the end of a run (`coordination`): the
 load processes run under gevent, the store client under asyncio.
+
+It reads as the console tools do, each as its own read-only user, from the environment it inherits:
+the store as the `audit` NATS user (`NATS_NKEY_FILE`, the TLS_* files), scoring's boards as Redis user
+`lobby-scores` (`REDIS_USERNAME`, `REDIS_PASSWORD_FILE`). Against `make run`:
+`NATS_NKEY_FILE=.run/credentials/nats/audit.nk REDIS_USERNAME=lobby-scores
+REDIS_PASSWORD_FILE=.run/credentials/redis/lobby-scores.password starbase load …`. None set: an open
+development server.
 """
 from __future__ import annotations
 
@@ -22,19 +29,23 @@ from pathlib import Path
 
 from starbase_chaos.checker import check
 from starbase_chaos.journal import Journal
+from starbase_core.config import CoreSettings, from_env
+from starbase_core.connections import nats_auth, redis_options
 from starbase_core.store_jetstream import JetStreamEventStore
 
 
 async def verdict_of(files: list[Path], nats: str, stream: str, prefix: str, redis: str = "",
                      scoring_prefix: str = "scoring") -> dict:
     journal = Journal.load(*files)
-    store = await JetStreamEventStore.connect(nats, name=stream, subject_prefix=prefix, ensure=False, attempts=3)
+    settings = from_env(CoreSettings).model_copy(update={"nats_url": nats, **({"redis_url": redis} if redis else {})})
+    store = await JetStreamEventStore.connect(nats, name=stream, subject_prefix=prefix, ensure=False, attempts=3,
+                                              auth=nats_auth(settings, "audit"))
     scoring = redis_client = None
     if redis:
         from redis.asyncio import Redis
 
         from scoring.client import ScoringReader
-        redis_client = Redis.from_url(redis, decode_responses=True)
+        redis_client = Redis.from_url(redis, decode_responses=True, **redis_options(settings))
         scoring = ScoringReader(redis_client, scoring_prefix)
     try:
         verdict = await check(store, journal, scoring=scoring)

@@ -1,8 +1,11 @@
-"""`python -m adjudicator`: the gRPC adjudicator with /healthz, /readyz and /metrics on a side port.
+"""`python -m adjudicator`: the gRPC adjudicator; /healthz and /readyz on a side port, /metrics on another.
 
 Environment: NATS_URL, ADJUDICATOR_PORT (50051), ADJUDICATOR_HEALTH_PORT (8081), ADJUDICATOR_HOST,
-EVENT_STREAM, EVENT_SUBJECT_PREFIX, STORE_REPLICAS, SEED_BUCKET, CACHE_GAMES, SNAPSHOT_EVERY (256 events;
-0: no snapshots; they go to the KV bucket <EVENT_STREAM>_snapshots), LOG_LEVEL, LOG_JSON.
+METRICS_HOST, METRICS_PORT (9101), EVENT_STREAM, EVENT_SUBJECT_PREFIX, STORE_REPLICAS, SEED_BUCKET,
+CACHE_GAMES, SNAPSHOT_EVERY (256 events; 0: no snapshots; they go to the KV bucket <EVENT_STREAM>_snapshots),
+LOG_LEVEL, LOG_JSON; credentials (docs/security.md): NATS_NKEY_FILE, ADJUDICATOR_CALLERS_FILE
+(who may call), ADJUDICATOR_TLS with TLS_CA_FILE, TLS_CERT_FILE, TLS_KEY_FILE. It refuses to start
+without them unless INSECURE_DEV_MODE=true.
 SIGTERM or SIGINT: stop taking calls, finish the ones in flight (grace period), then close the store.
 """
 from __future__ import annotations
@@ -12,8 +15,11 @@ import signal
 
 from adjudicator.server import start_grpc_server
 from adjudicator.service import Adjudicator
+from starbase_core.callers import load_callers
 from starbase_core.config import CoreSettings, from_env
-from starbase_core.health import HealthServer
+from starbase_core.connections import nats_auth, tls_files
+from starbase_core.credentials import require
+from starbase_core.health import HealthServer, serve_metrics
 from starbase_core.logging import configure_logging
 from starbase_core.seeds import JetStreamSeedVault
 from starbase_core.snapshots import JetStreamSnapshotBucket, Snapshots
@@ -28,6 +34,11 @@ class AdjudicatorSettings(CoreSettings):
     cache_games: int = 1000
     snapshot_every: int = 256          # events between two snapshots of a game (0: none)
     shutdown_grace: float = 10.0
+    adjudicator_callers_file: str = ""      # who may call, and what (starbase_core.callers)
+    metrics_port: int = 9101
+
+
+NEEDS = ("nats", "adjudicator_server")
 
 
 async def serve(settings: AdjudicatorSettings, stop: asyncio.Event, wrap_store=None) -> None:
@@ -35,7 +46,7 @@ async def serve(settings: AdjudicatorSettings, stop: asyncio.Event, wrap_store=N
     log = configure_logging("adjudicator", settings.log_level, settings.log_json)
     store = await JetStreamEventStore.connect(
         settings.nats_url, name=settings.event_stream, subject_prefix=settings.event_subject_prefix,
-        replicas=settings.store_replicas,
+        replicas=settings.store_replicas, auth=nats_auth(settings, "adjudicator"),
     )
     vault = await JetStreamSeedVault(store._nc, settings.seed_bucket, settings.store_replicas).ensure()
     snapshots = await Snapshots.open(await JetStreamSnapshotBucket(
@@ -48,8 +59,14 @@ async def serve(settings: AdjudicatorSettings, stop: asyncio.Event, wrap_store=N
         return store._nc.is_connected
 
     health = await HealthServer(settings.adjudicator_health_port, ready, settings.adjudicator_host).start()
-    server, port = await start_grpc_server(adjudicator, settings.adjudicator_port, settings.adjudicator_host)
-    log.info("adjudicator_started", grpc_port=port, health_port=health.port, nats=settings.nats_url)
+    callers = load_callers(settings.adjudicator_callers_file) if settings.adjudicator_callers_file else None
+    tls = tls_files(settings) if settings.adjudicator_tls else None
+    if settings.adjudicator_tls and tls is None:
+        raise ValueError("ADJUDICATOR_TLS needs TLS_CA_FILE, TLS_CERT_FILE and TLS_KEY_FILE")
+    server, port = await start_grpc_server(adjudicator, settings.adjudicator_port, settings.adjudicator_host,
+                                           callers=callers, tls=tls)
+    log.info("adjudicator_started", grpc_port=port, health_port=health.port, callers_checked=callers is not None,
+             tls=tls is not None)
     try:
         await stop.wait()
     finally:
@@ -63,6 +80,8 @@ async def serve(settings: AdjudicatorSettings, stop: asyncio.Event, wrap_store=N
 
 async def main(wrap_store=None) -> None:
     settings = from_env(AdjudicatorSettings)
+    require(settings, NEEDS, "adjudicator")
+    serve_metrics(settings.metrics_host, settings.metrics_port)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):

@@ -8,6 +8,8 @@
 `submit` and `create_game` are idempotent on their command id, so on UNAVAILABLE (a replica died, maybe
 between its append and its reply) the client retries with the same id and gets the same events.
 Several targets may be given as "host1:50051,host2:50051" (gRPC round-robins over them).
+A service builds its client with `AdjudicatorClient.from_settings(settings)`: its caller secret
+(`ADJUDICATOR_TOKEN_FILE`) goes with every call, over mutual TLS when `ADJUDICATOR_TLS` is on.
 """
 from __future__ import annotations
 
@@ -19,23 +21,49 @@ import grpc
 
 from adjudicator.wire import pb, rpc
 from starbase_core import tracing
+from starbase_core.credentials import secret_from_file
 from starbase_core.envelope import Envelope
+from starbase_core.tls import TlsFiles
 from starbase_rules.contract import RuleViolation
 
 RETRYABLE = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED}
 
 
 class AdjudicatorClient:
-    def __init__(self, target: str, *, timeout: float = 10.0, retries: int = 8, retry_delay: float = 0.1):
+    """`token`: this caller's secret, sent as `authorization: Bearer …` with every call (None: none, for
+    an adjudicator without a callers file). `tls`: mutual TLS with the adjudicator (CA, our certificate)."""
+
+    def __init__(self, target: str, *, timeout: float = 10.0, retries: int = 8, retry_delay: float = 0.1,
+                 token: str | None = None, tls: TlsFiles | None = None):
         if "," in target:
             target = "ipv4:" + target if not target.startswith(("ipv4:", "dns:")) else target
         self.target = target
         self.timeout, self.retries, self.retry_delay = timeout, retries, retry_delay
-        self._channel = grpc.aio.insecure_channel(
-            target, options=[("grpc.lb_policy_name", "round_robin"), ("grpc.enable_retries", 0)],
-            interceptors=tracing.grpc_client_interceptors(),
-        )
+        self._metadata = (("authorization", f"Bearer {token}"),) if token else None
+        options = [("grpc.lb_policy_name", "round_robin"), ("grpc.enable_retries", 0)]
+        interceptors = tracing.grpc_client_interceptors()
+        if tls is not None:
+            ca, chain, key = tls.read()
+            credentials = grpc.ssl_channel_credentials(ca, key, chain)
+            self._channel = grpc.aio.secure_channel(target, credentials, options=options, interceptors=interceptors)
+        else:
+            self._channel = grpc.aio.insecure_channel(target, options=options, interceptors=interceptors)
         self._stub = rpc.AdjudicatorStub(self._channel)
+
+    @classmethod
+    def from_settings(cls, settings, **options) -> "AdjudicatorClient":
+        """The client a service configures with ADJUDICATOR_TARGET, ADJUDICATOR_TOKEN_FILE, ADJUDICATOR_TLS
+        and the TLS_* files."""
+        tls = None
+        if settings.adjudicator_tls:
+            if not (settings.tls_ca_file and settings.tls_cert_file and settings.tls_key_file):
+                raise ValueError("ADJUDICATOR_TLS needs TLS_CA_FILE, TLS_CERT_FILE and TLS_KEY_FILE")
+            tls = TlsFiles(settings.tls_ca_file, settings.tls_cert_file, settings.tls_key_file)
+        return cls(settings.adjudicator_target, token=secret_from_file(settings.adjudicator_token_file),
+                   tls=tls, **options)
+
+    def __repr__(self) -> str:    # never the token
+        return f"AdjudicatorClient({self.target!r})"
 
     async def close(self) -> None:
         await self._channel.close()
@@ -84,7 +112,8 @@ class AdjudicatorClient:
         delay = self.retry_delay
         for attempt in range(self.retries + 1):
             try:
-                return await method(request, timeout=self.timeout, wait_for_ready=attempt > 0)
+                return await method(request, timeout=self.timeout, wait_for_ready=attempt > 0,
+                                    metadata=self._metadata)
             except grpc.aio.AioRpcError as error:
                 if error.code() not in RETRYABLE or attempt == self.retries:
                     raise

@@ -1,4 +1,5 @@
-"""The gRPC servicer: protobuf in, one call to `Adjudicator`, protobuf out. Nothing else lives here."""
+"""The gRPC servicer: protobuf in, one call to `Adjudicator`, protobuf out; and the server that runs it,
+behind the caller check (`guard.py`) and, when configured, mutual TLS."""
 from __future__ import annotations
 
 import asyncio
@@ -9,11 +10,14 @@ import grpc
 import structlog
 from nats.errors import Error as NatsError
 
+from adjudicator.guard import CallerGuard
 from adjudicator.service import Adjudicator
 from adjudicator.wire import pb, rpc
-from starbase_core.envelope import InvalidName
+from starbase_core.callers import Caller
 from starbase_core import tracing
+from starbase_core.envelope import InvalidName
 from starbase_core.store import StoreError
+from starbase_core.tls import TlsFiles
 from starbase_rules.contract import RuleViolation
 
 log = structlog.get_logger(__name__)
@@ -94,10 +98,22 @@ class AdjudicatorServicer(rpc.AdjudicatorServicer):
         return pb.JsonReply(json=json.dumps(await self.adjudicator.legal_actions(request.game_id, request.player)))
 
 
-async def start_grpc_server(adjudicator: Adjudicator, port: int, host: str = "0.0.0.0") -> tuple[grpc.aio.Server, int]:
-    """A started server and the port it listens on (pass port 0 for a free one)."""
-    server = grpc.aio.server(interceptors=tracing.grpc_server_interceptors())
+async def start_grpc_server(adjudicator: Adjudicator, port: int, host: str = "0.0.0.0", *,
+                            callers: dict[str, Caller] | None = None,
+                            tls: TlsFiles | None = None) -> tuple[grpc.aio.Server, int]:
+    """A started server and the port it listens on (pass port 0 for a free one).
+
+    `callers`: who may call (None: anyone, for in-process tests); `tls`: serve TLS with this
+    certificate and require client certificates signed by its CA (mutual TLS). Tracing comes first,
+    so a refused call is traced too."""
+    guard = [CallerGuard(callers)] if callers is not None else []
+    server = grpc.aio.server(interceptors=[*tracing.grpc_server_interceptors(), *guard])
     rpc.add_AdjudicatorServicer_to_server(AdjudicatorServicer(adjudicator), server)
-    bound = server.add_insecure_port(f"{host}:{port}")
+    if tls is not None:
+        ca, chain, key = tls.read()
+        credentials = grpc.ssl_server_credentials([(key, chain)], root_certificates=ca, require_client_auth=True)
+        bound = server.add_secure_port(f"{host}:{port}", credentials)
+    else:
+        bound = server.add_insecure_port(f"{host}:{port}")
     await server.start()
     return server, bound

@@ -2,8 +2,10 @@
 
 Environment: NATS_URL, EVENT_STREAM, EVENT_SUBJECT_PREFIX, STORE_REPLICAS, ADJUDICATOR_TARGET
 (127.0.0.1:50051), BOTS_DURABLE (bots: the durable consumer's name, shared by replicas),
-BOTS_HEALTH_PORT (8087: /healthz, /readyz, /metrics), BOTS_HEALTH_HOST, SHUTDOWN_GRACE (10 s), LOG_LEVEL,
-LOG_JSON. The worker runs under a supervisor: a failure (NATS or the adjudicator away) is logged and
+BOTS_HEALTH_PORT (8087: /healthz, /readyz), BOTS_HEALTH_HOST, METRICS_HOST, METRICS_PORT (9107),
+SHUTDOWN_GRACE (10 s), LOG_LEVEL, LOG_JSON; credentials (docs/security.md): NATS_NKEY_FILE,
+ADJUDICATOR_TOKEN_FILE (the bot worker is a caller of its own), ADJUDICATOR_TLS with the TLS_* files
+(refused when missing unless INSECURE_DEV_MODE). The worker runs under a supervisor: a failure (NATS or the adjudicator away) is logged and
 retried with back-off, and `/readyz` answers 503 until it runs again. SIGTERM or SIGINT: finish the
 batch in hand, close.
 """
@@ -15,7 +17,9 @@ import signal
 from adjudicator.client import AdjudicatorClient
 from bots.worker import BotWorker
 from starbase_core.config import CoreSettings, from_env
-from starbase_core.health import HealthServer
+from starbase_core.connections import nats_auth
+from starbase_core.credentials import require
+from starbase_core.health import HealthServer, serve_metrics
 from starbase_core.logging import configure_logging
 from starbase_core.store_jetstream import JetStreamEventStore
 from starbase_core.supervise import Supervisor
@@ -27,14 +31,19 @@ class BotSettings(CoreSettings):
     bots_health_port: int = 8087
     bots_health_host: str = "0.0.0.0"
     shutdown_grace: float = 10.0
+    adjudicator_token_file: str = ""        # the bot worker's caller secret for the adjudicator
+    metrics_port: int = 9107
+
+
+NEEDS = ("nats", "adjudicator_client")
 
 
 async def serve(settings: BotSettings, stop: asyncio.Event) -> None:
     log = configure_logging("bots", settings.log_level, settings.log_json)
     store = await JetStreamEventStore.connect(settings.nats_url, name=settings.event_stream,
                                               subject_prefix=settings.event_subject_prefix,
-                                              replicas=settings.store_replicas)
-    adjudicator = AdjudicatorClient(settings.adjudicator_target)
+                                              replicas=settings.store_replicas, auth=nats_auth(settings, "bots"))
+    adjudicator = AdjudicatorClient.from_settings(settings)
     worker = BotWorker(store, adjudicator.submit, durable=settings.bots_durable)
     supervisor = Supervisor("bots")
 
@@ -61,7 +70,10 @@ async def main() -> None:
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
-    await serve(from_env(BotSettings), stop)
+    settings = from_env(BotSettings)
+    require(settings, NEEDS, "bots")
+    serve_metrics(settings.metrics_host, settings.metrics_port)
+    await serve(settings, stop)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,9 @@
 
 Environment: NATS_URL, EVENT_STREAM, EVENT_SUBJECT_PREFIX, ADJUDICATOR_TARGET (127.0.0.1:50051),
 CLOCK_DEFAULT_SECONDS (0: tables without a `decision_seconds` option have no clock), CLOCK_TICK_SECONDS
-(0.5), CLOCK_HEALTH_PORT (8085: /healthz, /readyz, /metrics), CLOCK_HEALTH_HOST, SHUTDOWN_GRACE (10 s), LOG_LEVEL, LOG_JSON.
+(0.5), CLOCK_HEALTH_PORT (8085: /healthz, /readyz), CLOCK_HEALTH_HOST, METRICS_HOST, METRICS_PORT (9105),
+SHUTDOWN_GRACE (10 s), LOG_LEVEL, LOG_JSON; credentials (docs/security.md): NATS_NKEY_FILE,
+ADJUDICATOR_TOKEN_FILE, ADJUDICATOR_TLS with the TLS_* files (refused when missing unless INSECURE_DEV_MODE).
 The clock runs under a supervisor, as its follow of the store does inside it: a failure (NATS away at
 start, say) is logged and retried with back-off, and `/readyz` answers 503 until it runs again.
 SIGTERM or SIGINT: stop following, finish the default in flight, close.
@@ -16,7 +18,9 @@ from adjudicator.client import AdjudicatorClient
 from clock.service import DecisionClock
 from clock.tracker import Tracker
 from starbase_core.config import CoreSettings, from_env
-from starbase_core.health import HealthServer
+from starbase_core.connections import nats_auth
+from starbase_core.credentials import require
+from starbase_core.health import HealthServer, serve_metrics
 from starbase_core.logging import configure_logging
 from starbase_core.store_jetstream import JetStreamEventStore
 from starbase_core.supervise import Supervisor
@@ -29,14 +33,19 @@ class ClockSettings(CoreSettings):
     clock_health_port: int = 8085
     clock_health_host: str = "0.0.0.0"
     shutdown_grace: float = 10.0
+    adjudicator_token_file: str = ""        # the clock's caller secret for the adjudicator
+    metrics_port: int = 9105
+
+
+NEEDS = ("nats", "adjudicator_client")
 
 
 async def serve(settings: ClockSettings, stop: asyncio.Event) -> None:
     log = configure_logging("clock", settings.log_level, settings.log_json)
     store = await JetStreamEventStore.connect(settings.nats_url, name=settings.event_stream,
                                               subject_prefix=settings.event_subject_prefix,
-                                              replicas=settings.store_replicas)
-    adjudicator = AdjudicatorClient(settings.adjudicator_target)
+                                              replicas=settings.store_replicas, auth=nats_auth(settings, "clock"))
+    adjudicator = AdjudicatorClient.from_settings(settings)
 
     clock = DecisionClock(store, adjudicator.submit, Tracker(settings.clock_default_seconds),
                           tick_seconds=settings.clock_tick_seconds)
@@ -68,7 +77,10 @@ async def main() -> None:
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
-    await serve(from_env(ClockSettings), stop)
+    settings = from_env(ClockSettings)
+    require(settings, NEEDS, "clock")
+    serve_metrics(settings.metrics_host, settings.metrics_port)
+    await serve(settings, stop)
 
 
 if __name__ == "__main__":

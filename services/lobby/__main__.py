@@ -1,4 +1,7 @@
-"""`python -m lobby`: the HTTP/WebSocket lobby on LOBBY_PORT (8000).
+"""`python -m lobby`: the HTTP/WebSocket lobby on LOBBY_PORT (8000); Prometheus metrics on METRICS_PORT (9100).
+
+It refuses to start without its secrets (LOBBY_SECRET, NATS_NKEY_FILE, REDIS_USERNAME/REDIS_PASSWORD_FILE,
+ADJUDICATOR_TOKEN_FILE; docs/security.md) unless INSECURE_DEV_MODE=true.
 
 SIGTERM or Ctrl-C: uvicorn stops accepting, lets requests in flight finish (LOBBY_SHUTDOWN_GRACE
 seconds), closes the WebSockets (clients resume from their last seq on another replica), then the
@@ -6,21 +9,35 @@ lifespan closes the feed, the store and Redis.
 """
 from __future__ import annotations
 
+import sys
+
 import structlog
 import uvicorn
+from pydantic import ValidationError
 
+from starbase_core.credentials import require
 from starbase_core.descriptors import raise_open_files_limit
+from starbase_core.health import serve_metrics
 from starbase_core.logging import configure_logging
 
 from lobby import logfilter
 from lobby.app import create_app
-from lobby.config import load_settings
+from lobby.config import NEEDS, load_settings
 
 
 def main() -> None:
-    settings = load_settings()
+    try:
+        settings = load_settings()
+    except ValidationError as invalid:      # e.g. LOBBY_PRODUCTION with INSECURE_DEV_MODE: one sentence each
+        for error in invalid.errors():
+            where = ".".join(str(part) for part in error["loc"]).upper()
+            print(f"lobby: refusing to start: {where + ': ' if where else ''}"
+                  f"{error['msg'].removeprefix('Value error, ')}", file=sys.stderr, flush=True)
+        raise SystemExit(2) from None
+    require(settings, NEEDS, "lobby")
     configure_logging("lobby", settings.log_level, settings.log_json)
     logfilter.install()
+    serve_metrics(settings.metrics_host, settings.metrics_port)
     before, after = raise_open_files_limit()      # one descriptor per WebSocket
     structlog.get_logger("lobby").info("open_files_limit", before=before, after=after)
     app = create_app(settings)

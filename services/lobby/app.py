@@ -1,4 +1,5 @@
 """The FastAPI app: error bodies, the body gate (size, media type, sane JSON), metrics, health, routers.
+The metrics it counts are served on METRICS_PORT (`python -m lobby`), never by this app.
 
 Every refusal leaves as `{"error": {"code": ..., "message": ...}}` with a 4xx status, whether it came
 from the lobby (`LobbyError`), the game's rules (`RuleRefused`), request validation or routing; an
@@ -73,7 +74,6 @@ def create_app(settings: LobbySettings, runtime: LobbyRuntime | None = None) -> 
     app.include_router(health_router(runtime.ready))
     _install_errors(app)
     _install_metrics(app)
-    _document_plain_text_routes(app)
     install_web_client(app)
     app.add_middleware(BodyGate, limit=settings.lobby_max_body_bytes)
     tracing.instrument_http(app)       # a span per request when OTEL_TRACES_EXPORTER is set
@@ -132,22 +132,6 @@ def allowed_methods(app: FastAPI, request: Request) -> str:
     if "GET" in methods:
         methods.add("HEAD")                 # Starlette answers HEAD wherever it answers GET
     return ", ".join(sorted(methods))
-
-
-def _document_plain_text_routes(app: FastAPI) -> None:
-    """`/metrics` answers in Prometheus' text format, not JSON: say so in the OpenAPI document."""
-    build = app.openapi
-
-    def openapi() -> dict:
-        if app.openapi_schema is None:
-            schema = build()
-            metrics = schema.get("paths", {}).get("/metrics", {}).get("get")
-            if metrics is not None:
-                metrics["responses"]["200"]["content"] = {"text/plain": {"schema": {"type": "string"}}}
-            app.openapi_schema = schema
-        return app.openapi_schema
-
-    app.openapi = openapi
 
 
 def _install_metrics(app: FastAPI) -> None:

@@ -17,6 +17,7 @@ from redis.asyncio import Redis
 from adjudicator.client import AdjudicatorClient
 from starbase_core import tickets
 from starbase_core.bus import connect_nats
+from starbase_core.connections import nats_auth, redis_options
 from starbase_core.envelope import Envelope
 from starbase_core.gamestream import BOTS, GUESTS, PRIVATE, RATED, ends_game
 from starbase_core.store_jetstream import JetStreamEventStore
@@ -73,6 +74,7 @@ class LobbyRuntime:
     def __init__(self, settings: LobbySettings, *, store=None, adjudicator=None, redis: Redis | None = None):
         self.settings = settings
         self.store, self.adjudicator, self.redis = store, adjudicator, redis
+        self.scores_redis: Redis | None = None  # the boards, read as a user that may only read them
         self._owned: list = []                  # what we opened ourselves, closed on stop
         self.supervisor = Supervisor("lobby")
         self._position = 0                      # how far the projection's follow got (a restart resumes there)
@@ -90,16 +92,21 @@ class LobbyRuntime:
         if self.store is None:
             self.store = await JetStreamEventStore.connect(
                 settings.nats_url, name=settings.event_stream, subject_prefix=settings.event_subject_prefix,
-                replicas=settings.store_replicas)
+                replicas=settings.store_replicas, auth=nats_auth(settings, "lobby"))
             self._owned.append(self.store)
         if self.redis is None:
-            self.redis = Redis.from_url(settings.redis_url, decode_responses=True)
+            self.redis = Redis.from_url(settings.redis_url, decode_responses=True, **redis_options(settings))
             self._owned.append(self.redis)
+        if settings.lobby_scores_redis_username:
+            self.scores_redis = Redis.from_url(settings.redis_url, decode_responses=True, **redis_options(
+                settings, username=settings.lobby_scores_redis_username,
+                password_file=settings.lobby_scores_redis_password_file))
+            self._owned.append(self.scores_redis)
         if self.adjudicator is None:
             # A bounded retry budget: an HTTP caller hears 503 within ~25 s rather than waiting minutes.
-            self.adjudicator = AdjudicatorClient(settings.adjudicator_target, timeout=5.0, retries=4)
+            self.adjudicator = AdjudicatorClient.from_settings(settings, timeout=5.0, retries=4)
             self._owned.append(self.adjudicator)
-        self.nc = await connect_nats(settings.nats_url, name="starbase-lobby")
+        self.nc = await connect_nats(settings.nats_url, name="starbase-lobby", auth=nats_auth(settings, "lobby"))
         self.limits = RateLimits(settings)
         prefix = settings.lobby_personal_prefix
         self.personal = await PersonalStore(self.nc, settings.lobby_personal_stream, prefix,
@@ -119,7 +126,7 @@ class LobbyRuntime:
         self.moderation = Moderation(self.directory, self.personal, self.chat, self.limits)
         self.feed = Feed(self.store, on_envelope=self._on_live)
         self.games = GameService(self.store, self.tables, self.adjudicator, self.feed)
-        self.ledger = ScoringReader(self.redis, settings.scoring_prefix)
+        self.ledger = ScoringReader(self.scores_redis or self.redis, settings.scoring_prefix)
         self.loop = await Loop(self).start()
         await self.feed.start()
         self._rebuild_end = await self.store.end_position()
@@ -142,8 +149,9 @@ class LobbyRuntime:
             raise Forbidden("this account is banned", "BANNED")
         return Identity(account.player_id, account.name, account.role, account.guest)
 
-    async def grant_ticket(self, viewer: Identity | None, game_id: str | None, invite: str | None) -> str:
-        await self.limits.hit("tickets", viewer.player_id if viewer else f"invite:{game_id}")
+    async def grant_ticket(self, viewer: Identity | None, game_id: str | None, invite: str | None,
+                           address: str | None = None) -> str:
+        await self.limits.hit("tickets", viewer.player_id if viewer else f"invite:{game_id}", address)
         if game_id is not None:
             try:
                 table = await self.tables.load(game_id)
@@ -156,13 +164,14 @@ class LobbyRuntime:
 
     async def check_new_table(self, host: Identity, game: str, options: dict, seats: int) -> None:
         check_options(load_engine(game), options, seats)
-        if self.projection.open_tables_of(host.player_id) >= self.settings.lobby_max_open_tables:
+        if self.projection.open_tables_of(host.player_id) >= self.settings.lobby_max_open_tables \
+                and not self.limits.exempt(host.address):
             raise RateLimited(f"you host {self.settings.lobby_max_open_tables} open tables already: start, fill or "
                               "leave one first", 60)
-        await self.limits.hit("tables", host.player_id)
+        await self.limits.hit("tables", host.player_id, host.address)
 
     async def hit_command(self, who: Identity) -> None:
-        await self.limits.hit("commands", who.player_id)
+        await self.limits.hit("commands", who.player_id, who.address)
 
     # --- background work ---
 

@@ -29,7 +29,7 @@ class ChatService:
         if account is not None and account.muted_until > time.time():
             minutes = -(-int(account.muted_until - time.time()) // 60)
             raise Forbidden(f"a moderator muted you in chat for {minutes} more minute(s)", "MUTED")
-        await self.limits.hit("chat", who.player_id)
+        await self.limits.hit("chat", who.player_id, who.address)
         record = await self.personal.add(f"chat.{table_id}.{who.player_id}",
                                          {"table": table_id, "player": who.player_id, "text": text})
         message = self.message(record)

@@ -13,15 +13,19 @@ from limits import parse_many
 from pydantic import Field, field_validator, model_validator
 
 from starbase_core.config import CoreSettings, from_env
+from starbase_core.credentials import problem_with_secret
 
 
 class LobbySettings(CoreSettings):
     lobby_host: str = "127.0.0.1"
     lobby_port: int = 8000
     adjudicator_target: str = "127.0.0.1:50051"
-    # Tokens are signed with this. Without LOBBY_SECRET a random one is drawn: still safe (nobody can
-    # forge a token) but a restart logs everyone out and replicas reject each other's tokens, so set it
-    # (the same on every replica) in production (LOBBY_PRODUCTION=true refuses to start without it).
+    # Tokens are signed with this: set LOBBY_SECRET, the same on every replica. One rule
+    # (docs/security.md): `python -m lobby` refuses to start when it is missing, short or a placeholder,
+    # unless INSECURE_DEV_MODE=true, which only warns; LOBBY_PRODUCTION=true refuses INSECURE_DEV_MODE
+    # itself, so a production lobby always has a good one. Without it (dev mode, or settings a test
+    # builds) a random one is drawn per process: nobody can forge a token, but a restart logs everyone
+    # out and replicas reject each other's tokens.
     lobby_secret: str | None = None
     lobby_production: bool = False
     lobby_max_body_bytes: int = 64 * 1024
@@ -31,6 +35,12 @@ class LobbySettings(CoreSettings):
     scoring_prefix: str = "scoring"                 # the Redis key prefix scoring writes under
     # Where players connect for a game's real-time phase (Trucker's building): TRUCKER_PUBLIC_URL.
     trucker_public_url: str = "ws://127.0.0.1:8300"
+    adjudicator_token_file: str = ""                # the lobby's caller secret for the adjudicator
+    # The boards are read as a second Redis user that may only read them (docs/security.md: a Redis 6.2
+    # user cannot write its own keys and only read others'); unset: the lobby's own connection.
+    lobby_scores_redis_username: str = ""
+    lobby_scores_redis_password_file: str = ""
+    metrics_port: int = 9100                        # /metrics, away from the public port
     # --- the player's loop (docs/api.md): turns, presence and quick play in Redis under this prefix ---
     lobby_loop_prefix: str = "loop"
     lobby_quickplay_band: float = Field(default=5.0, ge=0)      # rating (mu) either side of a table's mean
@@ -99,16 +109,20 @@ class LobbySettings(CoreSettings):
 
     @model_validator(mode="after")
     def _production(self) -> "LobbySettings":
-        if self.lobby_production and self.lobby_limits_exempt.strip():
+        if not self.lobby_production:
+            return self
+        if self.lobby_limits_exempt.strip():
             raise ValueError("LOBBY_LIMITS_EXEMPT is for load tests on a developer machine: "
                              "it is refused when LOBBY_PRODUCTION is true")
-        if self.lobby_production and not self.lobby_secret:
-            raise ValueError("set LOBBY_SECRET (the same on every replica) when LOBBY_PRODUCTION is true")
+        if self.insecure_dev_mode:
+            raise ValueError("INSECURE_DEV_MODE is for throw-away local runs: "
+                             "it is refused when LOBBY_PRODUCTION is true")
+        if (problem := problem_with_secret("LOBBY_SECRET", self.lobby_secret)) is not None:
+            raise ValueError(f"{problem} (the same on every replica; LOBBY_PRODUCTION is true)")
         return self
 
     def exempt_networks(self) -> list:
         return [ipaddress.ip_network(p.strip(), strict=False) for p in self.lobby_limits_exempt.split(",") if p.strip()]
-
 
     def signing_secret(self) -> str:
         """LOBBY_SECRET, or a random one drawn once per settings object (one process)."""
@@ -119,6 +133,10 @@ class LobbySettings(CoreSettings):
             drawn = secrets.token_urlsafe(32)
             object.__setattr__(self, "_drawn_secret", drawn)   # frozen model: cache the draw once
         return drawn
+
+
+# The secrets `python -m lobby` checks before it connects (starbase_core.credentials.require).
+NEEDS = ("nats", "redis", "scores_redis", "adjudicator_client", "lobby_secret")
 
 
 def load_settings() -> LobbySettings:

@@ -2,6 +2,7 @@
 token, checked against the account on every call), the caller's address and role."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -44,13 +45,15 @@ async def current_player(request: Request, _scheme: Annotated[object, Depends(be
     if token is None:
         raise NotAuthenticated("send your access token as 'Authorization: Bearer <token>' "
                                "(log in with POST /sessions)")
-    return await request.app.state.lobby.accounts.authenticate(token)
+    return replace(await request.app.state.lobby.accounts.authenticate(token), address=client_address(request))
 
 
 async def optional_player(request: Request, _scheme: Annotated[object, Depends(bearer)]) -> Identity | None:
     """Anonymous spectators may read public games; a token, when sent, must still be valid."""
     token = _token(request)
-    return None if token is None else await request.app.state.lobby.accounts.authenticate(token)
+    if token is None:
+        return None
+    return replace(await request.app.state.lobby.accounts.authenticate(token), address=client_address(request))
 
 
 async def moderator(player: Annotated[Identity, Depends(current_player)]) -> Identity:

@@ -23,6 +23,9 @@ class Identity:
     role: str = "player"
     guest: bool = False
     family: str = ""
+    # Where the request that carried the token came from (set per request by `dependencies`): the
+    # limits' exemption (LOBBY_LIMITS_EXEMPT) is by address, and every per-player limit checks it.
+    address: str = ""
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
 """`python -m notifier`: tell players when it is their turn (and more), by signed webhook and e-mail.
 
 `python -m notifier dead-letters [--player ID] [--after N] [--limit N]` lists dead letters (JSON lines).
-Settings: docs/notifier.md. Health, readiness and metrics on NOTIFIER_HEALTH_PORT (8086). SIGTERM or
+Settings: docs/notifier.md. Health and readiness on NOTIFIER_HEALTH_PORT (8086), metrics on METRICS_PORT
+(9106); its NATS user NATS_NKEY_FILE (refused when missing unless INSECURE_DEV_MODE). SIGTERM or
 Ctrl-C: stop fetching, abandon deliveries in hand (they come back to the next notifier), close.
 """
 from __future__ import annotations
@@ -13,14 +14,16 @@ import signal
 import uuid
 
 from starbase_core.bus import connect_nats
-from starbase_core.health import HealthServer
+from starbase_core.connections import nats_auth
+from starbase_core.credentials import require
+from starbase_core.health import HealthServer, serve_metrics
 from starbase_core.logging import configure_logging
 from starbase_core.store_jetstream import JetStreamEventStore
 
 from notifier.causes import Causes
 from notifier.claims import Claims
 from notifier.clocklow import ClockLowWatch
-from notifier.config import NotifierSettings, load_settings
+from notifier.config import NEEDS, NotifierSettings, load_settings
 from notifier.consumer import NotifierConsumer
 from notifier.deadletters import DeadLetters
 from notifier.delivery import Deliverer
@@ -42,7 +45,8 @@ async def serve(settings: NotifierSettings, stop: asyncio.Event) -> None:
     log = configure_logging("notifier", settings.log_level, settings.log_json)
     store = await JetStreamEventStore.connect(settings.nats_url, name=settings.event_stream,
                                               subject_prefix=settings.event_subject_prefix,
-                                              replicas=settings.store_replicas)
+                                              replicas=settings.store_replicas,
+                                              auth=nats_auth(settings, "notifier"))
     nc = store._nc
     replicas = settings.notifier_storage_replicas
     preferences = await PreferenceStore(nc, settings.notifier_prefs_bucket, replicas).ensure()
@@ -100,7 +104,7 @@ async def supervised(work, log, health: dict, first_delay: float = 0.5, max_dela
 
 
 async def list_dead_letters(settings: NotifierSettings, player: str | None, after: int, limit: int) -> None:
-    nc = await connect_nats(settings.nats_url, name="starbase-notifier-cli")
+    nc = await connect_nats(settings.nats_url, name="starbase-notifier-cli", auth=nats_auth(settings, "notifier"))
     try:
         dead = await DeadLetters(nc, settings.notifier_dead_stream, settings.notifier_dead_prefix,
                                  settings.notifier_storage_replicas).ensure()
@@ -126,6 +130,8 @@ async def main(argv: list[str] | None = None) -> None:
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
+    require(settings, NEEDS, "notifier")
+    serve_metrics(settings.metrics_host, settings.metrics_port)
     await serve(settings, stop)
 
 

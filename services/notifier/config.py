@@ -25,7 +25,13 @@ class StorageNames(BaseModel):
     notifier_storage_replicas: int = 1
 
 
+# The links it must be secured on (starbase_core.credentials.require): the notifier reaches only NATS
+# (its own KV buckets and dead-letter stream, the event store) and, out, webhooks and SMTP.
+NEEDS = ("nats",)
+
+
 class NotifierSettings(CoreSettings, StorageNames):
+    metrics_port: int = 9106                            # /metrics, away from the health port
     notifier_health_host: str = "0.0.0.0"
     notifier_health_port: int = 8086
     notifier_durable: str = "notifier"                  # the durable JetStream consumer's name

@@ -6,6 +6,8 @@ until it runs again; if Redis lost the projection, the restart rebuilds it by it
 `--rebuild` first drops the scoring projection in Redis and the durable consumer, so every game is
 replayed from the start of the store and ratings, leaderboards and histories are rebuilt (the same
 ones: scoring is idempotent and keeps stream order). SIGTERM or Ctrl-C: finish the batch in hand, close.
+Metrics on METRICS_PORT (9102). It refuses to start without its NATS and Redis credentials
+(NATS_NKEY_FILE, REDIS_USERNAME, REDIS_PASSWORD_FILE; docs/security.md) unless INSECURE_DEV_MODE=true.
 """
 from __future__ import annotations
 
@@ -15,12 +17,14 @@ import signal
 
 from redis.asyncio import Redis
 
-from starbase_core.health import HealthServer
+from starbase_core.connections import nats_auth, redis_options
+from starbase_core.credentials import require
+from starbase_core.health import HealthServer, serve_metrics
 from starbase_core.logging import configure_logging
 from starbase_core.store_jetstream import JetStreamEventStore
 from starbase_core.supervise import Supervisor
 
-from scoring.config import ScoringSettings, load_settings
+from scoring.config import NEEDS, ScoringSettings, load_settings
 from scoring.consumer import ScoringConsumer
 from scoring.durable import DurableScoring
 from scoring.ledger import Ledger
@@ -30,8 +34,8 @@ async def serve(settings: ScoringSettings, stop: asyncio.Event, rebuild: bool = 
     log = configure_logging("scoring", settings.log_level, settings.log_json)
     store = await JetStreamEventStore.connect(settings.nats_url, name=settings.event_stream,
                                               subject_prefix=settings.event_subject_prefix,
-                                              replicas=settings.store_replicas)
-    redis = Redis.from_url(settings.redis_url, decode_responses=True)
+                                              replicas=settings.store_replicas, auth=nats_auth(settings, "scoring"))
+    redis = Redis.from_url(settings.redis_url, decode_responses=True, **redis_options(settings))
     ledger = Ledger(redis, settings.scoring_prefix)
     consumer = ScoringConsumer(store, ledger)
     durable = DurableScoring(store, consumer, settings.scoring_durable)
@@ -66,7 +70,10 @@ async def main(argv: list[str] | None = None) -> None:
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
-    await serve(load_settings(), stop, args.rebuild)
+    settings = load_settings()
+    require(settings, NEEDS, "scoring")
+    serve_metrics(settings.metrics_host, settings.metrics_port)
+    await serve(settings, stop, args.rebuild)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,10 @@ class ScoringSettings(CoreSettings):
     scoring_health_host: str = "0.0.0.0"
     scoring_health_port: int = 8082
     scoring_durable: str = "scoring"        # the durable JetStream consumer's name
+    metrics_port: int = 9102
+
+
+NEEDS = ("nats", "redis")
 
 
 def load_settings() -> ScoringSettings:

@@ -16,6 +16,7 @@ from nats.aio.client import Client as NATS
 from redis.asyncio import BlockingConnectionPool, Redis
 
 from starbase_core.bus import connect_nats
+from starbase_core.connections import nats_auth, redis_options
 from starbase_core.seeds import JetStreamSeedVault
 from starbase_core.store_jetstream import JetStreamEventStore
 from starbase_core.supervise import Supervisor
@@ -49,9 +50,9 @@ class Runtime:
         # A bounded pool that makes callers wait for a free connection (rather than fail) under bursts.
         pool = BlockingConnectionPool.from_url(settings.redis_url, decode_responses=True, timeout=20,
                                                max_connections=settings.trucker_redis_connections,
-                                               health_check_interval=10)
+                                               health_check_interval=10, **redis_options(settings))
         redis = Redis(connection_pool=pool)
-        nc = await connect_nats(settings.nats_url, name="trucker")
+        nc = await connect_nats(settings.nats_url, name="trucker", auth=nats_auth(settings, "trucker"))
         store = JetStreamEventStore(nc, name=settings.event_stream, subject_prefix=settings.event_subject_prefix,
                                     replicas=settings.store_replicas)
         await store.ensure()

@@ -1,7 +1,8 @@
 """Settings of the Trucker service, read once from the environment at startup (see `docs/trucker_service.md`).
 
 Shared platform variables keep their platform names (NATS_URL, REDIS_URL, EVENT_STREAM,
-EVENT_SUBJECT_PREFIX, LOBBY_SECRET); the service's own start with TRUCKER_.
+EVENT_SUBJECT_PREFIX); the service's own start with TRUCKER_. REDIS_URL must be the lobby's Redis:
+players prove who they are with the lobby's single-use tickets, kept there (`auth.py`).
 """
 from __future__ import annotations
 
@@ -16,12 +17,13 @@ class TruckerSettings(CoreSettings):
     trucker_clock_interval: float = 0.25       # how often a replica looks for hourglasses run out on START
     trucker_shutdown_grace: float = 10.0
     trucker_redis_connections: int = 512       # moves beyond this many at once wait for a connection
-    # Players prove who they are with the lobby's signed token (`?token=`); without LOBBY_SECRET nobody
-    # can, and everyone watches. TRUCKER_TRUST_PLAYER_PARAM (benchmarks and local play only) takes
-    # `?player=<id>` at its word instead.
-    lobby_secret: str | None = None
-    lobby_token_max_age: int = 7 * 24 * 3600
-    trucker_trust_player_param: bool = False
+    # TRUCKER_TRUST_PLAYER_PARAM (benchmarks and local play only) takes `?player=<id>` at its word
+    # instead of a lobby ticket.
+    trucker_trust_player_param: bool = False    # refused by `python -m trucker` unless INSECURE_DEV_MODE
+    metrics_port: int = 9103                    # /metrics, away from the players' port
+
+
+NEEDS = ("nats", "redis", "no_trusted_player_param")
 
 
 def load_settings() -> TruckerSettings:

@@ -25,11 +25,13 @@ PLAYERS = ["ann", "bob"]
 
 class Child:
     def __init__(self, env: dict):
-        self.port, self.health_port = free_port(), free_port()
+        self.port, self.health_port, self.metrics_port = free_port(), free_port(), free_port()
         self.process = subprocess.Popen(
             [sys.executable, str(CHILD)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             env={**os.environ, **env, "ADJUDICATOR_PORT": str(self.port), "ADJUDICATOR_HOST": "127.0.0.1",
-                 "ADJUDICATOR_HEALTH_PORT": str(self.health_port), "LOG_LEVEL": "warning"},
+                 "ADJUDICATOR_HEALTH_PORT": str(self.health_port), "LOG_LEVEL": "warning",
+                 # An open test NATS and no callers file: development mode (tests/security covers auth).
+                 "METRICS_PORT": str(self.metrics_port), "INSECURE_DEV_MODE": "true"},
         )
         self.target = f"127.0.0.1:{self.port}"
 
@@ -97,7 +99,7 @@ async def test_commands_views_and_refusals_over_grpc(spawn, game_id):
         with pytest.raises(RuleViolation) as refused:
             await client.view("nosuch", "ann")
         assert refused.value.code == "GAME_NOT_FOUND"
-    metrics = httpx.get(f"http://127.0.0.1:{child.health_port}/metrics").text
+    metrics = httpx.get(f"http://127.0.0.1:{child.metrics_port}/metrics").text
     assert 'adjudicator_commands_total{result="accepted"}' in metrics
     assert httpx.get(f"http://127.0.0.1:{child.health_port}/healthz").status_code == 200
 

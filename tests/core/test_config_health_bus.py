@@ -9,7 +9,7 @@ from pydantic import ValidationError
 
 from starbase_core.bus import connect_nats, nats_servers, publish_json, subscribe_json
 from starbase_core.config import CoreSettings, from_env
-from starbase_core.health import HealthServer
+from starbase_core.health import HealthServer, serve_metrics
 
 
 class ServiceSettings(CoreSettings):
@@ -28,7 +28,7 @@ def test_a_bad_setting_stops_the_service_with_its_name():
         from_env(ServiceSettings, {"SERVICE_PORT": "eighty"})
 
 
-async def test_the_health_server_answers_liveness_readiness_and_metrics():
+async def test_the_health_server_answers_liveness_and_readiness_and_metrics_have_their_own_port():
     ready = asyncio.Event()
 
     async def is_ready() -> bool:
@@ -41,11 +41,18 @@ async def test_the_health_server_answers_liveness_readiness_and_metrics():
             assert (await client.get("/readyz")).status_code == 503
             ready.set()
             assert (await client.get("/readyz")).status_code == 200
-            metrics = await client.get("/metrics")
-            assert metrics.status_code == 200 and "python_info" in metrics.text
+            assert (await client.get("/metrics")).status_code == 404     # not beside the health checks
             assert (await client.get("/nothing")).status_code == 404
     finally:
         await server.stop()
+    metrics_server = serve_metrics("127.0.0.1", 0)
+    try:
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{metrics_server.server_port}") as client:
+            metrics = await client.get("/metrics")
+            assert metrics.status_code == 200 and "python_info" in metrics.text
+    finally:
+        metrics_server.shutdown()
+        metrics_server.server_close()
 
 
 @pytest.mark.integration
@@ -144,5 +151,4 @@ def test_health_router_answers_readyz_by_the_check_not_422():
     state["ready"] = False
     answer = client.get("/readyz")
     assert answer.status_code == 503 and answer.json() == {"status": "not ready"}
-    metrics = client.get("/metrics")
-    assert metrics.status_code == 200 and metrics.headers["content-type"].startswith("text/plain")
+    assert client.get("/metrics").status_code == 404       # metrics live on their own port (serve_metrics)

@@ -13,14 +13,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
 
-from adjudicator.__main__ import AdjudicatorSettings
-from bots.__main__ import BotSettings
-from clock.__main__ import ClockSettings
-from lobby.config import LobbySettings
-from notifier.config import NotifierSettings
-from scoring.config import ScoringSettings
+from adjudicator.__main__ import NEEDS as ADJUDICATOR_NEEDS, AdjudicatorSettings
+from bots.__main__ import NEEDS as BOTS_NEEDS, BotSettings
+from clock.__main__ import NEEDS as CLOCK_NEEDS, ClockSettings
+from lobby.config import NEEDS as LOBBY_NEEDS, LobbySettings
+from notifier.config import NEEDS as NOTIFIER_NEEDS, NotifierSettings
+from scoring.config import NEEDS as SCORING_NEEDS, ScoringSettings
 from starbase_core.config import CoreSettings, from_env
-from trucker.settings import TruckerSettings
+from starbase_core.credentials import PLACEHOLDER_WORDS, PLACEHOLDERS
+from trucker.settings import NEEDS as TRUCKER_NEEDS, TruckerSettings
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVICES_DIR = ROOT / "services"
@@ -32,19 +33,24 @@ class ServiceFacts:
     health_port: str          # the field naming the port serving /healthz and /readyz
     host: str                 # the field naming the address that port binds
     grace: str | None         # the field naming the seconds it takes to stop after SIGTERM (None: at once)
-    other_ports: tuple[str, ...] = ()   # further listening ports (fields)
+    needs: tuple[str, ...]    # the secrets its entry point refuses to start without (starbase_core.credentials)
+    other_ports: tuple[str, ...] = ("metrics_port",)   # further listening ports (fields)
 
 
 SERVICES: dict[str, ServiceFacts] = {
     "adjudicator": ServiceFacts(AdjudicatorSettings, "adjudicator_health_port", "adjudicator_host",
-                                "shutdown_grace", ("adjudicator_port",)),
-    "bots": ServiceFacts(BotSettings, "bots_health_port", "bots_health_host", "shutdown_grace"),
-    "clock": ServiceFacts(ClockSettings, "clock_health_port", "clock_health_host", "shutdown_grace"),
-    "lobby": ServiceFacts(LobbySettings, "lobby_port", "lobby_host", "lobby_shutdown_grace"),
-    "notifier": ServiceFacts(NotifierSettings, "notifier_health_port", "notifier_health_host", None),
-    "scoring": ServiceFacts(ScoringSettings, "scoring_health_port", "scoring_health_host", None),
-    "trucker": ServiceFacts(TruckerSettings, "trucker_port", "trucker_host", "trucker_shutdown_grace"),
+                                "shutdown_grace", ADJUDICATOR_NEEDS, ("adjudicator_port", "metrics_port")),
+    "bots": ServiceFacts(BotSettings, "bots_health_port", "bots_health_host", "shutdown_grace", BOTS_NEEDS),
+    "clock": ServiceFacts(ClockSettings, "clock_health_port", "clock_health_host", "shutdown_grace", CLOCK_NEEDS),
+    "lobby": ServiceFacts(LobbySettings, "lobby_port", "lobby_host", "lobby_shutdown_grace", LOBBY_NEEDS),
+    "notifier": ServiceFacts(NotifierSettings, "notifier_health_port", "notifier_health_host", None,
+                             NOTIFIER_NEEDS),
+    "scoring": ServiceFacts(ScoringSettings, "scoring_health_port", "scoring_health_host", None, SCORING_NEEDS),
+    "trucker": ServiceFacts(TruckerSettings, "trucker_port", "trucker_host", "trucker_shutdown_grace",
+                            TRUCKER_NEEDS),
 }
+# The services players reach (through the Ingress, or published by compose): only these two.
+PUBLIC = {"lobby", "trucker"}
 
 # docs/running.md, settings table: the services that use REDIS_URL (every settings class has the field,
 # inherited from CoreSettings, so it cannot be derived from the classes).
@@ -67,6 +73,10 @@ def health_port(service: str, env: Mapping[str, str]) -> int:
 def listening_ports(service: str, env: Mapping[str, str]) -> set[int]:
     settings, facts = effective(service, env), SERVICES[service]
     return {getattr(settings, f) for f in (facts.health_port, *facts.other_ports)}
+
+
+def metrics_port(service: str, env: Mapping[str, str]) -> int:
+    return effective(service, env).metrics_port
 
 
 def grace_seconds(service: str, env: Mapping[str, str]) -> float:
@@ -102,3 +112,8 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+def is_placeholder(value: str) -> bool:
+    lowered = value.strip().lower()
+    return lowered in PLACEHOLDERS or any(word in lowered for word in PLACEHOLDER_WORDS)

@@ -51,12 +51,18 @@ def _healthcheck_url(spec: dict) -> str:
 
 def _published(spec: dict) -> dict[int, str]:
     """container port → host port (with ${VAR:-default} resolved to its default)."""
-    published = {}
+    return {container: host for container, (_, host) in _bindings(spec).items()}
+
+
+def _bindings(spec: dict) -> dict[int, tuple[str, str]]:
+    """container port → (host address, host port); an address left out means every interface."""
+    bindings = {}
     for mapping in spec.get("ports", []):
         resolved = re.sub(r"\$\{\w+:-([^}]*)\}", r"\1", str(mapping))
-        host, _, container = resolved.rpartition(":")
-        published[int(container)] = host
-    return published
+        parts = resolved.split(":")
+        address = parts[0] if len(parts) == 3 else "0.0.0.0"
+        bindings[int(parts[-1])] = (address, parts[-2])
+    return bindings
 
 
 # --- compose ----------------------------------------------------------------------------------------

@@ -3,9 +3,9 @@ the trucker service's WebSocket (TRUCKER_PUBLIC_URL) where the players build wit
 the lobby's turn-based route refuses building moves (the adjudicator is not the writer while building).
 
 Given the local stack (real NATS, Redis, adjudicator over gRPC, lobby over HTTP) and the trucker service
-on the same event store, seed vault and lobby secret, when two players start a Trucker table, then
-each connects to the URL the table gives, is recognised by their ticket, and their moves land in the
-game's stream under their player ids.
+on the same event store, seed vault and Redis (where the lobby keeps its tickets), when two players
+start a Trucker table, then each connects to the URL the table gives, is recognised by their ticket,
+and their moves land in the game's stream under their player ids.
 """
 from __future__ import annotations
 
@@ -39,11 +39,10 @@ async def stack(nats_url, redis_url, namespace):
 
 @pytest.fixture
 async def trucker(stack, nats_url, redis_url, namespace):
-    """The trucker service on the stack's store, seed vault and lobby secret; the lobby points at it."""
+    """The trucker service on the stack's store, seed vault and Redis; the lobby points at it."""
     settings = settings_for(nats_url, redis_url, namespace, event_stream=stack.settings.event_stream,
                             event_subject_prefix=stack.settings.event_subject_prefix,
-                            seed_bucket=f"seeds{namespace}", lobby_secret=stack.settings.lobby_secret,
-                            trucker_trust_player_param=False, trucker_bus_prefix=f"tr{namespace}")
+                            seed_bucket=f"seeds{namespace}", trucker_trust_player_param=False, trucker_bus_prefix=f"tr{namespace}")
     async with in_process(settings) as base:
         stack.runtime.settings = stack.settings.model_copy(update={"trucker_public_url": base})
         yield base

@@ -88,7 +88,7 @@ async def test_generated_requests_never_get_a_5xx_and_always_match_the_schema(st
     game_id = await seat_and_start([ann, bob], "testjack")
     message = await bob.ok(bob.post(f"/tables/{game_id}/chat", {"text": "hello"}))
     # With a token, the fuzz acts as an admin, so the moderation routes are reached past their role check.
-    await execute(stack.settings, argparse.Namespace(admin_command="create-admin", name="root"), ROOT_PASSWORD)
+    await execute(stack.admin_settings, argparse.Namespace(admin_command="create-admin", name="root"), ROOT_PASSWORD)
     schema_doc = (await http.get("/openapi.json")).json()
     known = {"game_id": game_id, "table_id": game_id, "player_id": ann.player_id, "board": "all",
              "message_id": message["id"]}

@@ -137,10 +137,12 @@ async def test_a_405_lists_every_method_the_path_allows(http):
     assert set(reply.headers["allow"].replace(" ", "").split(",")) == {"GET", "HEAD", "POST"}
 
 
-async def test_optional_auth_and_plain_text_metrics_are_documented(http):
+async def test_optional_auth_is_documented_and_metrics_are_not_public(http):
     schema = (await http.get("/openapi.json")).json()
     assert {} in schema["paths"]["/tables"]["get"]["security"]
-    assert "text/plain" in schema["paths"]["/metrics"]["get"]["responses"]["200"]["content"]
+    # Metrics are served on their own port (METRICS_PORT), never on the public API.
+    assert "/metrics" not in schema["paths"]
+    assert (await http.get("/metrics")).status_code == 404
 
 
 @pytest.mark.parametrize("after", ["-1", "abc", "²", "1e5", "99999999999999999999"])

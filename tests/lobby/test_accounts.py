@@ -153,7 +153,7 @@ async def test_a_guest_plays_and_later_claims_a_name_keeping_its_id(http):
 
 
 async def test_the_first_admin_comes_from_the_console_and_a_ban_stops_the_player_at_once(stack, http):
-    settings = stack.settings
+    settings = stack.admin_settings
     create = argparse.Namespace(admin_command="create-admin", name="root")
     [created] = await execute(settings, create, password="the root's password")
     assert "admin root created" in created
@@ -188,7 +188,7 @@ async def test_the_first_admin_comes_from_the_console_and_a_ban_stops_the_player
 
 async def test_mute_hide_and_report(stack, http, register):
     root_args = argparse.Namespace(admin_command="create-admin", name="root")
-    await execute(stack.settings, root_args, password="the root's password")
+    await execute(stack.admin_settings, root_args, password="the root's password")
     root = await ApiPlayer.login(http, "root", "the root's password")
     ann, bob = await register("ann"), await register("bob")
     table = await ann.ok(ann.post("/tables", {"game": "testjack", "seats": 2}))

@@ -84,7 +84,8 @@ async def test_a_notifier_killed_mid_send_and_started_again_loses_nothing_and_re
             await setup(made, receiver)
             port = free_port()
             env = {**env_for(made.settings), "NOTIFIER_HEALTH_PORT": str(port), "NOTIFIER_HEALTH_HOST": "127.0.0.1",
-                   "LOG_LEVEL": "warning"}
+                   "LOG_LEVEL": "warning", "METRICS_PORT": "0", "METRICS_HOST": "127.0.0.1",
+                   "INSECURE_DEV_MODE": "true"}      # an open test NATS: no NKey to present
             receiver.hold_next = 0
             processes.append(first := start_notifier(env))
             await ready(port, first)

@@ -23,9 +23,16 @@ from adjudicator.client import AdjudicatorClient
 from adjudicator.server import start_grpc_server
 from adjudicator.service import Adjudicator
 from starbase_core import tickets
+from starbase_core.bus import NatsAuth
+from starbase_core.callers import load_callers
+from starbase_core.connections import nats_auth, redis_options
+from starbase_core.nats_permissions import Names, inbox_prefix
+from starbase_core.provision import Credentials
 from starbase_core.seeds import JetStreamSeedVault
 from starbase_core.servers import free_port
+from starbase_core.snapshots import JetStreamSnapshotBucket, Snapshots
 from starbase_core.store_jetstream import JetStreamEventStore
+from starbase_rules.registry import get_game
 
 from lobby import logfilter
 from lobby.app import create_app
@@ -45,6 +52,7 @@ class Stack:
     runtime: LobbyRuntime
     settings: LobbySettings
     scoring: DurableScoring | None
+    admin_settings: LobbySettings       # what `starbase admin` runs with: the lobby's, as its own NATS user
 
 
 async def _serve_lobby(settings: LobbySettings, runtime: LobbyRuntime):
@@ -85,27 +93,49 @@ def stack_settings(nats_url: str, redis_url: str, namespace: str, **overrides) -
         "lobby_limits_prefix": f"limits{namespace}", "lobby_loop_prefix": f"loop{namespace}", **overrides})
 
 
+def stack_names(namespace: str) -> Names:
+    """The streams, subjects, buckets and key prefixes a stack of this namespace uses (for permissions),
+    as `stack_settings` names them."""
+    return Names(stream=f"ES{namespace}", prefix=namespace, seeds=f"seeds{namespace}",
+                 scoring_prefix=f"scoring{namespace}", accounts=f"accounts{namespace}",
+                 sessions=f"sessions{namespace}", personal_stream=f"PERSONAL{namespace}",
+                 personal_prefix=f"personal{namespace}", limits_prefix=f"limits{namespace}",
+                 loop_prefix=f"loop{namespace}")
+
+
 @asynccontextmanager
-async def local_stack(nats_url: str, redis_url: str, namespace: str, *,
-                      scoring: bool = True, settings: dict | None = None) -> AsyncIterator[Stack]:
+async def local_stack(nats_url: str, redis_url: str, namespace: str, *, scoring: bool = True,
+                      settings: dict | None = None, credentials: Credentials | None = None,
+                      snapshot_every: int = 0) -> AsyncIterator[Stack]:
+    """`settings`: the lobby's, over `stack_settings`. `credentials`: each part connects as its own
+    service does (NATS user, Redis user, adjudicator caller secret), for servers started with
+    `credentials`' permissions (tests/security). `snapshot_every` > 0: the adjudicator snapshots games
+    into its bucket `<stream>_snapshots` as `python -m adjudicator` does (0: no snapshots)."""
+    creds = _Roles(credentials)
     store_options = dict(name=f"ES{namespace}", subject_prefix=namespace)
-    adjudicator_store = await JetStreamEventStore.connect(nats_url, **store_options)
-    lobby_store = await JetStreamEventStore.connect(nats_url, **store_options)
-    checker_store = await JetStreamEventStore.connect(nats_url, **store_options)
+    adjudicator_store = await JetStreamEventStore.connect(nats_url, **store_options, auth=creds.nats("adjudicator"))
+    lobby_store = await JetStreamEventStore.connect(nats_url, **store_options, auth=creds.nats("lobby"))
+    checker_store = await JetStreamEventStore.connect(nats_url, **store_options, auth=creds.nats("scoring"))
     vault = await JetStreamSeedVault(adjudicator_store._nc, f"seeds{namespace}").ensure()
-    grpc_server, grpc_port = await start_grpc_server(Adjudicator(adjudicator_store, vault), 0, "127.0.0.1")
-    client = AdjudicatorClient(f"127.0.0.1:{grpc_port}")
-    redis = Redis.from_url(redis_url, decode_responses=True)
+    snapshots = None
+    if snapshot_every > 0:
+        bucket = await JetStreamSnapshotBucket(adjudicator_store._nc, f"ES{namespace}_snapshots").ensure()
+        snapshots = await Snapshots.open(bucket, vault, get_game)
+    adjudicator = Adjudicator(adjudicator_store, vault, snapshots=snapshots, snapshot_every=snapshot_every)
+    grpc_server, grpc_port = await start_grpc_server(adjudicator, 0, "127.0.0.1", callers=creds.callers())
+    client = AdjudicatorClient(f"127.0.0.1:{grpc_port}", token=creds.token("lobby"))
+    redis = Redis.from_url(redis_url, decode_responses=True, **creds.redis("lobby"))
     settings = stack_settings(nats_url, redis_url, namespace, adjudicator_target=f"127.0.0.1:{grpc_port}",
-                              **(settings or {}))
+                              **{**creds.settings("lobby"), **(settings or {})})
     runtime = LobbyRuntime(settings, store=lobby_store, adjudicator=client, redis=redis)
     server, serving = await _serve_lobby(settings, runtime)
-    ledger = Ledger(Redis.from_url(redis_url, decode_responses=True), settings.scoring_prefix)
+    ledger = Ledger(Redis.from_url(redis_url, decode_responses=True, **creds.redis("scoring")), settings.scoring_prefix)
     consumer = DurableScoring(checker_store, ScoringConsumer(checker_store, ledger)) if scoring else None
     scoring_task = asyncio.create_task(consumer.run()) if consumer else None
     try:
         yield Stack(http=f"http://127.0.0.1:{settings.lobby_port}", ws=f"ws://127.0.0.1:{settings.lobby_port}",
-                    store=checker_store, ledger=ledger, runtime=runtime, settings=settings, scoring=consumer)
+                    store=checker_store, ledger=ledger, runtime=runtime, settings=settings, scoring=consumer,
+                    admin_settings=settings.model_copy(update=creds.settings("admin")))
     finally:
         if scoring_task:
             scoring_task.cancel()
@@ -113,6 +143,7 @@ async def local_stack(nats_url: str, redis_url: str, namespace: str, *,
         server.should_exit = True
         await serving
         await grpc_server.stop(1)
+        await adjudicator.close()
         await client.close()
         await ledger.redis.aclose()
         await redis.aclose()
@@ -120,14 +151,49 @@ async def local_stack(nats_url: str, redis_url: str, namespace: str, *,
             await store.close()
 
 
+class _Roles:
+    """Each role's connection options from a set of credentials, or nothing (an open server)."""
+
+    def __init__(self, credentials: Credentials | None):
+        self.credentials = credentials
+
+    def nats(self, role: str) -> NatsAuth | None:
+        if self.credentials is None:
+            return None
+        seed = self.credentials.nats_seed_file(role).read_text().strip()
+        return NatsAuth(nkey_seed=seed, inbox_prefix=inbox_prefix(role))
+
+    def redis(self, role: str) -> dict:
+        if self.credentials is None:
+            return {}
+        return {"username": role, "password": self.credentials.redis_password_file(role).read_text().strip()}
+
+    def settings(self, role: str) -> dict:
+        """The credential settings of `role` (what `python -m <role>` reads), for the connections a
+        runtime opens itself (the lobby's accounts connection and its limits)."""
+        if self.credentials is None:
+            return {}
+        env = self.credentials.env(role)
+        return {key.lower(): value for key, value in env.items() if key.lower() in LobbySettings.model_fields
+                and key != "LOBBY_SECRET"}
+
+    def token(self, caller: str) -> str | None:
+        return self.credentials.token_file(caller).read_text().strip() if self.credentials else None
+
+    def callers(self):
+        return load_callers(str(self.credentials.callers_file)) if self.credentials else None
+
+
 @asynccontextmanager
 async def another_lobby(stack: Stack) -> AsyncIterator[str]:
-    """A second lobby replica on the same store, adjudicator and secret: its base URL."""
+    """A second lobby replica on the same store, adjudicator and secret (and credentials, if any): its
+    base URL."""
     settings = stack.settings.model_copy(update={"lobby_port": free_port()})
     store = await JetStreamEventStore.connect(settings.nats_url, name=settings.event_stream,
-                                              subject_prefix=settings.event_subject_prefix)
-    client = AdjudicatorClient(settings.adjudicator_target)
-    redis = Redis.from_url(settings.redis_url, decode_responses=True)
+                                              subject_prefix=settings.event_subject_prefix,
+                                              auth=nats_auth(settings, "lobby"))
+    client = AdjudicatorClient.from_settings(settings)
+    redis = Redis.from_url(settings.redis_url, decode_responses=True, **redis_options(settings))
     runtime = LobbyRuntime(settings, store=store, adjudicator=client, redis=redis)
     server, serving = await _serve_lobby(settings, runtime)
     try:

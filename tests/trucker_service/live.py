@@ -25,7 +25,9 @@ def settings_for(nats_url: str, redis_url: str, namespace: str, **overrides) -> 
     values = dict(nats_url=nats_url, redis_url=redis_url, event_stream=f"T_{namespace}",
                   event_subject_prefix=namespace, trucker_bus_prefix=namespace, trucker_port=free_port(),
                   seed_bucket=f"secrets_{namespace}",
-                  trucker_trust_player_param=True, trucker_clock_interval=0.05, log_json=False)
+                  trucker_trust_player_param=True, trucker_clock_interval=0.05, log_json=False,
+                  # `?player=` and an open NATS are for tests only: a child process must be told so.
+                  insecure_dev_mode=True, metrics_port=0)
     values.update(overrides)
     return TruckerSettings(**values)
 

@@ -244,6 +244,7 @@ async def test_when_the_sand_runs_out_on_start_building_stops_and_its_end_is_rec
 
 async def test_health_readiness_and_metrics_are_served(live, jetstream_store, vault):
     import httpx
+    from prometheus_client import generate_latest
 
     game = await new_game(jetstream_store, ["ann", "bob"], vault=vault)
     ann = await Client.connect(live, game, "ann")
@@ -252,7 +253,9 @@ async def test_health_readiness_and_metrics_are_served(live, jetstream_store, va
     async with httpx.AsyncClient() as http:
         assert (await http.get(f"{base}/healthz")).json() == {"status": "ok"}
         assert (await http.get(f"{base}/readyz")).json() == {"status": "ready"}
-        metrics = (await http.get(f"{base}/metrics")).text
+        assert (await http.get(f"{base}/metrics")).status_code == 404     # not on the players' port
+    # `python -m trucker` serves the registry on METRICS_PORT (starbase_core.health.serve_metrics).
+    metrics = generate_latest().decode()
     assert 'trucker_moves_total{op="GrabFaceDown",outcome="acked"}' in metrics
     await ann.close()
 

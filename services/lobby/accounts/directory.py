@@ -19,7 +19,7 @@ from typing import Awaitable, Callable
 
 import structlog
 from nats.js import api
-from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError
+from nats.js.errors import BucketNotFoundError, KeyNotFoundError, KeyWrongLastSequenceError
 from nats.js.kv import KeyValue
 
 from lobby.exceptions import Conflict
@@ -70,6 +70,15 @@ class Directory:
         self._kv = await self._js.create_key_value(api.KeyValueConfig(
             bucket=self.bucket, history=1, storage=api.StorageType.FILE, replicas=self.replicas))
         self.supervisor.start("watch accounts", self._follow)
+        return self
+
+    async def open(self) -> "Directory":
+        """The bucket as it is, without a watch or a cache, and without making it (`starbase admin`:
+        one command, one answer, as a user that may not create buckets). KeyError: no bucket yet."""
+        try:
+            self._kv = await self._js.key_value(self.bucket)
+        except BucketNotFoundError:
+            raise KeyError(self.bucket) from None
         return self
 
     async def stop(self) -> None:

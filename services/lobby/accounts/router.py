@@ -81,11 +81,11 @@ async def logout_everywhere(player: Player, runtime: Lobby) -> Response:
 
 
 @router.post("/tickets", status_code=201, response_model=TicketOut, tags=["accounts"], openapi_extra=OPTIONAL_AUTH)
-async def ticket(runtime: Lobby, viewer: MaybePlayer, body: TicketIn | None = None) -> TicketOut:
+async def ticket(request: Request, runtime: Lobby, viewer: MaybePlayer, body: TicketIn | None = None) -> TicketOut:
     """A single-use ticket for one WebSocket, valid a few seconds: offer `protocols` when connecting."""
     body = body or TicketIn()
     if viewer is None and body.game_id is None:
         raise NotAuthenticated("log in for a ticket, or name the private game (and its invite) you watch")
-    granted = await runtime.grant_ticket(viewer, body.game_id, body.invite)
+    granted = await runtime.grant_ticket(viewer, body.game_id, body.invite, client_address(request))
     return TicketOut(ticket=granted, expires_in=runtime.settings.lobby_ticket_seconds,
                      protocols=tickets.subprotocols(granted))

@@ -15,6 +15,8 @@ from limits import RateLimitItem, parse_many
 from limits.aio.storage import RedisStorage
 from limits.aio.strategies import MovingWindowRateLimiter
 
+from starbase_core.connections import redis_options
+
 from lobby.config import LobbySettings
 from lobby.exceptions import RateLimited
 
@@ -37,7 +39,7 @@ WHAT = {
 class RateLimits:
     def __init__(self, settings: LobbySettings):
         self._storage = RedisStorage(f"async+{settings.redis_url}", implementation="redispy",
-                                     key_prefix=settings.lobby_limits_prefix)
+                                     key_prefix=settings.lobby_limits_prefix, **redis_options(settings))
         self._limiter = MovingWindowRateLimiter(self._storage)
         self._items: dict[str, list[RateLimitItem]] = {
             name: parse_many(getattr(settings, f"lobby_limit_{name}")) for name in WHAT}

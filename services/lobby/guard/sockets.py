@@ -16,21 +16,17 @@ from lobby.exceptions import RateLimited
 HEARTBEAT = 30.0
 STALE = 3 * HEARTBEAT
 
-# KEYS: player set (or "" for anonymous), address set. ARGV: now, stale before, player limit, address
-# limit, member, ttl. Returns 0 when admitted, else 1 (player full) or 2 (address full).
+# KEYS: the sets the socket counts in (its player's, if any, and its address's). ARGV: now, stale
+# before, member, ttl, then each set's limit. Returns 0 when admitted, else the index of the first full
+# set. Only real keys are passed: an ACL user limited to its key patterns may not name any other ("").
 _ADMIT = """
-local admitted = {}
 for i, key in ipairs(KEYS) do
-  if key ~= '' then
-    redis.call('ZREMRANGEBYSCORE', key, '-inf', ARGV[2])
-    if redis.call('ZCARD', key) >= tonumber(ARGV[2 + i]) then return i end
-  end
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', ARGV[2])
+  if redis.call('ZCARD', key) >= tonumber(ARGV[4 + i]) then return i end
 end
 for _, key in ipairs(KEYS) do
-  if key ~= '' then
-    redis.call('ZADD', key, ARGV[1], ARGV[5])
-    redis.call('EXPIRE', key, ARGV[6])
-  end
+  redis.call('ZADD', key, ARGV[1], ARGV[3])
+  redis.call('EXPIRE', key, ARGV[4])
 end
 return 0
 """
@@ -42,23 +38,24 @@ class SocketQuota:
         self.per_player, self.per_address, self.exempt = per_player, per_address, exempt
         self._admit = redis.register_script(_ADMIT)
 
-    def _keys(self, player: str | None, address: str) -> list[str]:
-        return [f"{self.prefix}:sockets:player:{player}" if player else "",
-                f"{self.prefix}:sockets:address:{address}"]
+    def _sets(self, player: str | None, address: str) -> list[tuple[str, int, str]]:
+        """(key, limit, whose) of each set a socket counts in: an anonymous one, its address's only."""
+        sets = [(f"{self.prefix}:sockets:player:{player}", self.per_player, "you have")] if player else []
+        return sets + [(f"{self.prefix}:sockets:address:{address}", self.per_address, "your address has")]
 
     async def admit(self, player: str | None, address: str) -> "SocketSlot":
         """A place for one more socket, or RATE_LIMITED."""
-        slot = SocketSlot(self, self._keys(player, address), uuid.uuid4().hex)
+        sets = self._sets(player, address)
+        slot = SocketSlot(self, [key for key, _, _ in sets], uuid.uuid4().hex)
         if self.exempt(address):
             slot.keys = []
             return slot
         now = time.time()
         full = int(await self._admit(keys=slot.keys, args=[
-            now, now - STALE, self.per_player, self.per_address, slot.member, int(STALE * 2)]))
+            now, now - STALE, slot.member, int(STALE * 2), *(limit for _, limit, _ in sets)]))
         if full:
-            what = "you have" if full == 1 else "your address has"
-            limit = self.per_player if full == 1 else self.per_address
-            raise RateLimited(f"{what} {limit} sockets open already: close one first", int(HEARTBEAT))
+            _, limit, whose = sets[full - 1]
+            raise RateLimited(f"{whose} {limit} sockets open already: close one first", int(HEARTBEAT))
         return slot
 
 
@@ -67,9 +64,9 @@ class SocketSlot:
         self.quota, self.keys, self.member = quota, keys, member
 
     async def refresh(self) -> None:
-        for key in filter(None, self.keys):
+        for key in self.keys:
             await self.quota.redis.zadd(key, {self.member: time.time()}, xx=True)
 
     async def release(self) -> None:
-        for key in filter(None, self.keys):
+        for key in self.keys:
             await self.quota.redis.zrem(key, self.member)

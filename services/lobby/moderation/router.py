@@ -64,7 +64,8 @@ Limit = Annotated[int, Query(ge=1, le=100)]
 @router.post("/reports", status_code=201, response_model=EntryOut, tags=["moderation"])
 async def report(body: ReportIn, player: Player, runtime: Lobby) -> EntryOut:
     """Report a player or a chat message to the moderators."""
-    record = await runtime.moderation.report(player.player_id, body.player_id, body.message_id, body.reason)
+    record = await runtime.moderation.report(player.player_id, body.player_id, body.message_id, body.reason,
+                                             player.address)
     return entries([record])[0]
 
 

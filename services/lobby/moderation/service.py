@@ -77,11 +77,12 @@ class Moderation:
         await self.log(actor, "hide", message.data["player"], reason, message_id=message_id,
                        table_id=message.data["table"])
 
-    async def report(self, reporter: str, player_id: str | None, message_id: int | None, reason: str) -> Record:
+    async def report(self, reporter: str, player_id: str | None, message_id: int | None, reason: str,
+                     address: str | None = None) -> Record:
         if player_id is None and message_id is None:
             raise Invalid("report a player (player_id), a chat message (message_id), or both", "EMPTY_REPORT")
         if self.limits is not None:
-            await self.limits.hit("reports", reporter)
+            await self.limits.hit("reports", reporter, address)
         quoted = None
         if message_id is not None:
             message = await self.chat.find(message_id) if self.chat else None

@@ -1,0 +1,49 @@
+"""Who may call the adjudicator: a server interceptor that checks each call's bearer secret.
+
+A caller (the lobby, the clock, the Trucker service) sends `authorization: Bearer <secret>` with every
+call; the adjudicator knows only the SHA-256 of each caller's secret and the methods it may call
+(`ADJUDICATOR_CALLERS_FILE`, see `starbase_core.callers`). No or an unknown secret: UNAUTHENTICATED; a
+known caller asking for a method it may not: PERMISSION_DENIED. Either way the servicer never runs,
+so nothing is decided, stored or revealed. The refusal says what is wrong, never what was sent.
+"""
+from __future__ import annotations
+
+import grpc
+import structlog
+from prometheus_client import Counter
+
+from starbase_core.callers import Caller, identify
+
+log = structlog.get_logger(__name__)
+REFUSED = Counter("adjudicator_calls_refused_total", "gRPC calls refused before the servicer", ["reason"])
+BEARER = "bearer "
+
+
+def _refuse(code: grpc.StatusCode, message: str) -> grpc.RpcMethodHandler:
+    async def refuse(request, context):
+        await context.abort(code, message)
+
+    return grpc.unary_unary_rpc_method_handler(refuse)
+
+
+class CallerGuard(grpc.aio.ServerInterceptor):
+    def __init__(self, callers: dict[str, Caller]):
+        self._callers = callers
+
+    async def intercept_service(self, continuation, handler_call_details):
+        method = handler_call_details.method.rsplit("/", 1)[-1]
+        header = dict(handler_call_details.invocation_metadata or ()).get("authorization", "")
+        if not isinstance(header, str) or not header.lower().startswith(BEARER):
+            REFUSED.labels("missing").inc()
+            return _refuse(grpc.StatusCode.UNAUTHENTICATED,
+                           "this call carries no caller secret: send `authorization: Bearer <secret>`")
+        caller = identify(self._callers, header[len(BEARER):].strip())
+        if caller is None:
+            REFUSED.labels("unknown").inc()
+            log.warning("adjudicator_unknown_caller", method=method)
+            return _refuse(grpc.StatusCode.UNAUTHENTICATED, "this caller secret is not known to the adjudicator")
+        if not caller.may_call(method):
+            REFUSED.labels("forbidden").inc()
+            log.warning("adjudicator_forbidden_call", caller=caller.name, method=method)
+            return _refuse(grpc.StatusCode.PERMISSION_DENIED, f"{caller.name} may not call {method}")
+        return await continuation(handler_call_details)
