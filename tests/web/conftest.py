@@ -63,10 +63,10 @@ def screenshots() -> Path:
 
 @pytest.fixture
 async def trucker(stack, nats_url, redis_url, namespace):
-    """The Trucker service on the stack's store, seed vault and lobby secret; the lobby points at it."""
+    """The Trucker service on the stack's store, seed vault and Redis (the lobby's tickets); the lobby points at it."""
     settings = settings_for(nats_url, redis_url, namespace, event_stream=stack.settings.event_stream,
                             event_subject_prefix=stack.settings.event_subject_prefix,
-                            seed_bucket=f"seeds{namespace}", lobby_secret=stack.settings.lobby_secret,
+                            seed_bucket=f"seeds{namespace}",
                             trucker_trust_player_param=False, trucker_bus_prefix=f"tr{namespace}")
     async with in_process(settings) as base:
         stack.runtime.settings = stack.settings.model_copy(update={"trucker_public_url": base})
