@@ -196,7 +196,8 @@ async def test_a_move_stored_but_not_acknowledged_when_redis_is_lost_is_answered
         again = await service.play(game, "ann", move("grab_face_down"), "ann:17")
 
         assert again.retried and (again.first_seq, again.last_seq) == (grab.first_seq, grab.last_seq)
-        assert [public_event(e) for e in again.events] == [public_event(e) for e in grab.events]
+        stream = game_stream(game)
+        assert [public_event(stream, e) for e in again.events] == [public_event(stream, e) for e in grab.events]
         envelopes = await store.read(game_stream(game))
         grabs = [e for e in envelopes if e.type == "ComponentGrabbed"]
         assert [(e.actor, e.data["component"], e.meta.get("request_id")) for e in grabs] == \

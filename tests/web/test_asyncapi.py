@@ -10,7 +10,7 @@ import websockets
 
 from tests.support import sockets
 from tests.support.stack import seat_and_start
-from tests.web.asyncapi_doc import DOC, payload, valid
+from tests.web.asyncapi_doc import DOC, payload, resolved, valid
 
 
 def test_the_document_names_every_socket_and_message():

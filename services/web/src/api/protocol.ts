@@ -1,8 +1,7 @@
-// The socket protocol, as docs/asyncapi.yaml defines it (version 1): every server message is
-// `{"v": 1, "kind": ...}`. The lobby speaks it; the Trucker service still sends
-// `{"type": "welcome" | "ack" | "refused" | "event", ...}`, and a lobby from before version 1 sent
-// `{"kind": "event", seq, type, ...}` (the event's fields at the top). `normalize` reads all three,
-// so the client works with each server before and after it moves to version 1.
+// The socket protocol, as docs/asyncapi.yaml defines it (version 1): every message either way is
+// `{"v": 1, "kind": ...}`, on the lobby's sockets and the Trucker service's alike. A lobby from before
+// version 1 sent `{"kind": "event", seq, type, ...}` (the event's fields at the top); `normalize` still
+// reads that, for a lobby not yet upgraded.
 import type { ChatMessage, GameEvent } from "./types";
 
 export const PROTOCOL_VERSION = 1;
@@ -15,13 +14,14 @@ export type ServerMessage =
   | { kind: "chat"; chat: ChatMessage }
   | { kind: "ack"; id: string | null; seq: number; events: GameEvent[]; raw: Record<string, unknown> }
   | { kind: "error"; id: string | null; error: ProtocolError }
+  | { kind: "your_turn"; gameId: string; seq: number; dueAt: string | null }
   | { kind: "unknown"; raw: unknown };
 
 type Raw = Record<string, unknown>;
 
 const asError = (raw: Raw): ProtocolError => {
   const nested = raw.error as Partial<ProtocolError> | undefined;
-  return { code: String(nested?.code ?? raw.code ?? "ERROR"), message: String(nested?.message ?? raw.message ?? "") };
+  return { code: String(nested?.code ?? "ERROR"), message: String(nested?.message ?? "") };
 };
 
 const chatOf = (value: unknown): ChatMessage | null => {
@@ -46,8 +46,7 @@ export function normalize(input: unknown): ServerMessage {
   if (!input || typeof input !== "object") return { kind: "unknown", raw: input };
   const raw = input as Raw;
   const unified = typeof raw.v === "number" && raw.v >= PROTOCOL_VERSION;
-  // Version 1 and the lobby today name the message in `kind`; Trucker today in `type`.
-  const kind = typeof raw.kind === "string" ? raw.kind : typeof raw.type === "string" ? raw.type : "";
+  const kind = typeof raw.kind === "string" ? raw.kind : "";
   const legacyLobbyEvent = !unified && typeof raw.kind === "string";
   switch (kind) {
     case "event": {
@@ -67,8 +66,11 @@ export function normalize(input: unknown): ServerMessage {
         events: ((raw.events as unknown[]) ?? []).map(eventOf).filter((e): e is GameEvent => e !== null),
       };
     case "error":
-    case "refused":
       return { kind: "error", id: (raw.id as string | null) ?? null, error: asError(raw) };
+    case "your_turn":
+      return unified && typeof raw.game_id === "string"
+        ? { kind: "your_turn", gameId: raw.game_id, seq: Number(raw.seq ?? 0), dueAt: typeof raw.due_at === "string" ? raw.due_at : null }
+        : { kind: "unknown", raw };
     default:
       return { kind: "unknown", raw };
   }
@@ -77,13 +79,14 @@ export function normalize(input: unknown): ServerMessage {
 // Commands a real-time service stamps with its own clock: an `at` from the client is not its to say.
 const STAMPED = new Set(["TurnTimer", "StartBuilding", "CallTimeUp"]);
 
-/** A move for the Trucker service, as it reads one today: `{id, command}` with the engine's command
- *  (as `legal_actions` lists it), `at` left out where the service stamps its own clock. Version 1's
- *  `{"v": 1, "kind": "move", …}` once the service reads it (docs/web-client.md, "Sockets"). */
-export function moveMessage(id: string, command: { type: string; [field: string]: unknown }): { id: string; command: Record<string, unknown> } {
-  if (!STAMPED.has(command.type)) return { id, command };
+export interface MoveMessage { v: 1; kind: "move"; id: string; command: Record<string, unknown> }
+
+/** A move for the Trucker service: `{"v": 1, "kind": "move", id, command}` with the engine's command
+ *  (as `legal_actions` lists it), `at` left out where the service stamps its own clock. */
+export function moveMessage(id: string, command: { type: string; [field: string]: unknown }): MoveMessage {
+  if (!STAMPED.has(command.type)) return { v: PROTOCOL_VERSION, kind: "move", id, command };
   const { at: _at, ...rest } = command;
-  return { id, command: rest };
+  return { v: PROTOCOL_VERSION, kind: "move", id, command: rest };
 }
 
 /** Close codes: 4000 + the HTTP status of the refusal (4401 bad credentials, 4404 no such game, …). */

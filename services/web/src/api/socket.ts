@@ -42,8 +42,9 @@ export class LiveFeed {
   private timer: number | undefined;
   private refusal: string | null = null;
 
-  /** `lastSeq`: the last seq already shown (0: from the start). */
-  constructor(private readonly target: FeedTarget, public lastSeq: number, private readonly handlers: FeedHandlers) {}
+  /** `lastSeq`: the last seq already shown (0: from the start; null: nothing, and the welcome brings the
+   *  whole state at its seq, as Trucker's does: the first connection asks for no events before it). */
+  constructor(private readonly target: FeedTarget, public lastSeq: number | null, private readonly handlers: FeedHandlers) {}
 
   async start(): Promise<void> {
     this.stopped = false;
@@ -58,7 +59,8 @@ export class LiveFeed {
     }
     if (this.stopped) return;
     this.refusal = null;
-    const socket = new WebSocket(socketUrl(this.target.path, { after: String(this.lastSeq) }), protocols);
+    const query: Record<string, string> = this.lastSeq === null ? {} : { after: String(this.lastSeq) };
+    const socket = new WebSocket(socketUrl(this.target.path, query), protocols);
     this.socket = socket;
     socket.onopen = () => {
       this.attempt = 0;
@@ -117,12 +119,13 @@ export class LiveFeed {
     }
     const message = normalize(parsed);
     if (message.kind === "event") {
-      if (message.event.seq <= this.lastSeq) return;      // already shown (a resume may overlap)
+      if (this.lastSeq !== null && message.event.seq <= this.lastSeq) return;   // already shown (a resume may overlap)
       this.lastSeq = message.event.seq;
       this.handlers.onEvent(message.event);
     } else if (message.kind === "chat") {
       this.handlers.onChat?.(message.chat);
     } else if (message.kind === "welcome") {
+      if (this.lastSeq === null) this.lastSeq = message.seq;     // the welcome's state covers up to its seq
       this.handlers.onWelcome?.(message);
     } else if (message.kind === "error") {
       if (message.id === null) this.refusal = message.error.code;
