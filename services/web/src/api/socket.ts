@@ -23,6 +23,8 @@ export interface FeedTarget {
   /** The game or table the ticket is for (the lobby checks a private one's membership or invite). */
   gameId: string;
   invite?: string;
+  /** More query parameters (the lobby's `notify=true` for `your_turn` pushes). */
+  query?: Record<string, string>;
 }
 
 const RETRY_MS = [250, 500, 1000, 2000, 4000];
@@ -59,7 +61,7 @@ export class LiveFeed {
     }
     if (this.stopped) return;
     this.refusal = null;
-    const query: Record<string, string> = this.lastSeq === null ? {} : { after: String(this.lastSeq) };
+    const query: Record<string, string> = { ...this.target.query, ...(this.lastSeq === null ? {} : { after: String(this.lastSeq) }) };
     const socket = new WebSocket(socketUrl(this.target.path, query), protocols);
     this.socket = socket;
     socket.onopen = () => {

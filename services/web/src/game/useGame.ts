@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { ApiError, api } from "../api/client";
 import { LiveFeed, type FeedStatus } from "../api/socket";
 import type { Command, GameEvent, GameView } from "../api/types";
+import { refreshMyTurns } from "../ui/myTurns";
 
 export interface GameState {
   events: GameEvent[];
@@ -18,6 +19,8 @@ export interface GameState {
   actionsSeq: number;
   status: FeedStatus;
   error: unknown;
+  /** The latest `your_turn` push for my seat: the seq after which I owe a decision, and its due time. */
+  turnPush: { seq: number; dueAt: string | null } | null;
 }
 
 async function wholeLog(gameId: string, invite?: string): Promise<GameEvent[]> {
@@ -32,7 +35,8 @@ async function wholeLog(gameId: string, invite?: string): Promise<GameEvent[]> {
 
 export function useGame(gameId: string, seated: boolean, invite?: string): GameState & { refresh: () => void } {
   const [state, setState] = useState<GameState>(
-    { events: [], view: null, ended: null, actions: [], drawnSeq: 0, actionsSeq: 0, status: "connecting", error: null });
+    { events: [], view: null, ended: null, actions: [], drawnSeq: 0, actionsSeq: 0, status: "connecting", error: null,
+      turnPush: null });
   const latest = useRef(0);
   const refreshing = useRef<Promise<void> | null>(null);
   const again = useRef(false);
@@ -70,11 +74,18 @@ export function useGame(gameId: string, seated: boolean, invite?: string): GameS
       latest.current = events.length ? events[events.length - 1].seq : 0;
       setState((old) => ({ ...old, events }));
       refresh();
-      feed = new LiveFeed({ path: `/games/${encodeURIComponent(gameId)}/ws`, gameId, invite }, latest.current, {
+      // A seat asks for `your_turn` pushes: they move the header's badge and my clock at once.
+      const query = seated ? { notify: "true" } : undefined;
+      feed = new LiveFeed({ path: `/games/${encodeURIComponent(gameId)}/ws`, gameId, invite, query }, latest.current, {
         onEvent: (event) => {
           latest.current = Math.max(latest.current, event.seq);
           setState((old) => ({ ...old, events: [...old.events, event] }));
           queueMicrotask(refresh);
+        },
+        onMessage: (message) => {
+          if (message.kind !== "your_turn" || message.gameId !== gameId) return;
+          setState((old) => ({ ...old, turnPush: { seq: message.seq, dueAt: message.dueAt } }));
+          refreshMyTurns();
         },
         onStatus: (status) => {
           setState((old) => ({ ...old, status }));
