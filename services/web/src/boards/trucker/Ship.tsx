@@ -99,7 +99,7 @@ function PieceTarget({ square, x, y, most, count, what, onToggle }: {
   const label = t(most > 1 ? "trucker.pieceMany" : "trucker.piece",
                   { what, column: square[0], row: square[1], count, most });
   return (
-    <g class={count > 0 ? "pick picked" : "pick"} role="button" tabindex={0} data-pick={name} data-picked={count}
+    <g class={count > 0 ? "pick picked" : "pick"} role="button" tabindex={0} data-pick={name} data-picked={count} data-most={most}
        aria-pressed={count > 0} aria-label={label} onClick={() => onToggle(name)} onKeyDown={key}>
       <rect x={2} y={2} width={CELL - 4} height={CELL - 4} rx={4} transform={`translate(${x} ${y})`} />
       {count > 0 && <text x={x + CELL / 2} y={y + 14}>{most > 1 ? `✓${count}` : "✓"}</text>}
