@@ -116,4 +116,6 @@ export interface ViewReply {
   players: string[];
   ended: string | null;
   view: GameView;
+  /** The game's clock now (docs/clock.md): each seat's bank and due time; null when untimed or over. */
+  clock?: ClockState | null;
 }

@@ -3,7 +3,7 @@
 // slider and the final standings. Everything is drawn from the view, the legal actions and the pushes.
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { api, lobbyServesPastViews } from "../api/client";
-import type { ClockState, Command, GameView, Standing, Table } from "../api/types";
+import type { Command, GameView, Standing, Table } from "../api/types";
 import { loadBoard } from "../boards/registry";
 import type { BoardModule } from "../boards/types";
 import { t } from "../i18n";
@@ -77,7 +77,7 @@ export function GameTable({ gameId, game, names, me, invite, table }: Props) {
 
   const standings = useMemo(() => finalStandings(table, view), [table, view]);
   // The live clock (not a past position's): the view's, with a newer `your_turn` push's due time.
-  const clock = withPush((state.view?.clock as ClockState | null | undefined) ?? null, me, state.turnPush);
+  const clock = withPush(state.clock, me, state.turnPush);
   const players = table.seats.map((s) => s.player_id).filter((p): p is string => Boolean(p));
   return (
     <section class="game" aria-labelledby="game-title" data-game={game} data-seq={state.drawnSeq}

@@ -4,7 +4,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { ApiError, api } from "../api/client";
 import { LiveFeed, type FeedStatus } from "../api/socket";
-import type { Command, GameEvent, GameView } from "../api/types";
+import type { ClockState, Command, GameEvent, GameView } from "../api/types";
 import { refreshMyTurns } from "../ui/myTurns";
 
 export interface GameState {
@@ -19,6 +19,8 @@ export interface GameState {
   actionsSeq: number;
   status: FeedStatus;
   error: unknown;
+  /** The game's clock as the last view carried it (null: untimed, or over). */
+  clock: ClockState | null;
   /** The latest `your_turn` push for my seat: the seq after which I owe a decision, and its due time. */
   turnPush: { seq: number; dueAt: string | null } | null;
 }
@@ -36,7 +38,7 @@ async function wholeLog(gameId: string, invite?: string): Promise<GameEvent[]> {
 export function useGame(gameId: string, seated: boolean, invite?: string): GameState & { refresh: () => void } {
   const [state, setState] = useState<GameState>(
     { events: [], view: null, ended: null, actions: [], drawnSeq: 0, actionsSeq: 0, status: "connecting", error: null,
-      turnPush: null });
+      clock: null, turnPush: null });
   const latest = useRef(0);
   const refreshing = useRef<Promise<void> | null>(null);
   const again = useRef(false);
@@ -50,7 +52,8 @@ export function useGame(gameId: string, seated: boolean, invite?: string): GameS
     // The view is drawn as soon as it arrives; my actions (slower to compute for some games) follow.
     const view = api.view(gameId, invite).then((reply) => {
       if (reply.seq < upTo) again.current = true;      // a replica behind the push: ask again
-      setState((old) => ({ ...old, view: reply.view, ended: reply.ended, drawnSeq: Math.max(old.drawnSeq, reply.seq), error: null }));
+      setState((old) => ({ ...old, view: reply.view, ended: reply.ended, clock: reply.clock ?? null,
+                           drawnSeq: Math.max(old.drawnSeq, reply.seq), error: null }));
     });
     const actions = (seated ? api.actions(gameId) : Promise.resolve([])).then((list) => {
       setState((old) => ({ ...old, actions: list, actionsSeq: Math.max(old.actionsSeq, upTo) }));
