@@ -105,6 +105,7 @@ class Connection:
         self.stream = game_stream(game)
         self.viewer = caller.player
         self.listener: Listener | None = None
+        self.read: list = []
 
     async def serve(self) -> None:
         folded = await self._welcome_state()
@@ -132,6 +133,7 @@ class Connection:
 
     async def _welcome_state(self) -> Folded | None:
         envelopes = await self.runtime.store.read(game_stream(self.game))
+        self.read = list(envelopes)         # what the welcome is folded from: a resume is sent from it too
         folded = Folded(envelopes)
         # A private game does not exist for anyone the lobby did not let in (auth.py).
         if folded.state.round == 0 or not self.runtime.auth.may_watch(
@@ -148,16 +150,16 @@ class Connection:
             if await self.runtime.service.open_current_round(self.game, folded):
                 for envelope in await self.runtime.store.read(game_stream(self.game), from_seq=folded.seq + 1):
                     folded.add(envelope)
+                    self.read.append(envelope)
         return folded
 
     async def _catch_up(self, seq: int) -> None:
         """The events past the client's `after` up to the welcome's seq, each as this viewer may see it."""
         if self.after is None or self.after >= seq:
             return
-        for envelope in await self.runtime.store.read(self.stream, from_seq=self.after + 1):
-            if envelope.seq > seq:
-                break
-            await self.socket.send_json(schemas.message("event", event=wire_event(envelope, self.viewer)))
+        for envelope in self.read:
+            if self.after < envelope.seq <= seq:
+                await self.socket.send_json(schemas.message("event", event=wire_event(envelope, self.viewer)))
 
     async def _receive(self) -> str:
         message = await self.socket.receive()
