@@ -85,3 +85,9 @@ test("a Trucker move is version 1's move: the engine's command under an id; `at`
   assert.deepEqual(moveMessage("m2", { type: "TurnTimer", at: 1712.5 }), { v: 1, kind: "move", id: "m2", command: { type: "TurnTimer" } });
   assert.deepEqual(moveMessage("m3", { type: "Finish", order_tile: 2 }), { v: 1, kind: "move", id: "m3", command: { type: "Finish", order_tile: 2 } });
 });
+
+test("an event push that carries the game's clock hands it on; one without has none", () => {
+  const clock = { control: { decision_seconds: 60 }, seq: 7, seats: { ann: { bank_seconds: null, owes_since: null, due_at: null } } };
+  assert.deepEqual(normalize({ v: 1, kind: "event", event, clock }).clock, clock);
+  assert.equal("clock" in normalize({ v: 1, kind: "event", event }), false);
+});

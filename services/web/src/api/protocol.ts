@@ -2,7 +2,7 @@
 // `{"v": 1, "kind": ...}`, on the lobby's sockets and the Trucker service's alike. A lobby from before
 // version 1 sent `{"kind": "event", seq, type, ...}` (the event's fields at the top); `normalize` still
 // reads that, for a lobby not yet upgraded.
-import type { ChatMessage, GameEvent } from "./types";
+import type { ChatMessage, ClockState, GameEvent } from "./types";
 
 export const PROTOCOL_VERSION = 1;
 
@@ -10,7 +10,7 @@ export interface ProtocolError { code: string; message: string }
 
 export type ServerMessage =
   | { kind: "welcome"; stream: string | null; you: string | null; seq: number; view?: unknown }
-  | { kind: "event"; event: GameEvent }
+  | { kind: "event"; event: GameEvent; clock?: ClockState | null }
   | { kind: "chat"; chat: ChatMessage }
   | { kind: "ack"; id: string | null; seq: number; events: GameEvent[]; raw: Record<string, unknown> }
   | { kind: "error"; id: string | null; error: ProtocolError }
@@ -51,7 +51,10 @@ export function normalize(input: unknown): ServerMessage {
   switch (kind) {
     case "event": {
       const event = eventOf(legacyLobbyEvent ? raw : raw.event);
-      return event ? { kind: "event", event } : { kind: "unknown", raw };
+      if (!event) return { kind: "unknown", raw };
+      // A push may carry the game's clock as of its event (as a view does): the page need not ask again.
+      const clock = unified && raw.clock && typeof raw.clock === "object" ? (raw.clock as ClockState) : undefined;
+      return clock ? { kind: "event", event, clock } : { kind: "event", event };
     }
     case "chat": {
       const chat = chatOf(unified ? raw.chat : raw);

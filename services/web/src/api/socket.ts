@@ -3,12 +3,13 @@
 import { ApiError } from "./http";
 import { socketProtocols, stillSignedIn } from "./auth";
 import { CLOSE_RATE_LIMITED, CLOSE_SIGNED_OUT, isFinalClose, normalize, type ProtocolError, type ServerMessage } from "./protocol";
-import type { ChatMessage, GameEvent } from "./types";
+import type { ChatMessage, ClockState, GameEvent } from "./types";
 
 export type FeedStatus = "connecting" | "live" | "reconnecting" | "closed" | "signedOut";
 
 export interface FeedHandlers {
-  onEvent: (event: GameEvent) => void;
+  /** `clock`: the game's clock as of this event, when the push carries one. */
+  onEvent: (event: GameEvent, clock?: ClockState | null) => void;
   onChat?: (chat: ChatMessage) => void;
   onWelcome?: (welcome: Extract<ServerMessage, { kind: "welcome" }>) => void;
   /** Anything else the server sends (Trucker's acks and refusals of moves). */
@@ -123,7 +124,7 @@ export class LiveFeed {
     if (message.kind === "event") {
       if (this.lastSeq !== null && message.event.seq <= this.lastSeq) return;   // already shown (a resume may overlap)
       this.lastSeq = message.event.seq;
-      this.handlers.onEvent(message.event);
+      this.handlers.onEvent(message.event, message.clock);
     } else if (message.kind === "chat") {
       this.handlers.onChat?.(message.chat);
     } else if (message.kind === "welcome") {

@@ -80,9 +80,9 @@ export function useGame(gameId: string, seated: boolean, invite?: string): GameS
       // A seat asks for `your_turn` pushes: they move the header's badge and my clock at once.
       const query = seated ? { notify: "true" } : undefined;
       feed = new LiveFeed({ path: `/games/${encodeURIComponent(gameId)}/ws`, gameId, invite, query }, latest.current, {
-        onEvent: (event) => {
+        onEvent: (event, clock) => {
           latest.current = Math.max(latest.current, event.seq);
-          setState((old) => ({ ...old, events: [...old.events, event] }));
+          setState((old) => ({ ...old, events: [...old.events, event], clock: clock === undefined ? old.clock : clock }));
           queueMicrotask(refresh);
         },
         onMessage: (message) => {
