@@ -14,7 +14,7 @@ from playwright.async_api import expect
 from starbase_core.gamestream import game_stream
 from tests.support.stack import ApiPlayer, seat_and_start
 from tests.trucker_service.live import Client
-from tests.web.trucker_build import hosts_an_alien, kind_is, place_one
+from tests.web.trucker_build import hosts_an_alien, kind_is, life_support_with_room, place_one
 from tests.web.ui import Person
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(300)]
@@ -40,7 +40,7 @@ async def test_an_alien_is_put_in_a_cabin_by_picking_it_on_the_ship(stack, truck
         face_up: set[str] = set()
         # Life support first (beside the starting cabin), then a cabin joined to it: an alien may live there.
         await place_one(builder, stack.store, game_id, ann_api.player_id,
-                        kind_is("life_support_purple", "life_support_brown"), lambda ship: True, face_up)
+                        kind_is("life_support_purple", "life_support_brown"), life_support_with_room, face_up)
         cabin = await place_one(builder, stack.store, game_id, ann_api.player_id, kind_is("cabin"), hosts_an_alien, face_up)
         for client, tile in ((builder, 1), (bob, 2)):
             assert (await client.send("finish", order_tile=tile))["kind"] == "ack"

@@ -9,6 +9,7 @@ from starbase_core.gamestream import game_stream
 from starbase_rules.contract import RuleViolation
 from trucker_rules import shipvalues
 from trucker_rules.building import check_placement
+from trucker_rules.catalog import DIRECTIONS, neighbour
 from trucker_rules.ship import Placed, Ship
 
 from trucker.state_doc import Folded
@@ -97,3 +98,16 @@ def kind_is(*kinds: str) -> Callable[[str], bool]:
 
 def hosts_an_alien(ship: Ship) -> bool:
     return bool(shipvalues.alien_options(ship))
+
+
+def life_support_with_room(ship: Ship) -> bool:
+    """Some life support of the ship offers a connector to a free buildable square: a cabin can join it."""
+    for square, placed in ship.tiles.items():
+        if not placed.tile.kind.startswith("life_support_"):
+            continue
+        for direction in DIRECTIONS:
+            other = neighbour(square, direction)
+            if (other in ship.squares and other not in ship.tiles
+                    and placed.tile.side(direction, placed.rotation) != "smooth"):
+                return True
+    return False
