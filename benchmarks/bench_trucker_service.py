@@ -154,7 +154,7 @@ class SocketBot:
             await self._send(socket, "return")
 
 
-async def run_service(nats_url: str, redis_url: str, games: list[str]) -> dict:
+async def run_service(nats_url: str, redis_url: str, games: list[str], bot_class=SocketBot) -> dict:
     port = free_port()
     env = {**os.environ, "NATS_URL": nats_url, "REDIS_URL": redis_url, "TRUCKER_PORT": str(port),
            "TRUCKER_TRUST_PLAYER_PARAM": "true", "LOG_LEVEL": "warning",
@@ -166,7 +166,7 @@ async def run_service(nats_url: str, redis_url: str, games: list[str]) -> dict:
                              stderr=subprocess.DEVNULL)
     try:
         await _wait_ready(port)
-        bots = [SocketBot(f"ws://127.0.0.1:{port}/tables/{game}/ws?player={player}", player)
+        bots = [bot_class(f"ws://127.0.0.1:{port}/tables/{game}/ws?player={player}", player)
                 for game in games for player in PLAYERS]
         start, deadline, connected = asyncio.Event(), [float("inf")], [0]
         tasks = []
