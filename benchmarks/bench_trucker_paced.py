@@ -83,6 +83,17 @@ def _summary(latencies: list[float]) -> str:
             f"max {1000 * max(latencies):.1f} ms; over 100 ms: {over:.1%} of {len(latencies)} grabs")
 
 
+async def _script_calls(url: str) -> int:
+    """Redis scripts run so far (EVALSHA and EVAL, from INFO commandstats)."""
+    from redis.asyncio import Redis
+    client = Redis.from_url(url)
+    try:
+        stats = await client.info("commandstats")
+    finally:
+        await client.aclose()
+    return sum(int(stats.get(f"cmdstat_{name}", {}).get("calls", 0)) for name in ("evalsha", "eval"))
+
+
 async def one_size(tables: int) -> None:
     PacedBot.started = None
     with tempfile.TemporaryDirectory() as scratch, NatsServer(workdir=scratch) as nats, RedisServer() as redis:
@@ -94,7 +105,11 @@ async def one_size(tables: int) -> None:
         def make(url: str, player: str) -> PacedBot:
             bots.append(PacedBot(url, player))
             return bots[-1]
+        scripts_before = await _script_calls(redis.url)
+        appends_before = (await store._js.stream_info(store.name)).state.messages
         figures = await base.run_service(nats.url, redis.url, games, bot_class=make)
+        scripts = await _script_calls(redis.url) - scripts_before
+        appends = (await store._js.stream_info(store.name)).state.messages - appends_before
         await store.close()
     began = PacedBot.started or 0.0
     warm = [lat for bot in bots for sent, lat in bot.timed if sent < began + WARMUP]
@@ -103,6 +118,9 @@ async def one_size(tables: int) -> None:
           f"({figures['acked'] / figures['elapsed']:.0f}/s), {figures['refused']} refused, "
           f"{figures['failed_bots']} bots failed; service CPU {1000 * figures['cpu'] / max(1, figures['acked']):.2f} ms "
           f"per move ({figures['cpu'] / figures['elapsed']:.0%} of one core)", flush=True)
+    acked = max(1, figures["acked"])
+    print(f"  per acknowledged move: {scripts / acked:.2f} Redis script calls, {appends / acked:.2f} JetStream "
+          f"appends (round trips on the path of a move, whatever the machine's load)", flush=True)
     print(f"  grab-to-ack, steady: {_summary(steady)}", flush=True)
     print(f"  grab-to-ack, first {WARMUP:.0f} s: {_summary(warm)}", flush=True)
 
