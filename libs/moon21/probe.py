@@ -1,5 +1,6 @@
 """A decision probed without a copy of the state: it runs on the caller's state and stops at its first
-event (`FirstEvent`), before anything would change.
+event (`FirstEvent`), before anything would change. (`moon21.scratch.probe` is another thing: a
+whole throwaway `Tx`, on a copy, for "would this be accepted, and what would follow?".)
 
 `legal_actions` puts dozens of candidates to `decide` per position, and most are refused by a check
 that reads the state before emitting anything; copying the whole state for each (what `Tx` does) was a
