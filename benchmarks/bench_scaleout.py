@@ -7,7 +7,8 @@ replicas, so the relay meets the other replica's events and the fan-out crosses 
 they can) for a fixed time; the figure is acknowledged moves per second, and the ratio 2 replicas /
 1 replica. Runs alternate 1, 2, 1, 2, … (`BENCH_SCALEOUT_ROUNDS` pairs, default 2) so both meet the
 same machine load; min / median / max of the ratios. Bounded: `BENCH_SCALEOUT_SECONDS` of play per run
-(default 8), `BENCH_SCALEOUT_TABLES` tables (default 60). Loopback only; figures only, nothing judged.
+(default 8; at most 25 s to connect and 15 s for the last answers), `BENCH_SCALEOUT_TABLES`
+tables (default 60). Loopback only; figures only, nothing judged.
 On a 2-core machine the second replica competes for the same cores (and with nats-server, Redis and the
 bots): read the ratio as what one box gains, not what a cluster would.
 
@@ -74,13 +75,13 @@ async def run_replicas(nats_url: str, redis_url: str, games: list[str], replicas
             if index % 50 == 49:
                 await asyncio.sleep(0.05)
         waited = time.monotonic()
-        while connected[0] < len(bots) and time.monotonic() - waited < 40 and not all(t.done() for t in tasks):
+        while connected[0] < len(bots) and time.monotonic() - waited < 25 and not all(t.done() for t in tasks):
             await asyncio.sleep(0.05)
         cpu_before = sum(base._cpu_seconds(c.pid) for c in children)
         began = time.monotonic()
         deadline[0] = began + SECONDS
         start.set()
-        done, late = await asyncio.wait(tasks, timeout=SECONDS + 60)
+        done, late = await asyncio.wait(tasks, timeout=SECONDS + 15)
         for task in late:
             task.cancel()
         elapsed = time.monotonic() - began

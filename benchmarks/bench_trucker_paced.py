@@ -6,7 +6,8 @@ The figure is grab-to-acknowledgement latency (an ack means the event is durable
 steady state, p50 / p99 / max, and the share of grabs over 100 ms (the stalls). Each bot starts at a
 random moment of its first pause, as players do; the first `WARMUP` seconds (every table's first
 moves: cold views, the store's first look at each stream) are reported apart. Bounded:
-`BENCH_TRUCKER_PACED_SECONDS` of play per size (default 12 s) after the warm-up, sizes from
+`BENCH_TRUCKER_PACED_SECONDS` of play per size (default 10 s) after the warm-up (at most 25 s
+to connect and 15 s for the last answers, so the three sizes fit `make bench`'s 240 s), sizes from
 `BENCH_TRUCKER_PACED_TABLES` (default 25,100,250); one service process on loopback with its own
 nats-server (fsync on every message) and redis-server. Figures only; nothing is judged. On a shared
 machine the tail follows the machine's load: compare runs made side by side.
@@ -28,7 +29,7 @@ from trucker_rules.ship import Placed
 PACE_SECONDS = 1.5
 WARMUP = 3.0
 SIZES = [int(n) for n in os.environ.get("BENCH_TRUCKER_PACED_TABLES", "25,100,250").split(",")]
-PLAY_SECONDS = float(os.environ.get("BENCH_TRUCKER_PACED_SECONDS", 12))
+PLAY_SECONDS = float(os.environ.get("BENCH_TRUCKER_PACED_SECONDS", 10))
 
 
 class PacedBot(base.SocketBot):
@@ -127,6 +128,7 @@ async def one_size(tables: int) -> None:
 
 async def main_async() -> None:
     base.SERVICE_SECONDS = WARMUP + PLAY_SECONDS
+    base.CONNECT_SECONDS, base.DRAIN_SECONDS = 25.0, 15.0
     print(f"paced Trucker tables: 4 bots each, one move per {PACE_SECONDS} s (±50 %), {WARMUP:.0f} s warm-up "
           f"then {PLAY_SECONDS:.0f} s measured per size; load average now {os.getloadavg()[0]:.1f}", flush=True)
     for tables in SIZES:
