@@ -219,6 +219,9 @@ class Relay:
             durable = stored[-1].seq
             self._known[game] = (view.epoch, durable)
             self._unmarked[game] = (view.epoch, durable)
+            if (offered := self._offered.get(game)) is not None:
+                for seq in [s for s in offered[1] if s <= durable]:
+                    del offered[1][seq]     # stored: not kept until the game's next move
             if fresh and self.publish is not None:
                 await self.publish(game, stored)
             if durable >= view.last and (target is None or durable >= target):
