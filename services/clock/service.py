@@ -11,7 +11,8 @@ may have moved it on) and decides again on the next tick if there were any; the 
 it was chosen at (`expected_seq`), so the adjudicator refuses it (STALE_POSITION) if anything landed
 in between, and the clock decides again on the newer state at the next tick. The command id names the
 owed decision (`clock:<since seq>:<player>`), so clock replicas and restarts apply it at most once:
-the adjudicator answers a known command id from the store. A refusal (the player acted meanwhile, a
+the adjudicator answers a known command id from the store. Every time-out is sent as played by the
+clock (`played_by` "clock", recorded in the stream: who played each move). A refusal (the player acted meanwhile, a
 real-time phase) is logged and not tried again; a failed call (adjudicator unreachable) is tried again.
 """
 from __future__ import annotations
@@ -27,6 +28,7 @@ from prometheus_client import Counter, Gauge
 from clock.tracker import Due, Tracker, game_of
 from starbase_core.decisionfeed import catch_up, fold_in_order
 from starbase_core.envelope import Envelope
+from starbase_core.seats import CLOCK
 from starbase_core.store import EventStore
 from starbase_core.supervise import Supervisor
 from starbase_rules.contract import RuleViolation
@@ -118,7 +120,7 @@ class DecisionClock:
             return False   # the game moved on: decide again on the newer state at the next tick
         try:
             envelopes = await self.submit(due.game_id, due.player, due.command, due.command_id,
-                                          expected_seq=due.at_seq)
+                                          expected_seq=due.at_seq, played_by=CLOCK)
         except RuleViolation as refusal:
             if refusal.code in MOVED_ON:   # not settled: the next tick reads the newer envelopes first
                 DEFAULTS.labels("stale").inc()
