@@ -162,7 +162,21 @@ class DecisionBook(Generic[G]):
             return None   # a game that ended, or one whose start this book never saw
         if envelope.seq <= game.record.last_seq:
             return None
-        game.record.apply([envelope])
+        game.record.apply([envelope])       # RefoldNeeded: an undo reaches back (see `refold`)
+        return self._folded(game_id, game, envelope)
+
+    def refold(self, game_id: str, envelopes: list[Envelope]) -> G | None:
+        """Fold a followed game's stream from seq 1 up to an undo that `observe` refused (`RefoldNeeded`:
+        its record had folded what the undo takes back). The engine state is rebuilt from the stream;
+        the decisions and banks folded so far stand (the time was spent), and the undo's envelope is
+        then folded like any other (it is its actor's move)."""
+        game = self.followed.get(game_id)
+        if game is None or not envelopes or envelopes[-1].seq != game.record.last_seq + 1:
+            return None
+        game.record = replay(game_id, envelopes, self.games)
+        return self._folded(game_id, game, envelopes[-1])
+
+    def _folded(self, game_id: str, game: G, envelope: Envelope) -> G:
         if game.record.ended is not None:
             del self.followed[game_id]
             return game

@@ -21,9 +21,10 @@ from datetime import datetime, timezone
 
 import structlog
 
+from starbase_core.decisionfeed import refold
 from starbase_core.decisions import FollowedGame, TimedBook, game_of
 from starbase_core.envelope import Envelope
-from starbase_core.gamestream import GameRecord, game_stream
+from starbase_core.gamestream import GameRecord, RefoldNeeded, game_stream
 from starbase_core.timecontrol import TimeControl
 
 log = structlog.get_logger(__name__)
@@ -75,8 +76,10 @@ class ClockViews:
             return False
         try:
             self._fold(game_id, [envelope])
-        except Exception as problem:    # e.g. an undo of what was folded: the next ask folds from seq 1
-            log.info("lobby_clock_refold", game_id=game_id, problem=repr(problem))
+        except RefoldNeeded:            # an undo of what was folded: the next ask reads and refolds it
+            return False
+        except Exception as problem:
+            log.info("lobby_clock_dropped", game_id=game_id, problem=repr(problem))
             self.book.forget(game_id)
             return False
         return True
@@ -99,14 +102,10 @@ class ClockViews:
         if fresh or wanted is None or wanted <= self.latest.get(game_id, 0):
             try:
                 await self._read(game_id, wanted or 1)
-            except Exception:           # an undo of what was folded: fold the game again from seq 1
+            except Exception as problem:     # the view goes out without its clock rather than not at all
+                log.warning("lobby_clock_view_failed", game_id=game_id, problem=repr(problem))
                 self.book.forget(game_id)
-                try:
-                    await self._read(game_id, 1)
-                except Exception as problem:     # the view goes out without its clock rather than not at all
-                    log.warning("lobby_clock_view_failed", game_id=game_id, problem=repr(problem))
-                    self.book.forget(game_id)
-                    return None
+                return None
         game = self.book.followed.pop(game_id, None)
         if game is None:
             return None
@@ -116,7 +115,11 @@ class ClockViews:
         return game.clock_state(now or datetime.now(timezone.utc))
 
     async def _read(self, game_id: str, wanted: int) -> None:
-        self._fold(game_id, await self.store.read(game_stream(game_id), wanted))
+        for envelope in await self.store.read(game_stream(game_id), wanted):
+            try:
+                self._fold(game_id, [envelope])
+            except RefoldNeeded:        # an undo reaches back: rebuild the state from the stream up to it
+                await refold(self.store, self.book, game_id, envelope.seq)
 
     def _fold(self, game_id: str, envelopes: list[Envelope]) -> None:
         for envelope in envelopes:

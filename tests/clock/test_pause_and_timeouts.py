@@ -10,6 +10,7 @@ import pytest
 from adjudicator.service import Adjudicator
 from clock.service import DecisionClock
 from clock.tracker import Tracker
+from lobby.clockview import ClockViews
 from starbase_core.audit import PASS, audit_game
 from starbase_core.gamestream import ends_game, replay
 from starbase_core.pause import MAX_REQUESTS
@@ -17,6 +18,7 @@ from starbase_core.seeds import MemorySeedVault
 from starbase_core.store_memory import MemoryEventStore
 from starbase_rules.contract import RuleViolation
 from starbase_rules.registry import get_game
+from tests.support import tally
 
 T0 = datetime(2026, 12, 2, 12, 0, tzinfo=timezone.utc)
 GAME = "g1"
@@ -195,3 +197,45 @@ async def test_a_time_out_is_refused_unless_the_clock_sends_it_for_a_person_owin
     plain = Game()
     await plain.create({"decision_seconds": 60})
     assert await plain.refused("ann", "TimeOut", played_by="clock") == "NO_TIMEOUT_POLICY"
+
+
+async def test_an_undo_in_a_timed_game_is_refolded_and_the_clock_keeps_timing_it():
+    """An undo takes back envelopes the clock had folded: it rebuilds the game from the stream instead
+    of dropping it (it used to stop timing the game for good)."""
+    tally.register()
+    store = MemoryEventStore()
+    adjudicator = Adjudicator(store, MemorySeedVault())
+    await adjudicator.create_game(GAME, "tally", ["ann", "bob"], {"rated": False, "bank_seconds": 100})
+    clock = DecisionClock(store, adjudicator.submit, Tracker(0.0), now=lambda: datetime.max.replace(tzinfo=timezone.utc))
+    for envelope in await store.read(STREAM):
+        await clock._fold(envelope)
+    for number, command in enumerate([{"type": "Add", "points": 3}, {"type": "Undo"}]):
+        for envelope in await adjudicator.submit(GAME, "ann", command, f"u{number}"):
+            await clock._fold(envelope)
+    envelopes = await store.read(STREAM)
+    assert envelopes[-1].type == "CommandsUndone"
+    game = clock.tracker.clocks[GAME]
+    assert game.record.last_seq == envelopes[-1].seq
+    assert game.record.state == replay(GAME, envelopes, get_game).state          # the Add is taken back
+    assert game.owed["ann"].since_seq == envelopes[-1].seq                     # the undo was her move
+    assert await clock.tick() == 1                                            # still timed: her default
+    assert (await store.read(STREAM))[-1].meta["played_by"] == "clock"
+
+
+async def test_the_lobbys_clock_views_fold_an_undo_and_a_pause_from_the_feed_and_the_store():
+    tally.register()
+    store = MemoryEventStore()
+    adjudicator = Adjudicator(store, MemorySeedVault())
+    await adjudicator.create_game(GAME, "tally", ["ann", "bob"], {"rated": False, "decision_seconds": 60})
+    views = ClockViews(store)
+    assert (await views.state(GAME))["seats"]["ann"]["due_at"] is not None
+    for number, command in enumerate([{"type": "Add", "points": 3}, {"type": "Undo"}, {"type": "ProposePause"}]):
+        for envelope in await adjudicator.submit(GAME, "ann", command, f"v{number}"):
+            views.seen(envelope)                  # the live feed; the undo cannot be folded on alone
+    assert views.cached(GAME) is None             # behind the feed: a list would read the store
+    clock = await views.state(GAME, fresh=False)
+    assert clock["seq"] == (await store.read(STREAM))[-1].seq and clock["awaiting"] == ["bob"]
+    for envelope in await adjudicator.submit(GAME, "bob", {"type": "AgreePause"}, "v-agree"):
+        assert views.seen(envelope)               # folded from the feed alone
+    assert views.cached(GAME)["paused"] is True and views.cached(GAME)["seats"]["ann"]["due_at"] is None
+    assert await views.state(GAME, options={"decision_seconds": 0}) is None    # untimed: nothing read
