@@ -7,8 +7,11 @@ expected time is computed from the stream's own server times."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 
+import jsonschema
 import pytest
+import yaml
 
 from adjudicator.client import AdjudicatorClient
 from clock.service import DecisionClock
@@ -25,6 +28,15 @@ from tests.support.stack import seat_and_start
 
 pytestmark = pytest.mark.integration
 FAR = datetime(9000, 1, 1, tzinfo=timezone.utc)
+DOC = yaml.safe_load((Path(__file__).resolve().parents[2] / "docs" / "asyncapi.yaml").read_text())
+
+
+def documented(message: dict) -> dict:
+    """A `clock` push checked against docs/asyncapi.yaml's Clock message."""
+    schema = {**DOC["components"]["messages"]["Clock"]["payload"], "$defs": DOC["components"]["schemas"]}
+    text = yaml.safe_dump(schema).replace("#/components/schemas/", "#/$defs/")
+    jsonschema.validate(message, yaml.safe_load(text), format_checker=jsonschema.FormatChecker())
+    return message
 
 
 async def refused(reply, status: int, code: str) -> None:
@@ -93,6 +105,7 @@ async def test_a_pause_by_agreement_stops_the_clock_everywhere_and_a_resume_move
         assert all(e.meta.get("platform") for e in envelopes if "Pause" in e.type or "Clock" in e.type)
         assert audit_game(game_id, envelopes, get_game).problems == []
         assert plain.kind("clock") == []                                       # pushes are opt-in
+        assert all(documented(m) for m in watching.kind("clock"))
     finally:
         await watching.close()
         await plain.close()
@@ -219,5 +232,6 @@ async def test_tables_on_the_servers_default_clock_show_it_in_lists_views_and_pu
                                  "bob's decision pushed")
         assert at(moved["clock"]["seats"][bob.player_id]["due_at"]) == stood_time + timedelta(seconds=120)
         assert moved["clock"]["seats"][ann.player_id]["due_at"] is None and moved["seq"] >= stood["events"][-1]["seq"]
+        assert all(documented(m) for m in socket.kind("clock"))
     finally:
         await socket.close()
