@@ -23,7 +23,8 @@ from starbase_core.store_jetstream import JetStreamEventStore
 from starbase_rules.registry import get_game
 from tests.support.botworker import bot_worker
 from tests.support.lobby_stack import http, register, stack, stack_options  # noqa: F401  (fixtures)
-from tests.support.loop import Inbox, eventually
+from tests.support.loop import Inbox
+from tests.support.loop import eventually as eventually_within
 from tests.support.stack import seat_and_start
 
 pytestmark = pytest.mark.integration
@@ -43,6 +44,11 @@ async def refused(reply, status: int, code: str) -> None:
     reply = await reply
     assert reply.status_code == status, reply.text
     assert reply.json()["error"]["code"] == code, reply.text
+
+
+async def eventually(check, what: str):
+    """Wait for what the lobby learns asynchronously, generously: the suite may run on a loaded machine."""
+    return await eventually_within(check, what, timeout=90)
 
 
 def at(text: str) -> datetime:
