@@ -24,6 +24,7 @@ from typing import Awaitable, Callable
 import structlog
 from prometheus_client import Counter, Gauge
 
+from clock import observe
 from clock.tracker import Due, Tracker, game_of
 from starbase_core.decisionfeed import catch_up, fold_in_order
 from starbase_core.envelope import Envelope
@@ -117,8 +118,9 @@ class DecisionClock:
         if not self.tracker.still_due(due):
             return False   # the game moved on: decide again on the newer state at the next tick
         try:
-            envelopes = await self.submit(due.game_id, due.player, due.command, due.command_id,
-                                          expected_seq=due.at_seq)
+            with observe.timeout_span(due):     # the time-out's trace, through the adjudicator
+                envelopes = await self.submit(due.game_id, due.player, due.command, due.command_id,
+                                              expected_seq=due.at_seq)
         except RuleViolation as refusal:
             if refusal.code in MOVED_ON:   # not settled: the next tick reads the newer envelopes first
                 DEFAULTS.labels("stale").inc()
@@ -136,6 +138,7 @@ class DecisionClock:
                         command_id=due.command_id, problem=repr(problem))
             return False
         DEFAULTS.labels("applied").inc()
+        observe.applied(self.tracker, due, self.now())   # its lateness (before its events are folded)
         self.tracker.settle(due)
         log.info("clock_default_applied", game_id=due.game_id, player=due.player, command=due.command,
                  command_id=due.command_id, first_seq=envelopes[0].seq if envelopes else None)
