@@ -9,8 +9,9 @@ tick interval, the follow's lag behind the store and the adjudicator's answer ti
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 from datetime import datetime
-from typing import Any
+from typing import Any, Callable, Iterator
 
 from prometheus_client import Histogram
 
@@ -20,10 +21,19 @@ LATENESS = Histogram("clock_lateness_seconds", "From a decision's due time to it
                      buckets=(0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300))
 
 
-def timeout_span(due: Any) -> Any:
-    """`with timeout_span(due):` around the submit of a default."""
-    return tracing.new_trace("clock.timeout", **{"starbase.game": due.game_id, "starbase.player": due.player,
-                                                 "starbase.command_id": due.command_id})
+@contextmanager
+def timeout(tracker: Any, due: Any, now: Callable[[], datetime]) -> Iterator[None]:
+    """`with timeout(tracker, due, clock.now):` around the submit of the default of `due`: its span, and
+    once the adjudicator has applied it (the block ends without an exception), how late it was. The due
+    time is read first: by the time the answer comes, the clock's follow may have folded the default."""
+    deadline = due_time(tracker, due)
+    with tracing.new_trace("clock.timeout", **{"starbase.game": due.game_id, "starbase.player": due.player,
+                                               "starbase.command_id": due.command_id}) as span:
+        yield
+        if deadline is not None:
+            late = max(0.0, (now() - deadline).total_seconds())
+            LATENESS.observe(late)
+            span.set_attribute("starbase.lateness_seconds", late)
 
 
 def due_time(tracker: Any, due: Any) -> datetime | None:
@@ -33,14 +43,3 @@ def due_time(tracker: Any, due: Any) -> datetime | None:
     if owed is None or owed.since_seq != due.since_seq:
         return None
     return game.due_at(owed)
-
-
-def applied(tracker: Any, due: Any, now: datetime) -> float | None:
-    """Record how late the default of `due` was applied (call before the tracker folds its events);
-    the lateness in seconds, None when its due time is unknown."""
-    deadline = due_time(tracker, due)
-    if deadline is None:
-        return None
-    late = max(0.0, (now - deadline).total_seconds())
-    LATENESS.observe(late)
-    return late

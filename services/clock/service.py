@@ -118,7 +118,7 @@ class DecisionClock:
         if not self.tracker.still_due(due):
             return False   # the game moved on: decide again on the newer state at the next tick
         try:
-            with observe.timeout_span(due):     # the time-out's trace, through the adjudicator
+            with observe.timeout(self.tracker, due, self.now):   # its trace and, once applied, lateness
                 envelopes = await self.submit(due.game_id, due.player, due.command, due.command_id,
                                               expected_seq=due.at_seq)
         except RuleViolation as refusal:
@@ -138,7 +138,6 @@ class DecisionClock:
                         command_id=due.command_id, problem=repr(problem))
             return False
         DEFAULTS.labels("applied").inc()
-        observe.applied(self.tracker, due, self.now())   # its lateness (before its events are folded)
         self.tracker.settle(due)
         log.info("clock_default_applied", game_id=due.game_id, player=due.player, command=due.command,
                  command_id=due.command_id, first_seq=envelopes[0].seq if envelopes else None)
