@@ -21,7 +21,8 @@ from tests.deploy import facts
 HERE = facts.ROOT / "deploy" / "observability"
 RULES, RULE_TESTS, DASHBOARD = HERE / "alerts.yaml", HERE / "alerts.test.yaml", HERE / "grafana-dashboard.json"
 METRIC_MODULES = ("lobby.app", "lobby.websocket", "adjudicator.service", "adjudicator.cache", "clock.service", "clock.observe",
-                  "scoring.durable", "scoring.consumer", "trucker.metrics", "starbase_core.supervise")
+                  "scoring.durable", "scoring.consumer", "trucker.metrics", "starbase_core.supervise",
+                  "starbase_core.consumer_lag")
 OURS = re.compile(r"\b((?:lobby|adjudicator|scoring|clock|trucker|starbase)_[a-z_]+)\b")
 
 
