@@ -26,7 +26,10 @@ def timeout(tracker: Any, due: Any, now: Callable[[], datetime]) -> Iterator[Non
     """`with timeout(tracker, due, clock.now):` around the submit of the default of `due`: its span, and
     once the adjudicator has applied it (the block ends without an exception), how late it was. The due
     time is read first: by the time the answer comes, the clock's follow may have folded the default."""
-    deadline = due_time(tracker, due)
+    try:
+        deadline = due_time(tracker, due)
+    except Exception:   # a figure must never stop a default: no lateness for this one
+        deadline = None
     with tracing.new_trace("clock.timeout", **{"starbase.game": due.game_id, "starbase.player": due.player,
                                                "starbase.command_id": due.command_id}) as span:
         yield

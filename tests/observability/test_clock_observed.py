@@ -19,6 +19,7 @@ from starbase_core.gamestream import ends_game, game_stream
 from starbase_core.health import serve_metrics
 from starbase_core.seeds import JetStreamSeedVault, MemorySeedVault
 from starbase_core.store_memory import MemoryEventStore
+from starbase_rules.contract import RuleViolation
 
 from tests.observability.helpers import in_trace, scrape, trace_of, until
 
@@ -111,3 +112,21 @@ async def test_each_time_out_is_one_trace_and_its_lateness_is_on_the_metrics_por
         assert append[0].parent.span_id == server[0].context.span_id
         assert default.meta["span_id"] == format(server[0].context.span_id, "016x")
         assert trace_of(timeout[0]) == default.meta["trace_id"]
+
+
+async def test_a_refused_default_records_no_lateness():
+    store = MemoryEventStore()
+    adjudicator = Adjudicator(store, MemorySeedVault())
+    await adjudicator.create_game("g1", "testjack", ["ann", "bob"], {"decision_seconds": LIMIT})
+    stream = await store.read("game.g1")
+    now = parse_time(stream[-1].time) + timedelta(seconds=LIMIT + 1)
+
+    async def refusing(*_args, **_kwargs):
+        raise RuleViolation("NOT_NOW", "not now")
+
+    clock = DecisionClock(store, refusing, Tracker(0.0), now=lambda: now)
+    for envelope in stream:
+        clock.tracker.observe(envelope)
+    before = _histogram(observe.LATENESS)
+    assert await clock.tick() == 0
+    assert _histogram(observe.LATENESS) == before
