@@ -5,6 +5,9 @@ and on to the push of its events: the adjudicator keeps the trace and span ids i
 meta (`trace_id`, `span_id`, covered by the hash chain, not compared by the audit), and the lobby's feed
 starts its push span under them, so the push joins the trace whichever replica follows the store.
 Every log line written inside a span carries `trace_id` and `span_id`.
+Consumers continue a trace from an event's meta (`span_after`: scoring) or from a NATS message's W3C
+`traceparent` header (`headers` on the sender, `span_from_headers` on the receiver: the Trucker fan-out);
+`new_trace` starts one (a Trucker socket message, a clock time-out).
 
 Configured by the standard variables only: `OTEL_TRACES_EXPORTER` (`otlp`, `console` or `none`; unset
 is `none`: no SDK, no spans recorded, no cost beyond a no-op call), `OTEL_EXPORTER_OTLP_ENDPOINT` /

@@ -43,13 +43,15 @@ class _Waiter:
 _waiting: dict[str, list[_Waiter]] = {}     # game -> moves of this process waiting for the stream
 
 
+# The two gauges are read by the metrics server's thread while the event loop changes `_waiting`: they
+# read copies (`list()` of a dict's values or of a list is one step under the GIL), never the live ones.
 def waiting_count() -> int:
-    return sum(len(waiters) for waiters in _waiting.values())
+    return sum(len(waiters) for waiters in list(_waiting.values()))
 
 
 def oldest_wait(now: float | None = None) -> float:
     """Seconds the oldest waiting move has waited (0 when none waits)."""
-    starts = [waiter.since for waiters in _waiting.values() for waiter in waiters]
+    starts = [waiter.since for waiters in list(_waiting.values()) for waiter in list(waiters)]
     return max(0.0, (now if now is not None else time.monotonic()) - min(starts)) if starts else 0.0
 
 
