@@ -9,7 +9,8 @@ import yaml
 ROOT = Path(__file__).resolve().parents[2]
 DOC = yaml.safe_load((ROOT / "docs" / "asyncapi.yaml").read_text())
 SCHEMA_OF_KIND = {"welcome": "Welcome", "event": "Event", "chat": "Chat", "ack": "Ack", "error": "Error",
-                  "move": "Move", "your_turn": "YourTurn", "presence": "Presence"}
+                  "move": "Move", "your_turn": "YourTurn", "presence": "Presence",
+                  "clock": "Clock"}
 
 
 def resolved(node):

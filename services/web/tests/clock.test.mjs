@@ -53,3 +53,8 @@ test("a your_turn push newer than the view gives my seat its due time; an older 
   assert.equal(withPush(null, "bob", { seq: 10, dueAt: null }), null);
   assert.equal(withPush(clock, "zed", { seq: 10, dueAt: null }), clock);
 });
+
+test("a clock pushed as paused (`paused: true`) counts nothing either", () => {
+  const paused = { ...clock, paused: true, paused_at: null, seats: { ...clock.seats, ann: { ...clock.seats.ann, due_at: null } } };
+  assert.deepEqual(seatTime(paused, paused.seats.ann, now + 3_600_000), { left: 580, running: false, low: false });
+});

@@ -91,3 +91,11 @@ test("an event push that carries the game's clock hands it on; one without has n
   assert.deepEqual(normalize({ v: 1, kind: "event", event, clock }).clock, clock);
   assert.equal("clock" in normalize({ v: 1, kind: "event", event }), false);
 });
+
+test("the lobby's clock push: the game, the seq it is as of, and the clock", () => {
+  const clock = { control: { decision_seconds: null, bank_seconds: 600 }, seq: 12, paused: false, paused_at: null,
+                  seats: { ann: { bank_seconds: 512.25, owes_since: "2026-12-02T04:59:30+00:00", due_at: "2026-12-02T05:08:02+00:00" } } };
+  assert.deepEqual(normalize({ v: 1, kind: "clock", table_id: "g1", game_id: "g1", seq: 12, now: "2026-12-02T05:00:00Z", clock }),
+    { kind: "clock", gameId: "g1", seq: 12, clock });
+  assert.equal(normalize({ v: 1, kind: "clock", game_id: "g1", seq: 12 }).kind, "unknown");
+});

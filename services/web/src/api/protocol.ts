@@ -15,6 +15,7 @@ export type ServerMessage =
   | { kind: "ack"; id: string | null; seq: number; events: GameEvent[]; raw: Record<string, unknown> }
   | { kind: "error"; id: string | null; error: ProtocolError }
   | { kind: "your_turn"; gameId: string; seq: number; dueAt: string | null }
+  | { kind: "clock"; gameId: string; seq: number; clock: ClockState }
   | { kind: "unknown"; raw: unknown };
 
 type Raw = Record<string, unknown>;
@@ -70,6 +71,10 @@ export function normalize(input: unknown): ServerMessage {
       };
     case "error":
       return { kind: "error", id: (raw.id as string | null) ?? null, error: asError(raw) };
+    case "clock":
+      return unified && typeof raw.game_id === "string" && raw.clock && typeof raw.clock === "object"
+        ? { kind: "clock", gameId: raw.game_id, seq: Number(raw.seq ?? 0), clock: raw.clock as ClockState }
+        : { kind: "unknown", raw };
     case "your_turn":
       return unified && typeof raw.game_id === "string"
         ? { kind: "your_turn", gameId: raw.game_id, seq: Number(raw.seq ?? 0), dueAt: typeof raw.due_at === "string" ? raw.due_at : null }

@@ -35,6 +35,7 @@ export interface ClockState {
              timeout_policy?: string | null } | null;
   seq: number;
   seats: Record<string, SeatClock>;
+  paused?: boolean;
   paused_at?: string | null;
 }
 

@@ -34,7 +34,7 @@ export function Clocks({ clock, players, names, me, ended }:
   { clock: ClockState | null; players: string[]; names: Record<string, string>; me: string | null; ended: boolean }) {
   const now = useNow();
   if (ended || !clock || !clock.control) return <p class="clock muted">{t("game.noClock")}</p>;
-  const paused = Boolean(clock.paused_at);
+  const paused = Boolean(clock.paused || clock.paused_at);
   const mine = me ? seatTime(clock, clock.seats[me], now) : null;
   return (
     <div class="clocks" data-paused={paused}>

@@ -18,7 +18,7 @@ export interface SeatTime {
 /** A seat's time at `now` (ms since the epoch). A paused clock (`paused_at` set) counts nothing. */
 export function seatTime(clock: ClockState, seat: SeatClock | undefined, now: number): SeatTime {
   if (!seat) return { left: null, running: false, low: false };
-  const paused = Boolean(clock.paused_at);
+  const paused = Boolean(clock.paused || clock.paused_at);
   const limit = clock.control?.decision_seconds ?? null;
   let left: number | null = null;
   let running = false;

@@ -86,6 +86,11 @@ export function useGame(gameId: string, seated: boolean, invite?: string): GameS
           queueMicrotask(refresh);
         },
         onMessage: (message) => {
+          // The lobby's `clock` push (a decision began or ended, a pause): shown at once.
+          if (message.kind === "clock" && message.gameId === gameId) {
+            setState((old) => ({ ...old, clock: !old.clock || message.seq >= old.clock.seq ? message.clock : old.clock }));
+            return;
+          }
           if (message.kind !== "your_turn" || message.gameId !== gameId) return;
           setState((old) => ({ ...old, turnPush: { seq: message.seq, dueAt: message.dueAt } }));
           refreshMyTurns();
