@@ -24,7 +24,7 @@ from typing import Callable
 
 import structlog
 
-from bots.policies import choose
+from bots.policies import choose, plays_from_seat_state, seat_choice
 from starbase_core.envelope import Envelope
 from starbase_core.forced import forced_command
 from starbase_core.gamestream import GameRecord, RefoldNeeded, replay
@@ -127,11 +127,7 @@ class Tracker:
             if len(refused) >= MAX_REFUSED:
                 return None
             rnd = random.Random(f"{record.game_id}:{seq}:{player}:{len(refused)}")
-            engine, state = record.engine, record.state
-            legal = [action for action in engine.legal_actions(state, player) if action not in refused]
-            # Only what the seat's own player is shown reaches the policy (see `bots.policies`).
-            command = choose(engine, controller.removeprefix(BOT_PREFIX), engine.view(state, player), legal,
-                             player, rnd)
+            command = Tracker.bot_choice(record, player, controller.removeprefix(BOT_PREFIX), rnd, refused)
             if command is None:
                 log.warning("bot_found_no_move", game_id=record.game_id, player=player, seq=seq)
                 return None
@@ -141,6 +137,20 @@ class Tracker:
         if forced is None:
             return None
         return Move(record.game_id, player, forced, command_id("forced", seq, player), PLATFORM, seq)
+
+    @staticmethod
+    def bot_choice(record: GameRecord, player: str, level: str, rnd: random.Random,
+                   refused: list[dict]) -> dict | None:
+        """Only what the seat's own player may know reaches the policy (see `bots.policies`): the engine's
+        level bot on the seat's state, or (a level the engine does not play, or its choice refused) a
+        choice among the legal actions from the seat's view."""
+        engine, state = record.engine, record.state
+        if plays_from_seat_state(engine, level):
+            command = seat_choice(engine, level, state, player, rnd)
+            if command is not None and command not in refused:
+                return command
+        legal = [action for action in engine.legal_actions(state, player) if action not in refused]
+        return choose(engine, level, engine.view(state, player), legal, player, rnd)
 
 
 def command_id(kind: str, seq: int, player: str) -> str:
