@@ -14,15 +14,25 @@ import math
 import random
 from typing import Any, Callable
 
-from starbase_rules.contract import Command, Game, Outcome
+from starbase_rules.contract import Command, Game, Outcome, RuleViolation
 from starbase_rules.fair import FairRng
 
 SeatPolicy = Callable[[Any, str, random.Random], Command]
 
 
-def random_seat(game: Game) -> SeatPolicy:
+def random_seat(game: Game, tries: int = 8) -> SeatPolicy:
+    """Uniform among the legal actions; an entry the engine will not take as listed (a shape with
+    parameters left out) is drawn again, up to `tries` draws, then the engine's own bot plays."""
     def choose(state: Any, player: str, rnd: random.Random) -> Command:
-        return game.parse_command(rnd.choice(game.legal_actions(state, player)))
+        actions = game.legal_actions(state, player)
+        for _ in range(tries if actions else 0):
+            try:
+                command = game.parse_command(rnd.choice(actions))
+                game.decide(state, command, player, FairRng(b"arena-trial"))
+            except (RuleViolation, ValueError, TypeError):
+                continue
+            return command
+        return game.bot_command(state, player, rnd)
     return choose
 
 
