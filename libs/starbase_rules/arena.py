@@ -32,7 +32,10 @@ def random_seat(game: Game, tries: int = 8) -> SeatPolicy:
             except (RuleViolation, ValueError, TypeError):
                 continue
             return command
-        return game.bot_command(state, player, rnd)
+        fallback = game.bot_command(state, player, rnd)
+        if fallback is None:
+            raise AssertionError(f"{game.name}: no move for {player}")
+        return fallback
     return choose
 
 

@@ -28,6 +28,7 @@ from nats.js.errors import NotFoundError
 from prometheus_client import Counter
 
 from bots.tracker import Move, Tracker
+from starbase_core.batches import finish_shielded, keep_alive, quietly
 from starbase_core.envelope import Envelope
 from starbase_core.gamestream import game_stream
 from starbase_core.store_jetstream import JetStreamEventStore
@@ -63,12 +64,7 @@ class BotWorker:
                     messages = await subscription.fetch(BATCH, timeout=FETCH_TIMEOUT)
                 except (NatsTimeout, asyncio.TimeoutError):
                     continue
-                step = asyncio.ensure_future(self._handle_batch(messages))
-                try:
-                    await asyncio.shield(step)
-                except asyncio.CancelledError:
-                    await asyncio.wait({step})
-                    raise
+                await finish_shielded(self._handle_batch(messages))
         finally:
             try:
                 await subscription.unsubscribe()
@@ -90,7 +86,7 @@ class BotWorker:
         return await self._js.pull_subscribe_bind(durable=self.durable, stream=self.store.name)
 
     async def _handle_batch(self, messages) -> None:
-        heartbeat = asyncio.ensure_future(self._keep_alive(messages))
+        heartbeat = keep_alive(messages, HEARTBEAT)
         try:
             for message in messages:
                 envelopes = [Envelope.model_validate(item) for item in json.loads(message.data)]
@@ -101,16 +97,10 @@ class BotWorker:
         except BaseException as problem:
             if not isinstance(problem, asyncio.CancelledError):
                 self.failures += 1
-            await asyncio.gather(*(m.nak() for m in messages), return_exceptions=True)
+            await quietly(*(m.nak() for m in messages))
             raise
         finally:
             heartbeat.cancel()
-
-    @staticmethod
-    async def _keep_alive(messages) -> None:
-        while True:
-            await asyncio.sleep(HEARTBEAT)
-            await asyncio.gather(*(m.in_progress() for m in messages), return_exceptions=True)
 
     # ---- one append -------------------------------------------------------------------------------
 
