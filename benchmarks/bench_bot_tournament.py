@@ -5,7 +5,7 @@ and against the level below, with 95 % intervals, mean scores, and the level's m
 
 One seat plays the level, the others random legal moves (`starbase_rules.arena.random_seat`) or the
 level below; seats rotate with the seed. Bounded: GAMES per pairing, a command cap per game and BUDGET
-seconds per engine (a pairing cut short says how many games it played). An engine without its own levels
+seconds per pairing (a pairing cut short says how many games it played). An engine without its own levels
 plays its one bot at every level, so only `normal` is listed for it. Prints figures; never fails on them.
 """
 from __future__ import annotations
@@ -21,8 +21,8 @@ sys.path[:0] = [str(ROOT / "libs")]
 from starbase_rules.arena import level_seat, play_match, random_seat, rotated, wilson  # noqa: E402
 from starbase_rules.registry import get_game  # noqa: E402
 
-GAMES = int(sys.argv[1]) if len(sys.argv) > 1 else 20
-BUDGET = 240.0
+GAMES = int(sys.argv[1]) if len(sys.argv) > 1 else 12
+BUDGET = 40.0         # seconds per pairing (a game in progress is finished)
 MAX_COMMANDS = 6000
 ENGINES = [("moon21", 3, {}), ("moon21", 2, {}), ("t2038", 3, {"variant": "short"}), ("stellar", 3, {})]
 BELOW = {"strong": "normal", "normal": "easy"}
@@ -64,8 +64,8 @@ def main() -> None:
         game = get_game(name)
         levels = [lv for lv in ("easy", "normal", "strong") if lv in getattr(game, "bot_levels", ())] or ["normal"]
         pairs = [(lv, "random") for lv in levels] + [(lv, BELOW[lv]) for lv in levels if BELOW.get(lv) in levels]
-        deadline = time.monotonic() + BUDGET
         for level, other in pairs:
+            deadline = time.monotonic() + BUDGET
             wins, played, scores, timings = pairing(game, seats, options, level, other, deadline)
             low, high = wilson(wins, played)
             timings.sort()
