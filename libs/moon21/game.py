@@ -31,6 +31,7 @@ from starbase_rules.scratch import Tx, refuse
 class Moon21(Engine[State]):
     info = INFO
     rules = RULES
+    plays_forced_moves = True     # `moon21.forced`: the flow passes for whoever can only pass (bot worker)
 
     def initial_state(self) -> State:
         return State()

@@ -107,7 +107,7 @@ class BotWorker:
     async def handle(self, envelopes: list[Envelope]) -> int:
         """Bring the game up to date with an append and play what it owes; the moves applied."""
         game_id = envelopes[0].stream.split(".", 1)[1]
-        if not envelopes[0].stream.startswith("game.") or self.tracker.is_finished(game_id):
+        if not envelopes[0].stream.startswith("game.") or not self.tracker.wants(game_id, envelopes):
             return 0
         await self._fold(game_id, envelopes)
         applied = 0

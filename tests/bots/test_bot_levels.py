@@ -59,3 +59,33 @@ async def test_each_bot_seat_plays_its_own_level(nats_url, jetstream_store):
         assert envelope.meta["command"] == expected.model_dump(mode="json")
         checked[envelope.actor] += 1
     assert min(checked.values()) >= BOT_MOVES or ends_game(stream[-1]), checked
+
+
+async def test_a_game_of_people_is_not_followed_until_a_resignation_seats_a_bot(nats_url, jetstream_store):
+    """21Moon plays its forced passes itself: a table of people owes the worker nothing, so it keeps no
+    fold of it; once a player resigns, the worker reads the game and its bot plays the seat."""
+    server, port = await start_grpc_server(Adjudicator(jetstream_store, MemorySeedVault()), 0, "127.0.0.1")
+    client = AdjudicatorClient(f"127.0.0.1:{port}")
+    engine = get_game("moon21")
+    try:
+        await client.create_game("ppl", "moon21", ["ann", "bob", "cy"], {})
+        async with bot_worker(nats_url, jetstream_store.name, jetstream_store.prefix,
+                              f"127.0.0.1:{port}") as worker:
+            async def ignored():
+                return "ppl" in worker.tracker.ignored
+            await eventually(ignored, timeout=60)
+            assert "ppl" not in worker.tracker.records
+
+            stream = await jetstream_store.read("game.ppl")
+            seat = engine.to_act(replay("ppl", stream, get_game).state)[0]
+            await client.submit("ppl", seat, {"type": "Resign"}, "r1")
+
+            async def bot_moved():
+                moved = [e for e in await jetstream_store.read("game.ppl")
+                         if e.meta.get("command") and e.actor == seat and e.meta.get("played_by") == "bot:normal"]
+                return moved
+            assert await eventually(bot_moved, timeout=60)
+            assert "ppl" in worker.tracker.records and "ppl" not in worker.tracker.ignored
+    finally:
+        await server.stop(0)
+        await client.close()
