@@ -1,12 +1,12 @@
-"""Bot levels: a policy per level (`easy`, `normal`, `strong`), chosen per seat, that sees only the seat's view.
+"""Bot levels: a policy per level (`easy`, `normal`, `strong`), chosen per seat, that sees only what the
+seat's player may know.
 
-    command = choose(engine, "normal", view, legal, player, rnd)   # a command (JSON), or None: no move
+    command = seat_choice(engine, "strong", state, player, rnd)    # engines that play levels
+    command = choose(engine, "normal", view, legal, player, rnd)   # the others; JSON, or None: no move
 
-A policy is given what the seat's own player would be given by the API, and nothing else: the seat's
-view (`engine.view(state, seat)`) and its legal actions (`engine.legal_actions(state, seat)`). It never
-sees the state, so it cannot use another player's hand, a face-down tile or the order of a pile:
-hidden information stays hidden by construction. (The engines' own `bot_command(state, …)` take the
-whole state, so the worker does not call them.)
+A policy never gets what the seat's player may not know: another player's hand, a face-down tile or
+the order of a pile. (The engines' own `bot_command(state, …)` take the whole state, so the worker does
+not call them.)
 
 An engine plays its own levels in one of two ways:
 - the seat's state: `bot_levels` (the levels it plays), `seat_state(state, seat)` (the state with what
