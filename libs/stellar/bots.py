@@ -196,7 +196,9 @@ def bot_command(s: State, player: str, rnd: random.Random, level: str = "normal"
         return None
     if s.auction is not None and not s.pending:
         return _bot_bid(s, player, rnd, options, bid_range)
-    weights = [tactics.weight(s, c) ** sharpness for c in options]
+    weights = [tactics.weight(s, c) for c in options]
+    if sharpness != 1.0:
+        weights = [w ** sharpness for w in weights]
     return rnd.choices(options, weights=weights)[0]
 
 
