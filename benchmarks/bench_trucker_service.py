@@ -39,6 +39,7 @@ BOTS_PER_TABLE = 4
 SERVICE_SECONDS = float(os.environ.get("BENCH_TRUCKER_SECONDS", 10))
 FLOOR_SECONDS = float(os.environ.get("BENCH_TRUCKER_FLOOR_SECONDS", 6))
 CONNECT_SECONDS = float(os.environ.get("BENCH_TRUCKER_CONNECT_SECONDS", 40))
+DRAIN_SECONDS = 60.0     # how long the bots' last answers are awaited after play ends
 # Paced bots (BENCH_TRUCKER_PACE_MS > 0): each bot thinks that long (±50 %) between its turns, so the
 # service is loaded below saturation and grab-to-ack measures the service's own path, not queueing.
 PACE_SECONDS = float(os.environ.get("BENCH_TRUCKER_PACE_MS", 0)) / 1000
@@ -154,7 +155,7 @@ class SocketBot:
             await self._send(socket, "return")
 
 
-async def run_service(nats_url: str, redis_url: str, games: list[str]) -> dict:
+async def run_service(nats_url: str, redis_url: str, games: list[str], bot_class=SocketBot) -> dict:
     port = free_port()
     env = {**os.environ, "NATS_URL": nats_url, "REDIS_URL": redis_url, "TRUCKER_PORT": str(port),
            "TRUCKER_TRUST_PLAYER_PARAM": "true", "LOG_LEVEL": "warning",
@@ -166,7 +167,7 @@ async def run_service(nats_url: str, redis_url: str, games: list[str]) -> dict:
                              stderr=subprocess.DEVNULL)
     try:
         await _wait_ready(port)
-        bots = [SocketBot(f"ws://127.0.0.1:{port}/tables/{game}/ws?player={player}", player)
+        bots = [bot_class(f"ws://127.0.0.1:{port}/tables/{game}/ws?player={player}", player)
                 for game in games for player in PLAYERS]
         start, deadline, connected = asyncio.Event(), [float("inf")], [0]
         tasks = []
@@ -184,7 +185,7 @@ async def run_service(nats_url: str, redis_url: str, games: list[str]) -> dict:
         began = time.monotonic()
         deadline[0] = began + SERVICE_SECONDS
         start.set()
-        done, late = await asyncio.wait(tasks, timeout=SERVICE_SECONDS + 60)
+        done, late = await asyncio.wait(tasks, timeout=SERVICE_SECONDS + DRAIN_SECONDS)
         for task in late:   # bots still connecting when play ended (a slow machine) are not counted
             task.cancel()
         results = [t.exception() if not t.cancelled() and t.exception() else None for t in done]

@@ -19,6 +19,7 @@ from moon21.decide import to_act
 from moon21.flow import advance
 from moon21.legal import legal_actions
 from moon21.options import INFO, table_options
+from moon21.probe import FirstEvent, Probe, settled_by_first_event
 from moon21.rules import RULES, rules
 from moon21.site18xx.setup import ORIGIN, setup_events
 from moon21.state import State
@@ -73,9 +74,20 @@ class Moon21(Engine[State]):
     def _accepts(self, state: State, command: Command, actor: str, rng=None) -> None:
         """Refuses what `decide` refuses, without playing the automatic flow after an accepted command:
         that flow only plays what nobody decides and never refuses, and it was half the cost of
-        `legal_actions` (tests/moon21/test_legal_actions.py checks the lists against `decide`)."""
+        `legal_actions` (tests/moon21/test_legal_actions.py checks the lists against `decide`).
+
+        Most candidates are refused before their first event, so the decision is first probed on the
+        caller's state itself (`probe.Probe`, which stops at the first event: nothing is changed) and
+        the state is copied only for a candidate that gets that far."""
         self.precheck(state, command, actor)
-        self.rules.decider(command)(self.tx(state), command, actor)
+        decider = self.rules.decider(command)
+        probe = Probe(state)
+        try:
+            decider(probe, command, actor)
+        except FirstEvent as first:
+            if settled_by_first_event(command, first.event):
+                return
+            decider(self.tx(state), command, actor)
 
     def outcome(self, state: State) -> Outcome | None:
         if state.final is None:

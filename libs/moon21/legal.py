@@ -1,5 +1,13 @@
-"""`legal_actions`: the commands a player may send now, each checked by `decide` (for UIs and tests)."""
+"""`legal_actions`: the commands a player may send now, each checked by `decide` (for UIs and tests).
+
+Every client and bot asks this after every event, often many times for one position, so the answer is
+kept per position: keyed by the pickled state itself (equal bytes mean an equal position; an equal
+position pickled differently is only a miss) and the player. A copy is handed out each time.
+"""
 from __future__ import annotations
+
+import pickle
+from collections import OrderedDict
 
 from kit18xx.shares import corp_of
 from moon21 import board as bd
@@ -13,10 +21,28 @@ from moon21.state import OR_STEPS, State
 from starbase_rules.contract import RuleViolation
 
 
+_KEPT_POSITIONS = 128
+_ANSWERS: OrderedDict[tuple[bytes, str], bytes] = OrderedDict()
+
+
 def legal_actions(s: State, player: str, decide) -> list[dict]:
     """The candidates that `decide` (the engine's) accepts, as data."""
     if player not in to_act(s):
         return []
+    key = (pickle.dumps(s, protocol=pickle.HIGHEST_PROTOCOL), player)
+    known = _ANSWERS.get(key)
+    if known is not None:
+        _ANSWERS.move_to_end(key)
+        return pickle.loads(known)
+    out = computed_legal_actions(s, player, decide)
+    _ANSWERS[key] = pickle.dumps(out, protocol=pickle.HIGHEST_PROTOCOL)
+    if len(_ANSWERS) > _KEPT_POSITIONS:
+        _ANSWERS.popitem(last=False)
+    return out
+
+
+def computed_legal_actions(s: State, player: str, decide) -> list[dict]:
+    """`legal_actions` without the kept answers: every candidate put to `decide`."""
     out = []
     for cmd in _candidates(s, player):
         try:

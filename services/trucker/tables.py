@@ -232,14 +232,18 @@ class TableService:
         if decision.ends_building:
             return await ending.decided(self, game, player, decision.command.model_dump(mode="json"),
                                         command_id, status="building", round=round)
+        mark = self.relay.unmarked(game)
         try:
             applied = await self.warehouse.commit(
                 game, player, command_id, decision.command.model_dump_json(),
                 projection.guards(view, decision.command, decision.events),
-                [event_json(e) for e in decision.events], decision.extras)
+                [event_json(e) for e in decision.events], decision.extras, mark)
         except (Stale, WarehouseMissing):
+            self.relay.marked(game, mark)       # the script ran, so the mark was made (or moot)
             self.seats.forget(game, player)
             raise
+        self.relay.marked(game, mark)
+        self.relay.offer(game, applied)
         if applied.events:
             self.seats.remember(game, player, projection.follow(view, decision.events, applied.events))
         else:

@@ -9,7 +9,7 @@ game's outbox; `relay.py` carries them to the event store.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 
 from redis.asyncio import Redis
@@ -55,6 +55,7 @@ class Applied:
     events: tuple[dict, ...] = ()
     retried: bool = False
     durable: bool = False      # already known to be in the stream (the end of building waits for it)
+    outbox_durable: int | None = None   # the seq Redis knew durable when the move was applied (commit)
 
 
 def _source(name: str) -> str:
@@ -93,13 +94,18 @@ class RedisWarehouse:
         return Applied(events[0]["seq"], events[-1]["seq"], events)
 
     async def commit(self, game: str, actor: str, command_id: str | None, command: str, guards: list,
-                     events: list[tuple[str, str]], extras: dict | None = None) -> Applied:
+                     events: list[tuple[str, str]], extras: dict | None = None,
+                     mark: tuple[str, int] | None = None) -> Applied:
         """Apply a move the engine decided (`command` and `events`' data as JSON, `projection.event_json`)
         if every guard still holds. Raises `Stale` (nothing changed) or `WarehouseMissing`; a command id
-        applied before answers `retried`."""
+        applied before answers `retried`. `mark` (epoch, seq): first mark that warehouse's events up to
+        seq durable, as `relay_view` does (the relay's deferred mark rides on the move: no round trip)."""
+        marking = (mark[1], mark[0]) if mark else ("", "")
         reply = await self._call("commit", game, command_id, actor, command, _json(guards),
-                                 _json(extras) if extras else "", *_flat(events))
-        return self._applied(reply)
+                                 _json(extras) if extras else "", *marking, *_flat(events))
+        if reply[0] != 1:
+            return self._applied(reply)
+        return replace(self._applied([1, *reply[2:]]), outbox_durable=int(reply[1]))
 
     async def facts(self, game: str, player: str, command_id: str | None, with_facedown: bool = False):
         """What the engine needs to decide a move of `player` (`projection.read` reads it), or `Applied`

@@ -137,6 +137,7 @@ def rotate_end(end: int, rotation: int) -> int:
 
 
 @lru_cache(maxsize=None)
+@lru_cache(maxsize=None)
 def rotated_paths(tile_id: str, rotation: int) -> tuple[tuple[int, int], ...]:
     return tuple(
         (rotate_end(a, rotation), rotate_end(b, rotation)) for a, b in TILES[tile_id].paths
@@ -148,7 +149,8 @@ def road_edges(tile_id: str, rotation: int) -> frozenset[int]:
     return frozenset(end for path in rotated_paths(tile_id, rotation) for end in path if end >= 0)
 
 
-def distinct_rotations(tile_id: str) -> list[int]:
+@lru_cache(maxsize=None)
+def distinct_rotations(tile_id: str) -> tuple[int, ...]:
     """Rotations that give different roads (X29 at 0 and 2 is the same tile, for example)."""
     seen, out = set(), []
     for r in range(6):
@@ -156,4 +158,4 @@ def distinct_rotations(tile_id: str) -> list[int]:
         if key not in seen:
             seen.add(key)
             out.append(r)
-    return out
+    return tuple(out)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import permutations
 
 from starbase_rules import RuleViolation
@@ -34,7 +35,14 @@ def keeps_roads(old: tuple[str, int], new: tuple[str, int]) -> dict[int, int] | 
     Every old edge-to-edge road must be a road of the new tile; every old depot's roads must all
     run into one depot of the new tile, a different one for each old depot (so tokens keep
     their place). Returns None when some road would be lost."""
-    old_paths, new_paths = rotated_paths(*old), rotated_paths(*new)
+    mapping = _keeps_roads(old[0], old[1], new[0], new[1])
+    return None if mapping is None else dict(mapping)
+
+
+@lru_cache(maxsize=None)
+def _keeps_roads(old_tile: str, old_rotation: int, new_tile: str, new_rotation: int) -> tuple | None:
+    # Pure in the two (tile, rotation) pairs, and asked for every upgrade option: computed once each.
+    old_paths, new_paths = rotated_paths(old_tile, old_rotation), rotated_paths(new_tile, new_rotation)
     new_plain = {frozenset(p) for p in new_paths if p[0] >= 0 and p[1] >= 0}
     if any(frozenset(p) not in new_plain for p in old_paths if p[0] >= 0 and p[1] >= 0):
         return None
@@ -42,7 +50,7 @@ def keeps_roads(old: tuple[str, int], new: tuple[str, int]) -> dict[int, int] | 
     olds = sorted(old_depots)
     for chosen in permutations(sorted(new_depots), len(olds)):
         if all(old_depots[i] <= new_depots[j] for i, j in zip(olds, chosen)):
-            return dict(zip(olds, chosen))
+            return tuple(zip(olds, chosen))
     return None
 
 
@@ -66,6 +74,16 @@ class _Context:
     reach: Reach
     mineral_cost: int = 0
     tunnel_mountain_cost: int = TERRAIN_COST["tunnel_mountain"]
+    _entered: dict[str, set[int]] | None = None
+
+    def entered_at(self, hex_id: str) -> set[int]:
+        """The edges where the base's routes enter the hex (indexed once per context: lay_options asks
+        for every candidate tile and rotation)."""
+        if self._entered is None:
+            self._entered = {}
+            for h, e in self.reach.entered:
+                self._entered.setdefault(h, set()).add(e)
+        return self._entered.get(hex_id, set())
 
 
 def _context(board, corp, base, phase, space_bridge, tunnel, terminal_open, reach_mode="route",
@@ -129,7 +147,7 @@ def _check_rotation(board, hex_id, tile, rotation, current, space_bridge) -> Non
 
 
 def _check_route(board, ctx, hex_id, tile, rotation, current) -> None:
-    entered = {e for h, e in ctx.reach.entered if h == hex_id}
+    entered = ctx.entered_at(hex_id)
     if current is None:
         if ctx.base == "LB" and hex_id == local_base_hex(ctx.corp):
             return   # no track in the local base hex yet: any suitable depot tile (11.2.1)
@@ -200,12 +218,15 @@ def lay_options(board: Board, corp: str, base: str, *, phase: str, space_bridge:
 def rift_crossings(board: Board) -> set[tuple[str, int]]:
     """Rift edges with road on both sides (each crossing named from both hexes)."""
     out = set()
-    for hex_id, edge in RIFT:
-        nb = neighbour(hex_id, edge)
+    for hex_id, edge, nb in _RIFT_SIDES:
         if hex_id in board.tiles and nb in board.tiles and edge in road_edges(*board.tile_at(hex_id)) \
                 and (edge + 3) % 6 in road_edges(*board.tile_at(nb)):
             out.add((hex_id, edge))
     return out
+
+
+# Each Rift edge with the hex across it (asked twice per tile laid: computed once).
+_RIFT_SIDES = tuple((hex_id, edge, neighbour(hex_id, edge)) for hex_id, edge in sorted(RIFT))
 
 
 def rift_crossed(board: Board) -> bool:

@@ -38,8 +38,7 @@ def reach(board: Board, corp: str, base: str, *, mode: str = "route") -> Reach:
     through old road it already used), a superset of "route"."""
     if mode not in ("route", "network"):
         raise ValueError(f"reach mode is route or network, not {mode!r}")
-    key = (repr(sorted(board.tiles.items())), repr(sorted(board.tokens.items())), corp in board.space_port,
-           corp, base, mode)
+    key = (board.position_key(), corp, base, mode)
     found = _CACHE.get(key)
     if found is None:
         if len(_CACHE) > 256:

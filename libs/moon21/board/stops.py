@@ -65,7 +65,7 @@ _CACHE: dict[tuple, StopGraph] = {}
 
 
 def stop_graph(board: Board, corp: str, *, phase: str, sp_value: int) -> StopGraph:
-    key = (repr(board.to_json()), corp, phase, sp_value)
+    key = (board.position_key(), corp, phase, sp_value)
     cached = _CACHE.get(key)
     if cached is not None:
         return cached

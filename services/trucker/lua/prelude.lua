@@ -220,6 +220,21 @@ local function apply_events(first)
   end
 end
 
+-- Marks the warehouse's events up to `seq` durable (a relay stored them in the event store), so they
+-- leave the outbox; only while the warehouse is still the load `epoch` (a load since numbers its own
+-- events). Either may be '' or nil: nothing to mark. Returns the durable seq.
+local function mark_durable(seq, epoch)
+  if redis.call('EXISTS', META) == 0 then return 0 end
+  local durable = tonumber(redis.call('GET', key('durable')) or '0')
+  seq = tonumber(seq)
+  if seq and seq > durable and epoch and epoch ~= '' and meta('epoch') == epoch then
+    for s = durable + 1, seq do redis.call('HDEL', key('outbox'), s) end
+    redis.call('SET', key('durable'), seq)
+    durable = seq
+  end
+  return durable
+end
+
 -- {2, first seq, last seq} if the command id was applied before (a retry), else nil.
 local function applied_before()
   if CMD == '' then return nil end

@@ -5,12 +5,7 @@
 -- ARGV[4], ARGV[5] (optional): first mark the events up to ARGV[4] durable, as `mark_durable` does, if
 -- the warehouse is still of epoch ARGV[5] (the relay defers that mark to its next read: one round trip).
 if redis.call('EXISTS', META) == 0 then return {-1} end
-local durable = tonumber(redis.call('GET', key('durable')) or '0')
-if ARGV[4] and ARGV[4] ~= '' and meta('epoch') == ARGV[5] and tonumber(ARGV[4]) > durable then
-  for seq = durable + 1, tonumber(ARGV[4]) do redis.call('HDEL', key('outbox'), seq) end
-  durable = tonumber(ARGV[4])
-  redis.call('SET', key('durable'), durable)
-end
+local durable = mark_durable(ARGV[4], ARGV[5])
 local last = tonumber(meta('seq'))
 local reply = {1, durable, last, meta('epoch')}
 local limit = tonumber(ARGV[3])
