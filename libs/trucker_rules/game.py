@@ -109,6 +109,17 @@ class TruckerGame:
         from trucker_rules import bots
         return bots.bot_command(state, player, rnd)
 
+    bot_levels = ("easy", "normal", "strong")
+
+    def level_command(self, state: TruckerState, player: str, rnd: random.Random, level: str) -> Command | None:
+        """The bot of a level (`trucker_rules.flight_bots.SKIP_PLANET`), for a bot seat."""
+        from trucker_rules import bots
+        return bots.bot_command(state, player, rnd, level)
+
+    def seat_state(self, state: TruckerState, player: str) -> TruckerState:
+        from trucker_rules import bots
+        return bots.seat_state(state, player)
+
     def default_command(self, state: TruckerState, player: str) -> Command | None:
         from trucker_rules import defaults
         return defaults.default_command(state, player)
