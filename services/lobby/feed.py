@@ -1,8 +1,10 @@
 """Live events for WebSockets: one follower of the store per lobby process, fanned out in memory.
 
 Each lobby replica follows `game.>` and `table.>` once and hands each envelope to the local subscribers
-of its stream, so N sockets on a game cost one JetStream consumer, not N. A socket that resumes after
-a reconnect first reads what it missed from the store (by per-stream `seq`), then takes live envelopes,
+of its stream, so N sockets on a game cost one JetStream consumer, not N. Each watched stream has a
+`Channel` (channel.py): its recent envelopes and their pushes encoded once per view. A socket that
+resumes after a reconnect first takes what it missed from the channel's tail, or else from the store
+(one read shared by every socket asking for the same point at once), then takes live envelopes,
 skipping any it has already sent and filling any gap from the store: every client sees every event of
 its stream once and in order, whichever replica it lands on. The follows are supervised: one that fails
 is restarted (with back-off) from where it was, and `supervisor.healthy()` is False meanwhile.
@@ -10,8 +12,8 @@ is restarted (with back-off) from where it was, and `supervisor.healthy()` is Fa
 from __future__ import annotations
 
 import asyncio
-from collections import defaultdict
-from typing import AsyncIterator, Awaitable, Callable
+from collections import OrderedDict
+from typing import AsyncIterator, Awaitable, Callable, Hashable
 
 import structlog
 
@@ -19,10 +21,15 @@ from starbase_core import tracing
 from starbase_core.envelope import Envelope
 from starbase_core.supervise import Supervisor
 
+from lobby.channel import Channel
+
 log = structlog.get_logger(__name__)
 
 # A subscriber that falls this far behind is dropped; its client reconnects and resumes from its seq.
 QUEUE_LIMIT = 1000
+# Channels nobody watches any more are kept this many at most (newest first): sockets that drop and
+# come back a moment later find their stream's tail still there.
+IDLE_CHANNELS = 256
 
 
 class SlowConsumer(Exception):
@@ -39,7 +46,9 @@ class Feed:
     def __init__(self, store, on_envelope: Callable[[Envelope], Awaitable[None]] | None = None):
         self.store = store
         self.on_envelope = on_envelope
-        self._subscribers: dict[str, set[_Subscription]] = defaultdict(set)
+        self._channels: dict[str, Channel] = {}          # streams with subscribers
+        self._idle: OrderedDict[str, Channel] = OrderedDict()    # streams watched a moment ago
+        self._reads: dict[tuple[str, int], asyncio.Future] = {}  # store reads in flight, shared
         self.supervisor = Supervisor("lobby-feed")
         self._positions: dict[str, int] = {}
         self.started = asyncio.Event()
@@ -73,28 +82,40 @@ class Feed:
             with tracing.tracer().start_as_current_span("push", context=parent) as span:
                 span.set_attribute("starbase.stream", envelope.stream)
                 span.set_attribute("starbase.seq", envelope.seq)
-                span.set_attribute("starbase.subscribers", len(self._subscribers.get(envelope.stream, ())))
+                channel = self._channels.get(envelope.stream)
+                span.set_attribute("starbase.subscribers", len(channel.subscribers) if channel else 0)
                 self._hand_out(envelope)
         else:
             self._hand_out(envelope)
 
     def _hand_out(self, envelope: Envelope) -> None:
-        for subscription in list(self._subscribers.get(envelope.stream, ())):
+        channel = self._channels.get(envelope.stream) or self._idle.get(envelope.stream)
+        if channel is None:
+            return
+        channel.add(envelope)
+        for subscription in list(channel.subscribers):
             try:
                 subscription.queue.put_nowait(envelope)
             except asyncio.QueueFull:
-                self._subscribers[envelope.stream].discard(subscription)
+                channel.subscribers.discard(subscription)
                 subscription.overflowed = True
+
+    def text(self, envelope: Envelope, view: Hashable, encode: Callable[[], str]) -> str:
+        """The push of `envelope` for `view`, shared by every socket of this process with that view."""
+        channel = self._channels.get(envelope.stream) or self._idle.get(envelope.stream)
+        return channel.text(envelope, view, encode) if channel is not None else encode()
 
     async def events(self, stream: str, after: int) -> AsyncIterator[Envelope]:
         """Every envelope of `stream` past seq `after`, in order, then live ones as they come."""
         subscription = _Subscription()
-        self._subscribers[stream].add(subscription)     # subscribe first, then read: nothing falls in between
+        channel = self._watch(stream)
+        channel.subscribers.add(subscription)       # subscribe first, then read: nothing falls in between
         try:
             last = after
-            for envelope in await self.store.read(stream, after + 1):
-                yield envelope
-                last = envelope.seq
+            for envelope in await self._backlog(channel, after):
+                if envelope.seq > last:
+                    yield envelope
+                    last = envelope.seq
             while True:
                 if subscription.overflowed and subscription.queue.empty():
                     raise SlowConsumer(f"fell {QUEUE_LIMIT} events behind on {stream}")
@@ -110,6 +131,33 @@ class Feed:
                 yield envelope
                 last = envelope.seq
         finally:
-            self._subscribers[stream].discard(subscription)
-            if not self._subscribers[stream]:
-                self._subscribers.pop(stream, None)
+            channel.subscribers.discard(subscription)
+            if not channel.subscribers and self._channels.get(stream) is channel:
+                del self._channels[stream]
+                self._idle[stream] = channel
+                while len(self._idle) > IDLE_CHANNELS:
+                    self._idle.popitem(last=False)
+
+    def _watch(self, stream: str) -> Channel:
+        channel = self._channels.get(stream) or self._idle.pop(stream, None) or Channel(stream)
+        self._channels[stream] = channel
+        return channel
+
+    def _read_over(self, key: tuple[str, int], done: asyncio.Future) -> None:
+        self._reads.pop(key, None)
+        if not done.cancelled():
+            done.exception()                        # retrieved: every waiter, if any, raised it already
+
+    async def _backlog(self, channel: Channel, after: int) -> list[Envelope]:
+        """What a new subscriber missed: from the live copy when it reaches back far enough, else one
+        store read shared with every subscriber asking for the same point meanwhile."""
+        if channel.covers(after):
+            return channel.since(after)
+        key = (channel.stream, after)
+        reading = self._reads.get(key)
+        if reading is None:
+            reading = self._reads[key] = asyncio.ensure_future(self.store.read(channel.stream, after + 1))
+            reading.add_done_callback(lambda done: self._read_over(key, done))
+        envelopes = await asyncio.shield(reading)
+        channel.seed(envelopes)
+        return envelopes

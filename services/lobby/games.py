@@ -2,7 +2,8 @@
 
 The lobby is the gate: it decides *who* may act (only the player seated in a seat acts for it; a
 spectator never acts) and hands the command to the adjudicator, which decides *whether* it is legal.
-It reads events straight from the store and redacts them per viewer (see `redaction.py`).
+It reads events straight from the store and redacts them per viewer (see `redaction.py`); live pushes
+are redacted and encoded once per view and shared by every socket with that view (`Feed.text`).
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from lobby.feed import Feed
 from lobby.redaction import wire_event
 from lobby.service import TableService, domain_id_ok, load_engine
 from lobby.tokens import Identity
+from lobby.wire import event_text
 
 T = TypeVar("T")
 
@@ -104,22 +106,24 @@ class GameService:
         return [wire_event(engine, e, None) for e in envelopes], last
 
     async def live(self, who: Identity | None, game_id: str, after: int,
-                   granted_game: str | None = None) -> AsyncIterator[dict]:
-        """Check the caller may watch, then give the game's events past `after`, redacted, live."""
+                   granted_game: str | None = None) -> AsyncIterator[str]:
+        """Check the caller may watch, then give the game's events past `after`, redacted, live, each as
+        the text of its push (`wire.event_text`)."""
         table = await self.table_of(game_id)
         viewer = self.viewer_at(table, who, granted=granted_game == game_id)
         return self._stream(load_engine(table.game), f"game.{game_id}", after, viewer)
 
     async def live_table(self, who: Identity | None, table_id: str, after: int,
-                         granted_game: str | None = None) -> AsyncIterator[dict]:
+                         granted_game: str | None = None) -> AsyncIterator[str]:
         table = await self.tables.load(table_id)
         if granted_game != table_id and not table.may_see(who.player_id if who else None):
             raise NotFound(f"no table {table_id!r}", "TABLE_NOT_FOUND")
         return self._stream(None, f"table.{table_id}", after, None)
 
-    async def _stream(self, engine, stream: str, after: int, viewer: str | None) -> AsyncIterator[dict]:
+    async def _stream(self, engine, stream: str, after: int, viewer: str | None) -> AsyncIterator[str]:
+        # The view is the viewer: a seat's player id, or None for every spectator, whoever they are.
         async for envelope in self.feed.events(stream, after):
-            yield wire_event(engine, envelope, viewer)
+            yield self.feed.text(envelope, viewer, lambda: event_text(wire_event(engine, envelope, viewer)))
 
     async def _ask(self, table: Table, call: Callable[[], Awaitable[T]]) -> T:
         try:

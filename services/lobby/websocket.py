@@ -40,17 +40,12 @@ from lobby.feed import SlowConsumer
 from lobby.guard.sockets import HEARTBEAT
 from lobby.loop.pushes import NOTIFY_VALUES, attend
 from lobby.router import MAX_POSITION
+from lobby.wire import message, text
 
 log = structlog.get_logger(__name__)
 ws_router = APIRouter()
 SOCKETS = Gauge("lobby_websockets", "Open WebSockets")
-VERSION = 1
 CLOSE_TOO_SLOW = 4408           # 4000 + 408: the reader fell behind; it resumes with ?after=
-
-
-def message(kind: str, **fields) -> dict:
-    """One server message of protocol version 1."""
-    return {"v": VERSION, "kind": kind, **fields}
 
 
 @dataclass(frozen=True)
@@ -59,7 +54,7 @@ class Opened:
     stream: str
     you: str | None
     seq: int
-    events: AsyncIterator[dict]
+    events: AsyncIterator[str]          # each event's push, encoded (shared by the sockets of its view)
 
 
 class Caller:
@@ -108,12 +103,15 @@ async def _pump(websocket: WebSocket, caller: Caller, slot, opened: Opened, chat
     sending = asyncio.Lock()
 
     async def send(payload: dict) -> None:
+        await send_text(text(payload))
+
+    async def send_text(encoded: str) -> None:
         async with sending:
-            await websocket.send_json(payload)
+            await websocket.send_text(encoded)
 
     async def forward() -> None:
-        async for event in opened.events:
-            await send(message("event", event=event))
+        async for pushed in opened.events:
+            await send_text(pushed)
 
     async def forward_chat(posted) -> None:
         try:

@@ -1,0 +1,84 @@
+"""One stream's live copy in a lobby process: its recent envelopes, and each one's push text per view.
+
+The feed keeps a `Channel` per stream that someone watches (or watched a moment ago):
+
+- `tail`: the last `TAIL` envelopes of the stream, contiguous by seq. A socket that (re)connects with
+  `after` inside the tail is served from it, so a crowd reconnecting after a blip costs no store read.
+- `text(envelope, view, encode)`: the push for one view (a seat's player id, or None for every
+  spectator), encoded once and then shared: N sockets watching a game cost one redaction and one JSON
+  encoding per distinct view, not N. The cache covers the envelopes in the tail and goes with them.
+
+It holds only what the store holds: a gap (the follower restarted) or a store read that does not join
+the tail up simply starts the tail again from the newest envelope, and the socket's own checks (skip
+what it sent, fill a gap from the store) stay the guarantee that nothing is lost or sent twice.
+"""
+from __future__ import annotations
+
+from collections import deque
+from typing import Callable, Hashable
+
+from starbase_core.envelope import Envelope
+
+TAIL = 64               # envelopes kept per watched stream: a reconnect within them reads no store
+
+
+class Channel:
+    def __init__(self, stream: str) -> None:
+        self.stream = stream
+        self.subscribers: set = set()
+        self.tail: deque[Envelope] = deque(maxlen=TAIL)
+        self._texts: dict[int, dict[Hashable, str]] = {}     # seq → view → push text
+
+    def add(self, envelope: Envelope) -> None:
+        """A live envelope, in the order the feed hands them out."""
+        if self.tail and envelope.seq <= self.tail[-1].seq:
+            return                                  # already held (handed over again, or read from the store)
+        if self.tail and envelope.seq != self.tail[-1].seq + 1:
+            self._restart()                         # a gap: the tail must stay contiguous
+        self._push(envelope)
+
+    def seed(self, envelopes: list[Envelope]) -> None:
+        """Envelopes read from the store: joined to the tail when they meet it without a gap."""
+        if not envelopes:
+            return
+        if not self.tail or envelopes[-1].seq < self.tail[0].seq - 1:
+            if self.tail:
+                return                              # older and apart from the tail: keep the live part
+        elif envelopes[0].seq > self.tail[-1].seq + 1:
+            self._restart()                         # newer and apart: the store is ahead, start from it
+        held = {e.seq: e for e in envelopes}
+        held.update((e.seq, e) for e in self.tail)
+        run = [held[max(held)]]                     # the contiguous run that ends with the newest
+        while len(run) < TAIL and run[-1].seq - 1 in held:
+            run.append(held[run[-1].seq - 1])
+        self._restart()
+        for envelope in reversed(run):
+            self._push(envelope)
+
+    def covers(self, after: int) -> bool:
+        """Whether every envelope past `after` that this process has seen is in the tail."""
+        return bool(self.tail) and self.tail[0].seq <= after + 1
+
+    def since(self, after: int) -> list[Envelope]:
+        return [e for e in self.tail if e.seq > after]
+
+    def text(self, envelope: Envelope, view: Hashable, encode: Callable[[], str]) -> str:
+        """The push of `envelope` for `view`, encoded at most once while the envelope is in the tail."""
+        if envelope.stream != self.stream or not self.tail or not \
+                self.tail[0].seq <= envelope.seq <= self.tail[-1].seq:
+            return encode()                         # older than the live copy: not worth keeping
+        # A stream's envelope at a seq never changes (append-only), whichever copy of it the socket holds.
+        views = self._texts.setdefault(envelope.seq, {})
+        found = views.get(view)
+        if found is None:
+            found = views[view] = encode()
+        return found
+
+    def _push(self, envelope: Envelope) -> None:
+        if len(self.tail) == TAIL:
+            self._texts.pop(self.tail[0].seq, None)
+        self.tail.append(envelope)
+
+    def _restart(self) -> None:
+        self.tail.clear()
+        self._texts.clear()
