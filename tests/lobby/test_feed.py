@@ -68,3 +68,59 @@ async def test_a_subscriber_that_falls_too_far_behind_is_cut_off(running, monkey
         feed._dispatch(envelope)
     with pytest.raises(SlowConsumer):
         await take(events, 10)
+
+
+class CountingStore:
+    def __init__(self, store):
+        self.store, self.reads = store, 0
+
+    async def read(self, stream, from_seq=1):
+        self.reads += 1
+        await asyncio.sleep(0.01)           # a read takes a while: the crowd arrives meanwhile
+        return await self.store.read(stream, from_seq)
+
+    def __getattr__(self, name):
+        return getattr(self.store, name)
+
+
+async def test_a_crowd_asking_for_the_same_point_shares_one_store_read_then_the_live_copy(running):
+    store, feed = running
+    await append(store, "game.g", 3)
+    counting = CountingStore(store)
+    feed.store = counting
+    crowd = [feed.events("game.g", after=1) for _ in range(20)]
+    assert await asyncio.gather(*(take(events, 2) for events in crowd)) == [[2, 3]] * 20
+    assert counting.reads == 1
+    late = feed.events("game.g", after=0)       # further back than the live copy: read, and kept
+    assert await take(late, 3) == [1, 2, 3]
+    again = feed.events("game.g", after=0)
+    assert await take(again, 3) == [1, 2, 3]
+    assert counting.reads == 2
+    for envelope in await append(store, "game.g", 1):
+        feed._dispatch(envelope)
+    everyone = crowd + [late, again]
+    assert await asyncio.gather(*(take(events, 1) for events in everyone)) == [[4]] * 22
+    assert counting.reads == 2
+    for events in everyone:
+        await events.aclose()
+
+
+def test_the_live_copy_stays_contiguous_and_shares_each_views_encoding():
+    from lobby.channel import Channel
+    from starbase_core.envelope import Envelope
+
+    def envelope(seq: int) -> Envelope:
+        return Envelope(stream="game.g", seq=seq, type="Ticked", data={}, time="t", prev_hash="", hash="")
+
+    channel, encoded = Channel("game.g"), []
+    for seq in (1, 2, 3):
+        channel.add(envelope(seq))
+    channel.add(envelope(2))                                    # handed over again: ignored
+    assert [e.seq for e in channel.since(0)] == [1, 2, 3] and channel.covers(0)
+    shared = [channel.text(channel.tail[1], view, lambda: encoded.append(1) or f"t{len(encoded)}")
+              for view in ("ann", "ann", None, None, "ann")]
+    assert shared == ["t1", "t1", "t2", "t2", "t1"] and len(encoded) == 2
+    channel.add(envelope(5))                                    # a gap: the copy starts again at 5
+    assert [e.seq for e in channel.tail] == [5] and not channel.covers(3) and channel.covers(4)
+    channel.seed([envelope(3), envelope(4)])                    # a store read that meets it
+    assert [e.seq for e in channel.tail] == [3, 4, 5]
