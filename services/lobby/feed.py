@@ -48,7 +48,7 @@ class Feed:
         self.on_envelope = on_envelope
         self._channels: dict[str, Channel] = {}          # streams with subscribers
         self._idle: OrderedDict[str, Channel] = OrderedDict()    # streams watched a moment ago
-        self._reads: dict[tuple[str, int], asyncio.Future] = {}  # store reads in flight, shared
+        self._reads: dict[tuple, asyncio.Future] = {}            # store calls in flight, shared
         self.supervisor = Supervisor("lobby-feed")
         self._positions: dict[str, int] = {}
         self.started = asyncio.Event()
@@ -143,7 +143,19 @@ class Feed:
         self._channels[stream] = channel
         return channel
 
-    def _read_over(self, key: tuple[str, int], done: asyncio.Future) -> None:
+    async def last_seq(self, stream: str) -> int:
+        """The stream's last seq in the store; sockets opening at once share one ask (a welcome names it)."""
+        return await self._shared(("last", stream, 0), lambda: self.store.last_seq(stream))
+
+    def _shared(self, key: tuple, ask: Callable[[], Awaitable]) -> Awaitable:
+        """One store call for every caller asking the same thing while it is in flight."""
+        asking = self._reads.get(key)
+        if asking is None:
+            asking = self._reads[key] = asyncio.ensure_future(ask())
+            asking.add_done_callback(lambda done: self._read_over(key, done))
+        return asyncio.shield(asking)
+
+    def _read_over(self, key: tuple, done: asyncio.Future) -> None:
         self._reads.pop(key, None)
         if not done.cancelled():
             done.exception()                        # retrieved: every waiter, if any, raised it already
@@ -153,11 +165,7 @@ class Feed:
         store read shared with every subscriber asking for the same point meanwhile."""
         if channel.covers(after):
             return channel.since(after)
-        key = (channel.stream, after)
-        reading = self._reads.get(key)
-        if reading is None:
-            reading = self._reads[key] = asyncio.ensure_future(self.store.read(channel.stream, after + 1))
-            reading.add_done_callback(lambda done: self._read_over(key, done))
-        envelopes = await asyncio.shield(reading)
+        envelopes = await self._shared(("read", channel.stream, after),
+                                       lambda: self.store.read(channel.stream, after + 1))
         channel.seed(envelopes)
         return envelopes

@@ -128,11 +128,16 @@ async def _pump(websocket: WebSocket, caller: Caller, slot, opened: Opened, chat
     try:
         await send(message("welcome", stream=opened.stream, you=opened.you, seq=opened.seq))
         subscription = await runtime.nc.subscribe(chat_subject, cb=forward_chat) if chat_subject else None
-        tasks = [asyncio.create_task(forward()), asyncio.create_task(_drain_incoming(websocket)),
-                 asyncio.create_task(heartbeat())]
+        tasks = [asyncio.create_task(forward()), asyncio.create_task(_drain_incoming(websocket))]
         sender = tasks[0]
-        tasks.append(asyncio.create_task(attend(runtime.loop, websocket.path_params, caller.player,
-                                                websocket.query_params.get("notify") in NOTIFY_VALUES, send)))
+        # Only the tasks that have work: an idle socket's memory is mostly its tasks. A slot with no
+        # sets (an exempt address) has nothing to refresh; an anonymous socket that asked for no
+        # pushes has no presence and nothing to be told.
+        if slot.keys:
+            tasks.append(asyncio.create_task(heartbeat()))
+        notify = websocket.query_params.get("notify") in NOTIFY_VALUES
+        if caller.player is not None or notify:
+            tasks.append(asyncio.create_task(attend(runtime.loop, websocket.path_params, caller.player, notify, send)))
         done, _ = await asyncio.wait(set(tasks), return_when=asyncio.FIRST_COMPLETED)
         if sender in done:
             sender.result()
@@ -197,7 +202,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     async def open_game(caller: Caller, after: int) -> Opened:
         events = await games.live(caller.who, game_id, after, caller.granted_game)    # checks first
         stream = f"game.{game_id}"
-        last = await games.store.last_seq(stream)       # before the events are read: those up to it follow
+        last = await games.feed.last_seq(stream)        # before the events are read: those up to it follow
         table = await games.table_of(game_id)
         # `you` only for a seat-holder: the pushes are redacted for them; everyone else sees a spectator's.
         seated = caller.player is not None and table.seat_of(caller.player) is not None
@@ -215,7 +220,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     async def open_table(caller: Caller, after: int) -> Opened:
         events = await runtime.games.live_table(caller.who, table_id, after, caller.granted_game)
         stream = f"table.{table_id}"
-        last = await runtime.games.store.last_seq(stream)
+        last = await runtime.games.feed.last_seq(stream)
         return Opened(stream, caller.player, last, events)
 
     opened = await _open(websocket, open_table)

@@ -7,6 +7,7 @@ machine; refused in production).
 """
 from __future__ import annotations
 
+import functools
 import ipaddress
 import math
 import time
@@ -48,6 +49,10 @@ class RateLimits:
     def exempt(self, address: str | None) -> bool:
         if not self._exempt or not address:
             return False
+        return self._exempt_address(address)
+
+    @functools.lru_cache(maxsize=4096)      # asked on every command and socket; parsing an address is not free
+    def _exempt_address(self, address: str) -> bool:
         try:
             ip = ipaddress.ip_address(address)
         except ValueError:

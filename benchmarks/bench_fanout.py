@@ -1,0 +1,164 @@
+"""Fan-out: N WebSockets watching one game, at N = 100, 1,000 and 5,000 (BENCH_FANOUT_SOCKETS).
+
+The stack as processes on loopback (NATS with JetStream, Redis, one adjudicator, one lobby); the
+sockets are anonymous spectators of a public one-seat Testjack game, opened by this process. For each N:
+
+- connect: N sockets opened at once (at most CONNECTING handshakes in flight), each until its welcome
+  and the game's backlog arrived; then all closed and reopened with `?after=<last seq>`: the reconnect;
+- idle memory: the lobby's RSS with the N sockets open and idle, less its RSS before, per socket;
+- pushes: EVENTS commands, one every PACE seconds; command → push latency over every (socket, event);
+- lobby CPU per (socket × event): the lobby's CPU over the pushes, less the same commands' CPU with no
+  socket watching (measured first), over N × EVENTS.
+
+The players' side runs in this process on the same two cores, so latencies include its own reading
+(N sockets parse every push): read them as an upper bound. Figures are printed, never judged.
+"""
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+import websockets
+
+from bench_capacity import Stack, cpu_seconds          # same directory: run as a script
+from bench_lobby import one_player_game
+from starbase_core.descriptors import raise_open_files_limit
+from starbase_core.servers import NatsServer, RedisServer
+
+SIZES = [int(x) for x in os.environ.get("BENCH_FANOUT_SOCKETS", "100,1000,5000").split(",")]
+EVENTS = int(os.environ.get("BENCH_FANOUT_EVENTS", 20))
+PACE = float(os.environ.get("BENCH_FANOUT_PACE", 0.25))
+CONNECTING = 200
+TIMEOUT = 60.0
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def pick(samples: list[float], q: float) -> float:
+    return samples[min(len(samples) - 1, int(q * len(samples)))] * 1000
+
+
+class Watcher:
+    """One spectator socket: the arrival time of each seq it is pushed."""
+
+    def __init__(self) -> None:
+        self.socket = None
+        self.arrived: dict[int, float] = {}
+        self.last = 0
+        self.reader: asyncio.Task | None = None
+
+    async def open(self, url: str, gate: asyncio.Semaphore, until_seq: int) -> None:
+        async with gate:
+            self.socket = await websockets.connect(f"{url}?after={self.last}", compression=None, max_queue=None,
+                                                   open_timeout=TIMEOUT, ping_interval=None)
+            while self.last < until_seq:            # welcome, then the backlog it missed
+                message = json.loads(await self.socket.recv())
+                if message["kind"] == "event":
+                    self.last = message["event"]["seq"]
+        self.reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        try:
+            async for raw in self.socket:
+                message = json.loads(raw)
+                if message["kind"] == "event":
+                    self.arrived[message["event"]["seq"]] = time.perf_counter()
+                    self.last = message["event"]["seq"]
+        except websockets.ConnectionClosed:
+            pass
+
+    async def close(self) -> None:
+        if self.reader is not None:
+            self.reader.cancel()
+        await self.socket.close()
+
+
+async def commands(http, game_id: str, auth: dict, count: int) -> dict[int, float]:
+    """`count` paced Thinks: the time each was sent, by the seq of the event it appended."""
+    sent: dict[int, float] = {}
+    for _ in range(count):
+        started = time.perf_counter()
+        reply = await http.post(f"/games/{game_id}/commands", json={"command": {"type": "Think"}}, headers=auth)
+        reply.raise_for_status()
+        for event in reply.json()["events"]:
+            sent[event["seq"]] = started
+        await asyncio.sleep(max(0.0, PACE - (time.perf_counter() - started)))
+    return sent
+
+
+async def one_size(stack: Stack, http, lobby_pid: int, size: int, alone_cpu: float, index: int) -> None:
+    game_id, auth = await one_player_game(http, 10_000 + index)
+    url = stack.lobbies[0].replace("http", "ws", 1) + f"/games/{game_id}/ws"
+    last = (await http.get(f"/games/{game_id}/log", params={"limit": 1000})).json()["last_seq"]
+    watchers = [Watcher() for _ in range(size)]
+    gate = asyncio.Semaphore(CONNECTING)
+    gc.collect()
+    await asyncio.sleep(1.0)
+    rss_before = rss_kib(lobby_pid)
+    began = time.perf_counter()
+    await asyncio.wait_for(asyncio.gather(*(w.open(url, gate, last) for w in watchers)), TIMEOUT * 2)
+    connected = time.perf_counter() - began
+    await asyncio.sleep(2.0)                        # idle: presence and handshakes settle
+    per_socket_kib = (rss_kib(lobby_pid) - rss_before) / size
+
+    cpu_before = cpu_seconds(lobby_pid)
+    sent = await commands(http, game_id, auth, EVENTS)
+    deadline = time.perf_counter() + TIMEOUT
+    final = max(sent)
+    while any(w.last < final for w in watchers) and time.perf_counter() < deadline:
+        await asyncio.sleep(0.05)
+    cpu = cpu_seconds(lobby_pid) - cpu_before
+    latencies = sorted(w.arrived[seq] - sent[seq] for w in watchers for seq in sent if seq in w.arrived)
+    missing = size * len(sent) - len(latencies)
+    per_push_us = max(0.0, cpu - alone_cpu) / (size * EVENTS) * 1e6
+
+    for watcher in watchers:                        # the whole crowd drops, then comes back where it was
+        await watcher.close()
+    await asyncio.sleep(1.0)
+    began = time.perf_counter()
+    await asyncio.wait_for(asyncio.gather(*(w.open(url, gate, final) for w in watchers)), TIMEOUT * 2)
+    reconnected = time.perf_counter() - began
+    for watcher in watchers:
+        await watcher.close()
+
+    print(f"  {size:>6} {connected:>9.2f} {reconnected:>11.2f} {per_socket_kib:>10.1f} "
+          f"{pick(latencies, 0.5):>8.1f} {pick(latencies, 0.99):>8.1f} {per_push_us:>10.1f} {missing:>8}")
+
+
+async def run(stack: Stack, lobby_pid: int) -> None:
+    async with httpx.AsyncClient(base_url=stack.lobbies[0], timeout=30) as http:
+        game_id, auth = await one_player_game(http, 0)
+        await commands(http, game_id, auth, 3)                  # warm the path
+        before = cpu_seconds(lobby_pid)
+        await commands(http, game_id, auth, EVENTS)
+        alone_cpu = cpu_seconds(lobby_pid) - before
+        print(f"lobby CPU per command, nobody watching: {alone_cpu * 1000 / EVENTS:.2f} ms "
+              f"({EVENTS} commands, one per {PACE:.2f} s)")
+        print(f"  {'sockets':>6} {'connect s':>9} {'reconnect s':>11} {'KiB/idle':>10} "
+              f"{'p50 ms':>8} {'p99 ms':>8} {'µs/push':>10} {'missing':>8}")
+        for index, size in enumerate(SIZES):
+            await one_size(stack, http, lobby_pid, size, alone_cpu, index)
+
+
+def main() -> None:
+    raise_open_files_limit()
+    with tempfile.TemporaryDirectory(prefix="bench-fanout-") as work, NatsServer() as nats, \
+            RedisServer() as redis, Stack(nats, redis, 1, Path(work)) as stack:
+        print(f"fan-out: one game, N anonymous spectator sockets, {EVENTS} events each "
+              f"(command → push p50/p99 over every socket and event; µs/push: lobby CPU per socket × event)")
+        asyncio.run(run(stack, stack.children["lobby0"].pid))
+
+
+if __name__ == "__main__":
+    main()
