@@ -31,6 +31,7 @@ from lobby.accounts.router import router as accounts_router
 from lobby.engines import engines_router
 from lobby.loop.router import loop_router
 from lobby.moderation.router import router as moderation_router
+from lobby.outlet import ServerSend
 from lobby import invitations, notifications
 from lobby.router import router
 from lobby.seat_routes import router as seat_router
@@ -76,6 +77,7 @@ def create_app(settings: LobbySettings, runtime: LobbyRuntime | None = None) -> 
     _install_metrics(app)
     install_web_client(app)
     app.add_middleware(BodyGate, limit=settings.lobby_max_body_bytes)
+    app.add_middleware(ServerSend)     # outermost of ours: sockets' pushes may be written directly (outlet.py)
     tracing.instrument_http(app)       # a span per request when OTEL_TRACES_EXPORTER is set
     return app
 

@@ -21,7 +21,8 @@ from starbase_core import tracing
 from starbase_core.envelope import Envelope
 from starbase_core.supervise import Supervisor
 
-from lobby.channel import Channel
+from lobby.channel import GAP, GONE, SLOW, Channel, Sink
+from lobby.outlet import Outlet
 
 log = structlog.get_logger(__name__)
 
@@ -40,6 +41,49 @@ class _Subscription:
     def __init__(self) -> None:
         self.queue: asyncio.Queue = asyncio.Queue(QUEUE_LIMIT)
         self.overflowed = False
+
+
+class _Reader:
+    """One subscriber's place in a stream: the last seq it has had, and its queue of live envelopes."""
+
+    def __init__(self, feed: "Feed", channel: Channel, after: int):
+        self.feed, self.channel, self.last = feed, channel, after
+        self.subscription: _Subscription | None = _Subscription()
+        channel.subscribers.add(self.subscription)      # subscribe first, then read: nothing falls between
+
+    def unsubscribe(self) -> None:
+        if self.subscription is not None:
+            self.channel.subscribers.discard(self.subscription)
+            self.subscription = None
+            self.feed._release(self.channel)
+
+    def caught_up(self) -> bool:
+        """Nothing queued: every envelope handed out so far is sent (or older than what was sent)."""
+        subscription = self.subscription
+        return subscription is not None and subscription.queue.empty() and not subscription.overflowed
+
+    async def backlog(self) -> list[Envelope]:
+        return self._after_last(await self.feed._backlog(self.channel, self.last))
+
+    async def next(self) -> list[Envelope]:
+        """The next envelopes in order, waiting for one; a gap is filled from the store."""
+        subscription = self.subscription
+        assert subscription is not None
+        if subscription.overflowed and subscription.queue.empty():
+            raise SlowConsumer(f"fell {QUEUE_LIMIT} events behind on {self.channel.stream}")
+        envelope = await subscription.queue.get()
+        if envelope.seq <= self.last:
+            return []
+        found = []
+        if envelope.seq > self.last + 1:    # missed some (e.g. the follower restarted): fill from the store
+            found = [e for e in await self.feed.store.read(self.channel.stream, self.last + 1) if e.seq < envelope.seq]
+        return self._after_last(found + [envelope])
+
+    def _after_last(self, envelopes: list[Envelope]) -> list[Envelope]:
+        fresh = [e for e in envelopes if e.seq > self.last]
+        if fresh:
+            self.last = fresh[-1].seq
+        return fresh
 
 
 class Feed:
@@ -93,6 +137,7 @@ class Feed:
         if channel is None:
             return
         channel.add(envelope)
+        channel.deliver(envelope)
         for subscription in list(channel.subscribers):
             try:
                 subscription.queue.put_nowait(envelope)
@@ -107,41 +152,67 @@ class Feed:
 
     async def events(self, stream: str, after: int) -> AsyncIterator[Envelope]:
         """Every envelope of `stream` past seq `after`, in order, then live ones as they come."""
-        subscription = _Subscription()
-        channel = self._watch(stream)
-        channel.subscribers.add(subscription)       # subscribe first, then read: nothing falls in between
+        reader = _Reader(self, self._watch(stream), after)
         try:
-            last = after
-            for envelope in await self._backlog(channel, after):
-                if envelope.seq > last:
-                    yield envelope
-                    last = envelope.seq
-            while True:
-                if subscription.overflowed and subscription.queue.empty():
-                    raise SlowConsumer(f"fell {QUEUE_LIMIT} events behind on {stream}")
-                envelope = await subscription.queue.get()
-                if envelope.seq <= last:
-                    continue
-                if envelope.seq > last + 1:      # missed some (e.g. the follower restarted): fill from the store
-                    for missed in await self.store.read(stream, last + 1):
-                        if missed.seq >= envelope.seq:
-                            break
-                        yield missed
-                        last = missed.seq
+            for envelope in await reader.backlog():
                 yield envelope
-                last = envelope.seq
+            while True:
+                for envelope in await reader.next():
+                    yield envelope
         finally:
-            channel.subscribers.discard(subscription)
-            if not channel.subscribers and self._channels.get(stream) is channel:
-                del self._channels[stream]
-                self._idle[stream] = channel
-                while len(self._idle) > IDLE_CHANNELS:
-                    self._idle.popitem(last=False)
+            reader.unsubscribe()
+
+    async def serve(self, stream: str, after: int, view: Hashable, encode: Callable[[Envelope], str],
+                    outlet: Outlet) -> None:
+        """Push every envelope of `stream` past `after` to `outlet`, as `encode` makes it for `view` (the
+        text shared by every socket of that view), until the socket is gone; SlowConsumer when its
+        reader cannot keep up. What it missed and what queued meanwhile go through this task; once it is
+        caught up, an outlet that can be written directly joins the channel's audience and the feed
+        writes to it while this task waits; after a gap it comes back here and catches up again."""
+        reader = _Reader(self, self._watch(stream), after)
+
+        async def send(envelopes: list[Envelope]) -> None:
+            for envelope in envelopes:
+                if outlet.slow():
+                    raise SlowConsumer(f"its reader fell behind on {stream}")
+                await outlet.send(self.text(envelope, view, lambda: encode(envelope)))
+
+        try:
+            while True:
+                await send(await reader.backlog())
+                while not (outlet.direct and reader.caught_up()):
+                    await send(await reader.next())
+                # Caught up. No await from the check above to the join: no envelope can slip between.
+                channel = reader.channel
+                sink = Sink(view, encode, outlet, reader.last)
+                channel.join(sink)
+                reader.unsubscribe()
+                try:
+                    reason = await sink.demoted
+                finally:
+                    channel.leave(sink)
+                    self._release(channel)
+                if reason == SLOW:
+                    raise SlowConsumer(f"its reader fell behind on {stream}")
+                if reason == GONE:
+                    return
+                reader = _Reader(self, self._watch(stream), sink.last)     # a gap: fill it, then rejoin
+        finally:
+            reader.unsubscribe()
 
     def _watch(self, stream: str) -> Channel:
         channel = self._channels.get(stream) or self._idle.pop(stream, None) or Channel(stream)
         self._channels[stream] = channel
         return channel
+
+    def _release(self, channel: Channel) -> None:
+        """A channel nobody reads or is written to any more joins the idle ones, the oldest dropped."""
+        if channel.subscribers or channel.audience or self._channels.get(channel.stream) is not channel:
+            return
+        del self._channels[channel.stream]
+        self._idle[channel.stream] = channel
+        while len(self._idle) > IDLE_CHANNELS:
+            self._idle.popitem(last=False)
 
     async def last_seq(self, stream: str) -> int:
         """The stream's last seq in the store; sockets opening at once share one ask (a welcome names it)."""

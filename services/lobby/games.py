@@ -8,8 +8,10 @@ are redacted and encoded once per view and shared by every socket with that view
 from __future__ import annotations
 
 import uuid
-from typing import AsyncIterator, Awaitable, Callable, TypeVar
+from dataclasses import dataclass
+from typing import Awaitable, Callable, TypeVar
 
+from starbase_core.envelope import Envelope
 from starbase_rules.contract import RuleViolation
 
 from lobby.clockview import ClockViews
@@ -22,6 +24,16 @@ from lobby.tokens import Identity
 from lobby.wire import event_text
 
 T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Watch:
+    """What a socket may watch: `stream` past `after`, as `view` sees it (a seat's player id, or None
+    for every spectator); `encode` makes an envelope's push for that view (`Feed.serve` shares it)."""
+    stream: str
+    after: int
+    view: str | None
+    encode: Callable[[Envelope], str]
 
 
 class GameService:
@@ -106,24 +118,19 @@ class GameService:
         return [wire_event(engine, e, None) for e in envelopes], last
 
     async def live(self, who: Identity | None, game_id: str, after: int,
-                   granted_game: str | None = None) -> AsyncIterator[str]:
-        """Check the caller may watch, then give the game's events past `after`, redacted, live, each as
-        the text of its push (`wire.event_text`)."""
+                   granted_game: str | None = None) -> Watch:
+        """Check the caller may watch, then what to push: the game's events past `after`, redacted."""
         table = await self.table_of(game_id)
         viewer = self.viewer_at(table, who, granted=granted_game == game_id)
-        return self._stream(load_engine(table.game), f"game.{game_id}", after, viewer)
+        engine = load_engine(table.game)
+        return Watch(f"game.{game_id}", after, viewer, lambda envelope: event_text(wire_event(engine, envelope, viewer)))
 
     async def live_table(self, who: Identity | None, table_id: str, after: int,
-                         granted_game: str | None = None) -> AsyncIterator[str]:
+                         granted_game: str | None = None) -> Watch:
         table = await self.tables.load(table_id)
         if granted_game != table_id and not table.may_see(who.player_id if who else None):
             raise NotFound(f"no table {table_id!r}", "TABLE_NOT_FOUND")
-        return self._stream(None, f"table.{table_id}", after, None)
-
-    async def _stream(self, engine, stream: str, after: int, viewer: str | None) -> AsyncIterator[str]:
-        # The view is the viewer: a seat's player id, or None for every spectator, whoever they are.
-        async for envelope in self.feed.events(stream, after):
-            yield self.feed.text(envelope, viewer, lambda: event_text(wire_event(engine, envelope, viewer)))
+        return Watch(f"table.{table_id}", after, None, lambda envelope: event_text(wire_event(None, envelope, None)))
 
     async def _ask(self, table: Table, call: Callable[[], Awaitable[T]]) -> T:
         try:

@@ -27,7 +27,6 @@ from __future__ import annotations
 import asyncio
 import json
 from dataclasses import dataclass
-from typing import AsyncIterator
 
 import structlog
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -37,9 +36,11 @@ from starbase_core import tickets
 
 from lobby.exceptions import InvalidToken, LobbyError
 from lobby.feed import SlowConsumer
+from lobby.games import Watch
 from lobby.guard.sockets import HEARTBEAT
 from lobby.loop.pushes import NOTIFY_VALUES, attend
 from lobby.router import MAX_POSITION
+from lobby.outlet import Outlet
 from lobby.wire import message, text
 
 log = structlog.get_logger(__name__)
@@ -54,7 +55,7 @@ class Opened:
     stream: str
     you: str | None
     seq: int
-    events: AsyncIterator[str]          # each event's push, encoded (shared by the sockets of its view)
+    watch: Watch                        # what to push after the welcome
 
 
 class Caller:
@@ -110,8 +111,9 @@ async def _pump(websocket: WebSocket, caller: Caller, slot, opened: Opened, chat
             await websocket.send_text(encoded)
 
     async def forward() -> None:
-        async for pushed in opened.events:
-            await send_text(pushed)
+        watch = opened.watch
+        await runtime.feed.serve(watch.stream, watch.after, watch.view, watch.encode,
+                                 Outlet.of(websocket.scope, send_text))
 
     async def forward_chat(posted) -> None:
         try:
@@ -200,13 +202,13 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     games = websocket.app.state.lobby.games
 
     async def open_game(caller: Caller, after: int) -> Opened:
-        events = await games.live(caller.who, game_id, after, caller.granted_game)    # checks first
+        watch = await games.live(caller.who, game_id, after, caller.granted_game)     # checks first
         stream = f"game.{game_id}"
         last = await games.feed.last_seq(stream)        # before the events are read: those up to it follow
         table = await games.table_of(game_id)
         # `you` only for a seat-holder: the pushes are redacted for them; everyone else sees a spectator's.
         seated = caller.player is not None and table.seat_of(caller.player) is not None
-        return Opened(stream, caller.player if seated else None, last, events)
+        return Opened(stream, caller.player if seated else None, last, watch)
 
     opened = await _open(websocket, open_game)
     if opened is not None:
@@ -218,10 +220,10 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     runtime = websocket.app.state.lobby
 
     async def open_table(caller: Caller, after: int) -> Opened:
-        events = await runtime.games.live_table(caller.who, table_id, after, caller.granted_game)
+        watch = await runtime.games.live_table(caller.who, table_id, after, caller.granted_game)
         stream = f"table.{table_id}"
         last = await runtime.games.feed.last_seq(stream)
-        return Opened(stream, caller.player, last, events)
+        return Opened(stream, caller.player, last, watch)
 
     opened = await _open(websocket, open_table)
     if opened is not None:

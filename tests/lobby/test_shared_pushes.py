@@ -76,6 +76,14 @@ async def test_each_view_is_encoded_once_and_each_socket_gets_only_its_own(stack
                    for name, socket in opened.items()]
         await play_to_the_end(ann, bob, game_id)
         await asyncio.wait_for(asyncio.gather(*readers), 60)
+        # Caught up, every socket is written to straight from the feed, grouped by its view.
+        channel = stack.runtime.feed._channels[f"game.{game_id}"]
+        for _ in range(200):
+            if sum(len(sinks) for sinks in channel.audience.values()) == len(opened):
+                break
+            await asyncio.sleep(0.05)
+        assert {view: len(sinks) for view, sinks in channel.audience.items()} == \
+               {ann.player_id: 2, bob.player_id: 2, None: 2}
     finally:
         for socket in opened.values():
             await socket.close()
