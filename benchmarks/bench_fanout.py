@@ -8,7 +8,7 @@ sockets are anonymous spectators of a public one-seat Testjack game, opened by t
 - idle memory: the lobby's RSS with the N sockets open and idle, less its RSS before, per socket;
 - pushes: EVENTS commands, one every PACE seconds; command → push latency over every (socket, event);
 - lobby CPU per (socket × event): the lobby's CPU over the pushes, less the same commands' CPU with no
-  socket watching (measured first), over N × EVENTS.
+  socket watching (measured first), over N × EVENTS; and the lobby's CPU per connect and reconnect.
 
 The players' side runs in this process on the same two cores, so latencies include its own reading
 (N sockets parse every push): read them as an upper bound. Figures are printed, never judged.
@@ -106,9 +106,10 @@ async def one_size(stack: Stack, http, lobby_pid: int, size: int, alone_cpu: flo
     gc.collect()
     await asyncio.sleep(1.0)
     rss_before = rss_kib(lobby_pid)
-    began = time.perf_counter()
+    began, cpu_began = time.perf_counter(), cpu_seconds(lobby_pid)
     await asyncio.wait_for(asyncio.gather(*(w.open(url, gate, last) for w in watchers)), TIMEOUT * 2)
     connected = time.perf_counter() - began
+    connect_cpu_ms = (cpu_seconds(lobby_pid) - cpu_began) * 1000 / size
     await asyncio.sleep(2.0)                        # idle: presence and handshakes settle
     per_socket_kib = (rss_kib(lobby_pid) - rss_before) / size
 
@@ -126,27 +127,33 @@ async def one_size(stack: Stack, http, lobby_pid: int, size: int, alone_cpu: flo
     for watcher in watchers:                        # the whole crowd drops, then comes back where it was
         await watcher.close()
     await asyncio.sleep(1.0)
-    began = time.perf_counter()
+    began, cpu_began = time.perf_counter(), cpu_seconds(lobby_pid)
     await asyncio.wait_for(asyncio.gather(*(w.open(url, gate, final) for w in watchers)), TIMEOUT * 2)
     reconnected = time.perf_counter() - began
+    reconnect_cpu_ms = (cpu_seconds(lobby_pid) - cpu_began) * 1000 / size
     for watcher in watchers:
         await watcher.close()
 
-    print(f"  {size:>6} {connected:>9.2f} {reconnected:>11.2f} {per_socket_kib:>10.1f} "
-          f"{pick(latencies, 0.5):>8.1f} {pick(latencies, 0.99):>8.1f} {per_push_us:>10.1f} {missing:>8}")
+    print(f"  {size:>6} {connected:>9.2f} {reconnected:>11.2f} {connect_cpu_ms:>6.2f}/{reconnect_cpu_ms:<6.2f}"
+          f"{per_socket_kib:>9.1f} {pick(latencies, 0.5):>8.1f} {pick(latencies, 0.99):>8.1f} {per_push_us:>9.1f}"
+          f" {missing:>8}")
 
 
 async def run(stack: Stack, lobby_pid: int) -> None:
     async with httpx.AsyncClient(base_url=stack.lobbies[0], timeout=30) as http:
         game_id, auth = await one_player_game(http, 0)
         await commands(http, game_id, auth, 3)                  # warm the path
-        before = cpu_seconds(lobby_pid)
+        before, began = cpu_seconds(lobby_pid), time.perf_counter()
         await commands(http, game_id, auth, EVENTS)
-        alone_cpu = cpu_seconds(lobby_pid) - before
-        print(f"lobby CPU per command, nobody watching: {alone_cpu * 1000 / EVENTS:.2f} ms "
+        alone_cpu, took = cpu_seconds(lobby_pid) - before, time.perf_counter() - began
+        before = cpu_seconds(lobby_pid)
+        await asyncio.sleep(took)                               # the lobby's own background work, idle
+        idle_cpu = cpu_seconds(lobby_pid) - before
+        print(f"lobby CPU per command, nobody watching: {alone_cpu * 1000 / EVENTS:.2f} ms, "
+              f"{max(0.0, alone_cpu - idle_cpu) * 1000 / EVENTS:.2f} ms less its idle background "
               f"({EVENTS} commands, one per {PACE:.2f} s)")
-        print(f"  {'sockets':>6} {'connect s':>9} {'reconnect s':>11} {'KiB/idle':>10} "
-              f"{'p50 ms':>8} {'p99 ms':>8} {'µs/push':>10} {'missing':>8}")
+        print(f"  {'sockets':>6} {'connect s':>9} {'reconnect s':>11} {'CPU ms/(re)connect':>13} {'KiB/idle':>8} "
+              f"{'p50 ms':>8} {'p99 ms':>8} {'µs/push':>9} {'missing':>8}")
         for index, size in enumerate(SIZES):
             await one_size(stack, http, lobby_pid, size, alone_cpu, index)
 

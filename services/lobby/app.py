@@ -63,6 +63,8 @@ def create_app(settings: LobbySettings, runtime: LobbyRuntime | None = None) -> 
                   description="Players, tables, games and live events of the Starbase game server.",
                   docs_url=None, redoc_url=None)       # served by webapp, with local assets
     app.state.lobby = runtime
+    # The sockets first: a route is found by trying each in turn, and thousands of sockets may open at once.
+    app.include_router(ws_router)
     app.include_router(accounts_router)
     app.include_router(router)
     app.include_router(seat_router)
@@ -70,7 +72,6 @@ def create_app(settings: LobbySettings, runtime: LobbyRuntime | None = None) -> 
     app.include_router(loop_router)
     app.include_router(notifications.router)
     app.include_router(invitations.router)
-    app.include_router(ws_router)
     app.include_router(engines_router)
     app.include_router(health_router(runtime.ready))
     _install_errors(app)
