@@ -10,21 +10,22 @@ sockets are anonymous spectators of a public one-seat Testjack game, opened by t
 - lobby CPU per (socket × event): the lobby's CPU over the pushes, less the same commands' CPU with no
   socket watching (measured first), over N × EVENTS; and the lobby's CPU per connect and reconnect.
 
-The players' side runs in this process on the same two cores, so latencies include its own reading
-(N sockets parse every push): read them as an upper bound. Figures are printed, never judged.
+The sockets' side runs in this process on the same two cores (a bare client: handshake by hand, frames
+parsed without a library), so latencies include its own reading: read them as an upper bound. Figures are printed, never judged.
 """
 from __future__ import annotations
 
 import asyncio
+import base64
 import gc
-import json
 import os
+import re
 import tempfile
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import httpx
-import websockets
 
 from bench_capacity import Stack, cpu_seconds          # same directory: run as a script
 from bench_lobby import one_player_game
@@ -49,39 +50,79 @@ def pick(samples: list[float], q: float) -> float:
     return samples[min(len(samples) - 1, int(q * len(samples)))] * 1000
 
 
-class Watcher:
-    """One spectator socket: the arrival time of each seq it is pushed."""
+EVENT = re.compile(rb'^\{"v":1,"kind":"event","event":\{"stream":"[^"]*","seq":(\d+)')
+
+
+class Watcher(asyncio.Protocol):
+    """One spectator socket, as lean a client as can be (so that N of them in this process leave the
+    cores to the lobby): a WebSocket handshake by hand, unmasked server frames parsed, the arrival
+    time of each seq noted. Leaving is dropping the connection, as a phone going out of coverage does."""
 
     def __init__(self) -> None:
-        self.socket = None
         self.arrived: dict[int, float] = {}
         self.last = 0
-        self.reader: asyncio.Task | None = None
+        self.transport: asyncio.Transport | None = None
+        self._buffer = b""
+        self._upgraded = False
+        self._until = 0
+        self._caught_up: asyncio.Future | None = None
 
     async def open(self, url: str, gate: asyncio.Semaphore, until_seq: int) -> None:
+        """Connect with `?after=<last seq seen>` and wait for the welcome and what was missed."""
+        address = urlsplit(url)
         async with gate:
-            self.socket = await websockets.connect(f"{url}?after={self.last}", compression=None, max_queue=None,
-                                                   open_timeout=TIMEOUT, ping_interval=None)
-            while self.last < until_seq:            # welcome, then the backlog it missed
-                message = json.loads(await self.socket.recv())
-                if message["kind"] == "event":
-                    self.last = message["event"]["seq"]
-        self.reader = asyncio.create_task(self._read())
+            loop = asyncio.get_running_loop()
+            self._buffer, self._upgraded, self._until = b"", False, until_seq
+            self._caught_up = loop.create_future()
+            await loop.create_connection(lambda: self, address.hostname, address.port)
+            key = base64.b64encode(os.urandom(16)).decode()
+            assert self.transport is not None
+            self.transport.write(f"GET {address.path}?after={self.last} HTTP/1.1\r\nHost: {address.netloc}\r\n"
+                                 f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                                 f"Sec-WebSocket-Version: 13\r\n\r\n".encode())
+            await asyncio.wait_for(self._caught_up, TIMEOUT)
 
-    async def _read(self) -> None:
-        try:
-            async for raw in self.socket:
-                message = json.loads(raw)
-                if message["kind"] == "event":
-                    self.arrived[message["event"]["seq"]] = time.perf_counter()
-                    self.last = message["event"]["seq"]
-        except websockets.ConnectionClosed:
-            pass
+    def connection_made(self, transport) -> None:
+        self.transport = transport
+
+    def data_received(self, data: bytes) -> None:
+        self._buffer += data
+        if not self._upgraded:
+            head, found, rest = self._buffer.partition(b"\r\n\r\n")
+            if not found:
+                return
+            if not head.startswith(b"HTTP/1.1 101"):
+                self._fail(RuntimeError(head.split(b"\r\n")[0].decode()))
+                return
+            self._upgraded, self._buffer = True, rest
+        while len(self._buffer) >= 2:
+            length, start = self._buffer[1] & 0x7F, 2
+            if length == 126:
+                length, start = int.from_bytes(self._buffer[2:4], "big"), 4
+            elif length == 127:
+                length, start = int.from_bytes(self._buffer[2:10], "big"), 10
+            if len(self._buffer) < start + length:
+                return
+            opcode = self._buffer[0] & 0x0F
+            payload, self._buffer = self._buffer[start:start + length], self._buffer[start + length:]
+            if opcode == 0x9 and self.transport is not None:    # a ping: pong, masked with a zero key
+                self.transport.write(bytes([0x8A, 0x80 | len(payload)]) + b"\0\0\0\0" + payload)
+            if found := EVENT.match(payload):
+                self.last = int(found.group(1))
+                self.arrived[self.last] = time.perf_counter()
+            if self.last >= self._until and self._caught_up is not None and not self._caught_up.done():
+                self._caught_up.set_result(None)
+
+    def connection_lost(self, exc) -> None:
+        self._fail(ConnectionError("the lobby closed the socket"))
+
+    def _fail(self, error: Exception) -> None:
+        if self._caught_up is not None and not self._caught_up.done():
+            self._caught_up.set_exception(error)
 
     async def close(self) -> None:
-        if self.reader is not None:
-            self.reader.cancel()
-        await self.socket.close()
+        if self.transport is not None:
+            self.transport.close()
 
 
 async def commands(http, game_id: str, auth: dict, count: int) -> dict[int, float]:
