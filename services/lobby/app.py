@@ -59,7 +59,10 @@ def create_app(settings: LobbySettings, runtime: LobbyRuntime | None = None) -> 
         finally:
             await runtime.stop()
 
-    app = FastAPI(title="Starbase lobby", version="1", lifespan=lifespan,
+    # With tracing off, FastAPI's own telemetry is told so: otherwise it asks the OpenTelemetry globals
+    # on every request and socket whether anything listens. With tracing on, its defaults stay.
+    quiet = None if tracing.enabled() else {"tracing": False, "metrics": False, "logs": False}
+    app = FastAPI(title="Starbase lobby", version="1", lifespan=lifespan, telemetry=quiet,
                   description="Players, tables, games and live events of the Starbase game server.",
                   docs_url=None, redoc_url=None)       # served by webapp, with local assets
     app.state.lobby = runtime
