@@ -162,6 +162,9 @@ async def one_size(stack: Stack, http, lobby_pid: int, size: int, alone_cpu: flo
         await asyncio.sleep(0.05)
     cpu = cpu_seconds(lobby_pid) - cpu_before
     latencies = sorted(w.arrived[seq] - sent[seq] for w in watchers for seq in sent if seq in w.arrived)
+    # The spread: from the first socket's push of an event to each other socket's, the fan-out alone.
+    first = {seq: min((w.arrived[seq] for w in watchers if seq in w.arrived), default=0.0) for seq in sent}
+    spread = sorted(w.arrived[seq] - first[seq] for w in watchers for seq in sent if seq in w.arrived)
     missing = size * len(sent) - len(latencies)
     per_push_us = max(0.0, cpu - alone_cpu) / (size * EVENTS) * 1e6
 
@@ -176,8 +179,8 @@ async def one_size(stack: Stack, http, lobby_pid: int, size: int, alone_cpu: flo
         await watcher.close()
 
     print(f"  {size:>6} {connected:>9.2f} {reconnected:>11.2f} {connect_cpu_ms:>6.2f}/{reconnect_cpu_ms:<6.2f}"
-          f"{per_socket_kib:>9.1f} {pick(latencies, 0.5):>8.1f} {pick(latencies, 0.99):>8.1f} {per_push_us:>9.1f}"
-          f" {missing:>8}")
+          f"{per_socket_kib:>9.1f} {pick(latencies, 0.5):>8.1f} {pick(latencies, 0.99):>8.1f}"
+          f" {pick(spread, 0.99):>10.1f} {per_push_us:>9.1f} {missing:>8}")
 
 
 async def run(stack: Stack, lobby_pid: int) -> None:
@@ -194,7 +197,7 @@ async def run(stack: Stack, lobby_pid: int) -> None:
               f"{max(0.0, alone_cpu - idle_cpu) * 1000 / EVENTS:.2f} ms less its idle background "
               f"({EVENTS} commands, one per {PACE:.2f} s)")
         print(f"  {'sockets':>6} {'connect s':>9} {'reconnect s':>11} {'CPU ms/(re)connect':>13} {'KiB/idle':>8} "
-              f"{'p50 ms':>8} {'p99 ms':>8} {'µs/push':>9} {'missing':>8}")
+              f"{'p50 ms':>8} {'p99 ms':>8} {'spread p99':>10} {'µs/push':>9} {'missing':>8}")
         for index, size in enumerate(SIZES):
             await one_size(stack, http, lobby_pid, size, alone_cpu, index)
 
@@ -203,8 +206,9 @@ def main() -> None:
     raise_open_files_limit()
     with tempfile.TemporaryDirectory(prefix="bench-fanout-") as work, NatsServer() as nats, \
             RedisServer() as redis, Stack(nats, redis, 1, Path(work)) as stack:
-        print(f"fan-out: one game, N anonymous spectator sockets, {EVENTS} events each "
-              f"(command → push p50/p99 over every socket and event; µs/push: lobby CPU per socket × event)")
+        print(f"fan-out: one game, N anonymous spectator sockets, {EVENTS} events each (command → push p50/p99 "
+              f"over every socket and event; spread: after the event's first push; µs/push: lobby CPU per "
+              f"socket × event); load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
         asyncio.run(run(stack, stack.children["lobby0"].pid))
 
 
