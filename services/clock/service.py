@@ -24,6 +24,7 @@ from typing import Awaitable, Callable
 import structlog
 from prometheus_client import Counter, Gauge
 
+from clock import observe
 from clock.tracker import Due, Tracker, game_of
 from starbase_core.decisionfeed import catch_up, fold_in_order
 from starbase_core.envelope import Envelope
@@ -117,8 +118,9 @@ class DecisionClock:
         if not self.tracker.still_due(due):
             return False   # the game moved on: decide again on the newer state at the next tick
         try:
-            envelopes = await self.submit(due.game_id, due.player, due.command, due.command_id,
-                                          expected_seq=due.at_seq)
+            with observe.timeout(self.tracker, due, self.now):   # its trace and, once applied, lateness
+                envelopes = await self.submit(due.game_id, due.player, due.command, due.command_id,
+                                              expected_seq=due.at_seq)
         except RuleViolation as refusal:
             if refusal.code in MOVED_ON:   # not settled: the next tick reads the newer envelopes first
                 DEFAULTS.labels("stale").inc()
