@@ -27,6 +27,7 @@ Every optional part has a default, overridden where a game knows better:
 from __future__ import annotations
 
 import abc
+import operator
 import random
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -47,6 +48,7 @@ class Engine(abc.ABC, Generic[S]):
     # emit), for an engine whose handlers read `tx.state` only to check and then emit. Trucker's
     # real-time building moves emit without reading again, so they cost no copy.
     deferred_copy: ClassVar[bool] = False
+    _round_getter: ClassVar["operator.attrgetter[Any]"]
     # The contract's identity attributes, taken from `info` when a subclass declares it.
     name: str
     min_players: int
@@ -56,6 +58,8 @@ class Engine(abc.ABC, Generic[S]):
         super().__init_subclass__(**kwargs)
         if "info" in cls.__dict__:
             cls.name, cls.min_players, cls.max_players = cls.info.name, cls.info.min_players, cls.info.max_players
+            # `attrgetter` follows dotted paths too; made once, as `decide` asks for the round every time.
+            cls._round_getter = operator.attrgetter(cls.info.round_field)
 
     # -- the core an engine writes --------------------------------------------------------------------
 
@@ -93,10 +97,7 @@ class Engine(abc.ABC, Generic[S]):
 
     def round_of(self, state: S) -> Any:
         """The round marker, read from the attribute `info.round_field` names (dotted paths allowed)."""
-        value: Any = state
-        for part in self.info.round_field.split("."):
-            value = getattr(value, part)
-        return value
+        return self._round_getter(state)
 
     def is_over(self, state: S) -> bool:
         return bool(self.round_of(state) == self.info.over)

@@ -54,13 +54,15 @@ class Tx(Generic[S]):
 class DeferredTx(Tx[S]):
     """A `Tx` that copies the state only when it is read after an event was emitted (module doc)."""
 
+    _own: S | None = None      # the private copy, once one was needed
+    _applied = 0               # how many of `events` the private copy has been evolved by
+
     def __init__(self, state: S, evolve: Callable[[S, Any], S], copy: Callable[[S], S],
                  rng: Rng | None = None):
+        # Only what every decision needs is set here (the two above are class defaults until a read
+        # after an emit): a real-time move pays for nothing else.
         self.events = []
-        self._evolve, self._copy, self._rng = evolve, copy, rng
-        self._given: S = state
-        self._own: S | None = None          # the private copy, once one was needed
-        self._applied = 0                   # how many of `events` the private copy has been evolved by
+        self._evolve, self._copy, self._rng, self._given = evolve, copy, rng, state
 
     @property
     def state(self) -> S:  # type: ignore[override]  # read-only: handlers emit, never assign

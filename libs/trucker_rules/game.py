@@ -31,7 +31,7 @@ INFO = GameInfo(
     platform_commands=("StartBuilding", "TurnTimer", "CallTimeUp"),     # the table's clock
 )
 
-# What a move made while building emits when it does not end building: nothing follows it by itself.
+# The one event of a move made while building that does not end it: nothing follows it by itself.
 _BUILDING_MOVES = frozenset({
     m.BuildingStarted, m.ComponentGrabbed, m.ComponentPlaced, m.NewestMoved, m.ComponentReturned,
     m.ComponentReserved, m.PileTaken, m.PileReturned, m.TimerTurned, m.ShipFinished})
@@ -51,9 +51,13 @@ class Trucker(Engine[TruckerState]):
             tx.emit(event)
 
     def advance(self, tx: Tx[TruckerState]) -> None:
-        if all(type(event) in _BUILDING_MOVES for event in tx.events):
-            return          # still building (or a refused/empty decision): skip even reading the state
+        events = tx.events
+        if len(events) == 1 and type(events[0]) in _BUILDING_MOVES:
+            return          # a move while building: nothing follows, so the state is not even read
         flow.follow_up(tx)
+
+    def is_over(self, state: TruckerState) -> bool:
+        return state.phase == OVER           # the base's own reading, without its indirection (hot path)
 
     def view(self, state: TruckerState, viewer: str | None) -> dict:
         return views.view(state, viewer)

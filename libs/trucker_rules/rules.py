@@ -20,6 +20,9 @@ def decide_alone(state, command: Command, actor: str | None, rng=None) -> list[E
     """The events of `command` on `state` (raises RuleViolation); `actor` None is the table's clock."""
     if actor is not None and actor not in state.seats:
         refuse("NOT_A_PLAYER", f"{actor!r} is not a player of this game")
-    tx = DeferredTx(state, RULES.evolve, copy_state, rng)
+    tx = DeferredTx(state, _evolve, copy_state, rng)
     RULES.decider(command)(tx, command, actor)
     return tx.events
+
+
+_evolve = RULES.evolve
