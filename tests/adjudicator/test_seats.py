@@ -1,42 +1,16 @@
 """Resignations, bots and substitutes through the adjudicator: only a seat's current controller plays it."""
 from __future__ import annotations
 
-import itertools
-
 import pytest
 
-from adjudicator.service import Adjudicator
 from starbase_core.audit import PASS, audit_game
 from starbase_core.gamestream import ends_game, replay
-from starbase_core.seeds import MemorySeedVault
-from starbase_core.store_memory import MemoryEventStore
 from starbase_rules.contract import RuleViolation
 from starbase_rules.registry import get_game
 from tests.support import tally
+from tests.support.in_memory import adjudicator, play, refused, store  # noqa: F401 (fixtures)
 
 tally.register()
-ids = itertools.count()
-
-
-@pytest.fixture
-def store():
-    return MemoryEventStore()
-
-
-@pytest.fixture
-def adjudicator(store):
-    return Adjudicator(store, MemorySeedVault())
-
-
-async def play(adjudicator, game_id, actor, command, played_by=None):
-    return await adjudicator.submit(game_id, actor, command, f"c{next(ids)}", played_by=played_by)
-
-
-async def refused(code, adjudicator, game_id, actor, command, played_by=None):
-    with pytest.raises(RuleViolation) as refusal:
-        await play(adjudicator, game_id, actor, command, played_by)
-    assert refusal.value.code == code, refusal.value.message
-    return refusal.value
 
 
 async def test_in_a_two_player_game_the_resigner_concedes_and_the_game_ends_with_them_last(adjudicator, store):

@@ -2,8 +2,6 @@
 state always equal to the fold of the stream without the commands taken back."""
 from __future__ import annotations
 
-import itertools
-
 import pytest
 
 from adjudicator.service import Adjudicator
@@ -11,36 +9,12 @@ from starbase_core.audit import PASS, audit_game
 from starbase_core.gamestream import replay
 from starbase_core.seeds import MemorySeedVault
 from starbase_core.snapshots import MemorySnapshotBucket, Snapshots, check_snapshot
-from starbase_core.store_memory import MemoryEventStore
-from starbase_rules.contract import RuleViolation
 from starbase_rules.registry import get_game
 from tests.support import tally
+from tests.support.in_memory import adjudicator, play, refused, store  # noqa: F401 (fixtures)
 
 tally.register()
-ids = itertools.count()
 UNRATED = {"rated": False}
-
-
-@pytest.fixture
-def store():
-    return MemoryEventStore()
-
-
-@pytest.fixture
-def adjudicator(store):
-    return Adjudicator(store, MemorySeedVault())
-
-
-async def play(adjudicator, game_id, actor, command, played_by=None):
-    return await adjudicator.submit(game_id, actor, command, f"c{next(ids)}", played_by=played_by)
-
-
-async def refused(code, adjudicator, game_id, actor, command, played_by=None):
-    before = (await adjudicator.record(game_id)).last_seq
-    with pytest.raises(RuleViolation) as refusal:
-        await play(adjudicator, game_id, actor, command, played_by)
-    assert refusal.value.code == code, refusal.value.message
-    assert (await adjudicator.record(game_id)).last_seq == before      # nothing appended
 
 
 async def scores(adjudicator, game_id):

@@ -4,18 +4,14 @@ table, plays a move through the API, follows the game on its socket with a singl
 on the Trucker socket with another; Ctrl-C stops everything."""
 import asyncio
 import json
-import os
-import signal
-import subprocess
-import sys
 import urllib.request
 
 import httpx
 import pytest
 import websockets
 
-from starbase_core.servers import free_port
 from tests.support import sockets
+from tests.support.make_run import make_run
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(300)]
 WAIT = 30.0                 # a bound on a hang, not a timing assertion
@@ -102,20 +98,8 @@ async def play_as_people_do(base: str) -> None:
 
 
 async def test_run_starts_everything_a_person_plays_with_an_account_and_ctrl_c_stops_it(tmp_path):
-    ports = {name: str(free_port()) for name in
-             ("LOBBY_PORT", "NATS_PORT", "REDIS_PORT", "ADJUDICATOR_PORT", "TRUCKER_PORT")}
-    env = {**os.environ, **ports, "STARBASE_RUN_DIR": str(tmp_path / "run")}
-    for own in ("LOBBY_SECRET", "NATS_NKEY_FILE", "INSECURE_DEV_MODE", "NATS_URL", "REDIS_URL"):
-        env.pop(own, None)
-    runner = subprocess.Popen([sys.executable, "-m", "starbase_cli.run"], env=env, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True)
-    printed = []
-    try:
-        for line in runner.stdout:
-            printed.append(line)
-            if "Ctrl-C stops everything" in line or "could not keep running" in line:
-                break
-        text = "".join(printed)
+    with make_run(tmp_path / "run") as run:
+        ports, text = run.ports, run.text
         base = f"http://127.0.0.1:{ports['LOBBY_PORT']}"
         assert base in text and f"ws://127.0.0.1:{ports['TRUCKER_PORT']}" in text, text
         for name in ("adjudicator", "scoring", "NATS", "Redis", "starbase admin create-admin"):
@@ -123,9 +107,6 @@ async def test_run_starts_everything_a_person_plays_with_an_account_and_ctrl_c_s
         with urllib.request.urlopen(f"{base}/readyz", timeout=10) as reply:
             assert json.load(reply) == {"status": "ready"}
         await play_as_people_do(base)
-    finally:
-        runner.send_signal(signal.SIGINT)
-        rest, _ = runner.communicate(timeout=90)
-    assert runner.returncode == 0, text + rest
-    assert rest.strip().endswith("Stopped."), rest
+    assert run.returncode == 0, text + run.rest
+    assert run.rest.strip().endswith("Stopped."), run.rest
     assert (tmp_path / "run" / "credentials" / "lobby_secret").exists()

@@ -4,8 +4,6 @@ them, and every service with its own: strangers are shut out, the lobby still se
 from __future__ import annotations
 
 import json
-import os
-import signal
 import stat
 import subprocess
 import sys
@@ -16,8 +14,8 @@ import pytest
 from redis.asyncio import Redis
 
 from starbase_core.provision import provision
-from starbase_core.servers import free_port
 from tests.security.conftest import cannot_connect
+from tests.support.make_run import make_run
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(180)]
 
@@ -40,20 +38,9 @@ def test_provisioned_files_are_private_and_kept_across_runs(tmp_path):
 
 
 async def test_make_run_starts_everything_with_its_own_credentials_and_shuts_strangers_out(tmp_path):
-    ports = {name: str(free_port()) for name in
-             ("LOBBY_PORT", "NATS_PORT", "REDIS_PORT", "ADJUDICATOR_PORT", "TRUCKER_PORT")}
     run_dir = tmp_path / "run"
-    env = {**os.environ, **ports, "STARBASE_RUN_DIR": str(run_dir)}
-    for own in ("LOBBY_SECRET", "NATS_NKEY_FILE", "INSECURE_DEV_MODE", "NATS_URL", "REDIS_URL"):
-        env.pop(own, None)
-    runner = subprocess.Popen([sys.executable, "-m", "starbase_cli.run"], env=env, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True)
-    printed = []
-    try:
-        for line in runner.stdout:
-            printed.append(line)
-            if "Ctrl-C stops everything" in line or "could not keep running" in line:
-                break
+    with make_run(run_dir) as run:
+        ports, env, printed = run.ports, run.env, run.printed
         assert "Ctrl-C stops everything" in "".join(printed), "".join(printed)
         credentials = run_dir / "credentials"
         assert stat.S_IMODE(credentials.stat().st_mode) == 0o700
@@ -92,8 +79,5 @@ async def test_make_run_starts_everything_with_its_own_credentials_and_shuts_str
         logs = "".join(p.read_text() for p in (run_dir / "logs").glob("*.log"))
         for secret_file in files:
             assert secret_file.read_text().strip() not in logs, f"{secret_file.name} leaked into a log"
-    finally:
-        runner.send_signal(signal.SIGINT)
-        rest, _ = runner.communicate(timeout=90)
-    assert runner.returncode == 0, "".join(printed) + rest
+    assert run.returncode == 0, run.text + run.rest
     assert (run_dir / "nats" / "nats.log").read_text().count("Violation") == 0

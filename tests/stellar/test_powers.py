@@ -262,7 +262,8 @@ def test_alien_explorers_give_the_builder_a_cube_on_alien_planets():
     assert not t.state.pending                     # a single alien planet: no signing yet
 
 
-def test_secret_agents_raise_amethyst_by_3_or_the_aliens_by_the_tile():
+def amethyst_building_next_to_an_alien_tile(chevrons: int) -> Table:
+    """Amethyst (cy's, holding Secret Agents) in its build step, one hex from a face-down alien tile."""
     t = started_table()
     t.shares(AM, cy=1)
     t.corp(AM).formed = True
@@ -270,7 +271,12 @@ def test_secret_agents_raise_amethyst_by_3_or_the_aliens_by_the_tile():
     t.outpost(AM, "7,4", "4,6")
     t.corporation_turn(AM, "build")
     t.treasury(AM, 5)
-    t.state.alien_tiles["4,5"] = 2
+    t.state.alien_tiles["4,5"] = chevrons
+    return t
+
+
+def test_secret_agents_raise_amethyst_by_3_or_the_aliens_by_the_tile():
+    t = amethyst_building_next_to_an_alien_tile(2)
     cubes = t.state.investors["cy"].cubes
     t.do("cy", c.BeginExpansion())
     t.do("cy", c.PlaceOutpost(hex="4,5"))
@@ -282,14 +288,7 @@ def test_secret_agents_raise_amethyst_by_3_or_the_aliens_by_the_tile():
 
 
 def test_secret_agents_aliens_choice_reveals_the_chevrons():
-    t = started_table()
-    t.shares(AM, cy=1)
-    t.corp(AM).formed = True
-    t.state.turn_order.append(AM)
-    t.outpost(AM, "7,4", "4,6")
-    t.corporation_turn(AM, "build")
-    t.treasury(AM, 5)
-    t.state.alien_tiles["4,5"] = 3
+    t = amethyst_building_next_to_an_alien_tile(3)
     t.state.alien_mc = 7
     t.do("cy", c.BeginExpansion())
     t.do("cy", c.PlaceOutpost(hex="4,5"))
