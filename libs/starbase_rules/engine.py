@@ -130,7 +130,9 @@ class Engine(abc.ABC, Generic[S]):
                 refuse("NOT_A_PLAYER", f"{actor!r} is not playing this game")
         elif actor not in self.players_of(state):
             refuse("NOT_A_PLAYER", f"{actor!r} is not playing this game")
-        handler = self.rules.decider(command)
+        # The registry's dict first (every command of a real-time game comes through here); a type with
+        # no handler gets `decider`'s MALFORMED_COMMAND.
+        handler = self.rules.deciders.get(command.type) or self.rules.decider(command)
         self.precheck(state, command, actor)
         tx = self.tx(state, rng)
         handler(tx, command, actor)
