@@ -173,7 +173,9 @@ def services(env: dict, creds: Credentials) -> list[Child]:
               address=f"http://127.0.0.1:{trucker_port}  (Trucker building: ws://127.0.0.1:{trucker_port}/tables/<game>/ws)"),
         Child("lobby", "lobby", f"http://127.0.0.1:{lobby_port}/readyz",
               {"LOBBY_PORT": str(lobby_port), "ADJUDICATOR_TARGET": f"127.0.0.1:{adjudicator_port}",
-               "TRUCKER_PUBLIC_URL": env.get("TRUCKER_PUBLIC_URL", f"ws://127.0.0.1:{trucker_port}")}),
+               "TRUCKER_PUBLIC_URL": env.get("TRUCKER_PUBLIC_URL", f"ws://127.0.0.1:{trucker_port}"),
+               # the clock's default, so tables without time controls show the clock they run on
+               "CLOCK_DEFAULT_SECONDS": env.get("CLOCK_DEFAULT_SECONDS", "120")}),
     ]
     for child in children:
         own = creds.env(child.name)

@@ -28,6 +28,12 @@ async def fold_in_order(store: EventStore, book: DecisionBook, envelope: Envelop
     observe(envelope)
 
 
+async def refold(store: EventStore, book: DecisionBook, game_id: str, undo_seq: int) -> None:
+    """Fold a followed game again from seq 1 up to the undo at `undo_seq` (`DecisionBook.refold`)."""
+    envelopes = [e for e in await store.read(game_stream(game_id), from_seq=1) if e.seq <= undo_seq]
+    book.refold(game_id, envelopes)
+
+
 async def catch_up(store: EventStore, book: DecisionBook, game_id: str, observe: Observe | None = None) -> None:
     """Fold what the store holds of a followed game beyond what the book has seen."""
     observe = observe or book.observe

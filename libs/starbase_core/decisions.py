@@ -15,13 +15,17 @@ The table's time controls (`starbase_core.timecontrol`) ride along: each seat's 
 charged when one of its decisions ends (the time between the two envelopes' server times) and the
 increment added, so `due_at` of an owed decision is the same for every reader.
 
+A paused clock (`starbase_core.pause`: `ClockPaused` … `ClockResumed`) counts nothing: a decision owed
+across a pause is charged only the time outside it, and nothing is due while it lasts. Asking for,
+agreeing to or refusing a pause is not acting: it starts no new decision.
+
 Only the platform's `GameCreated` at seq 1 starts a game, so a reader that never saw a game's start
 leaves it alone (or replays it from seq 1 itself); a game is dropped once its `GameEnded` is folded.
 Subclasses choose which games to follow and what else they keep per game (`admit`, `folded`).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from typing import Callable, Generic, TypeVar
 
@@ -29,6 +33,7 @@ import structlog
 
 from starbase_core.envelope import Envelope
 from starbase_core.gamestream import GAME_CREATED, NO_EFFECT, GameRecord, is_platform, replay
+from starbase_core.pause import CLOCK_PAUSED, CLOCK_RESUMED, PAUSE_TYPES
 from starbase_core.timecontrol import TimeControl
 from starbase_rules.contract import Game
 from starbase_rules.registry import get_game
@@ -51,17 +56,34 @@ class FollowedGame:
     owed: dict[str, Owed] = field(default_factory=dict)
     control: TimeControl | None = None                      # None: the game's decisions are not timed
     banks: dict[str, float] = field(default_factory=dict)   # each seat's bank, as of its last decision's end
+    paused_at: datetime | None = None                       # the server time the clock was paused at
 
     def due_at(self, owed: Owed) -> datetime | None:
-        """When the owed decision runs out of time (None: untimed)."""
-        if self.control is None:
+        """When the owed decision runs out of time (None: untimed, or the clock is paused)."""
+        if self.control is None or self.paused_at is not None:
             return None
         return self.control.due_at(owed.since, self.banks.get(owed.player))
+
+    def counted(self, moment: datetime) -> datetime:
+        """The last moment the clock counted up to `moment`: the pause's start while it is paused."""
+        return moment if self.paused_at is None else min(moment, self.paused_at)
+
+    def pause_changed(self, envelope: Envelope) -> None:
+        """Stop counting at `ClockPaused`; at `ClockResumed`, move every decision owed across the pause
+        on by the time it was paused (one owed since during the pause counts from the resumption)."""
+        moment = parse_time(envelope.time)
+        if envelope.type == CLOCK_PAUSED and self.paused_at is None:
+            self.paused_at = moment
+        elif envelope.type == CLOCK_RESUMED and self.paused_at is not None:
+            start, self.paused_at = self.paused_at, None
+            self.owed = {player: replace(owed, since=owed.since + (moment - max(start, owed.since)))
+                         if owed.since < moment else owed for player, owed in self.owed.items()}
 
     def charge(self, before: dict[str, Owed], moment: datetime) -> None:
         """Charge the banks of the decisions that ended at `moment` (owed before, not the same one now)."""
         if self.control is None or self.control.bank is None:
             return
+        moment = self.counted(moment)
         for player, owed in before.items():
             if self.owed.get(player) != owed and player in self.banks:
                 took = (moment - owed.since).total_seconds()
@@ -72,16 +94,19 @@ class FollowedGame:
         if self.control is None:
             return {"control": None, "seq": self.record.last_seq, "seats": {}}
         seats = {}
+        counted = self.counted(now)
         for player in self.record.players:
             owed = self.owed.get(player)
             bank = self.banks.get(player)
             due = self.due_at(owed) if owed is not None else None
             if bank is not None and owed is not None:
-                bank = max(0.0, bank - max(0.0, (now - owed.since).total_seconds()))
+                bank = max(0.0, bank - max(0.0, (counted - owed.since).total_seconds()))
             seats[player] = {"bank_seconds": None if bank is None else round(bank, 3),
                              "owes_since": owed.since.isoformat() if owed else None,
                              "due_at": due.isoformat() if due else None}
-        return {"control": self.control.public(), "seq": self.record.last_seq, "seats": seats}
+        return {"control": self.control.public(), "seq": self.record.last_seq, "seats": seats,
+                **self.record.pause.public(),
+                "paused_at": self.paused_at.isoformat() if self.paused_at is not None else None}
 
 
 def parse_time(text: str) -> datetime:
@@ -102,7 +127,7 @@ def owed_after(record: GameRecord, envelope: Envelope, before: dict[str, Owed]) 
     realtime = getattr(engine, "realtime_service", None)
     if realtime is not None and realtime(state) is not None:
         return {}
-    acted = envelope.actor if envelope.type != NO_EFFECT else None
+    acted = envelope.actor if envelope.type != NO_EFFECT and envelope.type not in PAUSE_TYPES else None
     moment = parse_time(envelope.time)
     after = {}
     for player in engine.to_act(state):
@@ -137,12 +162,28 @@ class DecisionBook(Generic[G]):
             return None   # a game that ended, or one whose start this book never saw
         if envelope.seq <= game.record.last_seq:
             return None
-        game.record.apply([envelope])
+        game.record.apply([envelope])       # RefoldNeeded: an undo reaches back (see `refold`)
+        return self._folded(game_id, game, envelope)
+
+    def refold(self, game_id: str, envelopes: list[Envelope]) -> G | None:
+        """Fold a followed game's stream from seq 1 up to an undo that `observe` refused (`RefoldNeeded`:
+        its record had folded what the undo takes back). The engine state is rebuilt from the stream;
+        the decisions and banks folded so far stand (the time was spent), and the undo's envelope is
+        then folded like any other (it is its actor's move)."""
+        game = self.followed.get(game_id)
+        if game is None or not envelopes or envelopes[-1].seq != game.record.last_seq + 1:
+            return None
+        game.record = replay(game_id, envelopes, self.games)
+        return self._folded(game_id, game, envelopes[-1])
+
+    def _folded(self, game_id: str, game: G, envelope: Envelope) -> G:
         if game.record.ended is not None:
             del self.followed[game_id]
             return game
         before, game.owed = game.owed, owed_after(game.record, envelope, game.owed)
         game.charge(before, parse_time(envelope.time))
+        if envelope.type in (CLOCK_PAUSED, CLOCK_RESUMED) and is_platform(envelope):
+            game.pause_changed(envelope)
         self.folded(game)
         return game
 

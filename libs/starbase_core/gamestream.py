@@ -24,7 +24,7 @@ unknown options still takes a table with a clock, and the audit re-runs exactly 
 Around the engine's commands the platform has its own (`starbase_core.platform_commands`): a player
 resigns, a substitute takes a seat, a player takes back their last command(s). Each is written as a
 platform event (`PlayerResigned`, `SeatTaken`, `UndoRequested`, `UndoAgreed`, `UndoRefused`,
-`CommandsUndone`), folded here: who controls each seat (`starbase_core.seats`, `meta.played_by`) and
+`CommandsUndone`; pausing the clock by agreement: `starbase_core.pause`), folded here: who controls each seat (`starbase_core.seats`, `meta.played_by`) and
 what may be undone (`starbase_core.undo`). Two more platform options: `bots` ({seat id: level}, the
 seats a bot plays from the start) and `rated` (true unless the table says otherwise).
 
@@ -37,6 +37,7 @@ from typing import Any, Callable, Iterable
 
 from starbase_core import timecontrol
 from starbase_core.envelope import GENESIS_HASH, Envelope, NewEvent, check_stream_name
+from starbase_core.pause import PAUSE_TYPES, PauseLog
 from starbase_core.seats import SeatControl, bots_problems
 from starbase_core.undo import (
     PLAYER_RESIGNED, SEAT_TAKEN, SEAT_TYPES, UNDO_TYPES, RefoldNeeded, UndoLog, undone_ranges, within,
@@ -46,7 +47,7 @@ from starbase_rules.contract import Event, Game, Outcome
 GAME_CREATED = "GameCreated"
 GAME_ENDED = "GameEnded"
 NO_EFFECT = "CommandHadNoEffect"
-PLATFORM_TYPES = frozenset({GAME_CREATED, GAME_ENDED, NO_EFFECT, *SEAT_TYPES, *UNDO_TYPES})
+PLATFORM_TYPES = frozenset({GAME_CREATED, GAME_ENDED, NO_EFFECT, *SEAT_TYPES, *UNDO_TYPES, *PAUSE_TYPES})
 
 DECISION_SECONDS = "decision_seconds"    # seconds a player has for a decision (0: no clock)
 # Written by the lobby when it creates the game: a private table's game (readers who were not at the
@@ -168,6 +169,7 @@ class GameRecord:
     events: int = 0                    # engine events folded (not counting those taken back)
     seats: SeatControl = field(default_factory=SeatControl)     # who plays each seat
     undo: UndoLog = field(default_factory=UndoLog)             # what may be taken back
+    pause: PauseLog = field(default_factory=PauseLog)          # the clock paused by agreement (pause.py)
 
     @property
     def game_name(self) -> str:
@@ -223,6 +225,8 @@ class GameRecord:
             self.seats.resign(data["player"], data["by"], data["level"])
         elif envelope.type == SEAT_TAKEN:
             self.seats.take(data["player"], data["by"])
+        if envelope.type in PAUSE_TYPES or envelope.type in SEAT_TYPES:
+            self.pause.observe(envelope, seat_change=envelope.type in SEAT_TYPES)
 
 
 def replay(game_id: str, envelopes: list[Envelope], get_game: Callable[[str], Game]) -> GameRecord:

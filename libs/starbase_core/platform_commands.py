@@ -6,6 +6,10 @@
     {"type": "Undo", "count": 1}     take back my last `count` commands (`starbase_core.undo`)
     {"type": "AgreeUndo"}            in a rated game, agree to another's pending undo
     {"type": "RefuseUndo"}           … or refuse it
+    {"type": "ProposePause"}, {"type": "AgreePause"}, {"type": "RefusePause"}, {"type": "ResumeClock"}
+                                     pause the clock by agreement of every person seated (`starbase_core.pause`)
+    {"type": "TimeOut"}              the clock's: a seat ran out of time under the `bot` or `lose` policy
+                                     (`starbase_core.timeouts`; the one command only the clock sends)
 
 These names are the platform's: an engine must not name a command so (none of the four does). Their
 events are platform events (`meta.platform`), so the audit re-runs them through the same code, and a
@@ -21,9 +25,11 @@ from pydantic_core import to_jsonable_python
 
 from starbase_core.envelope import NewEvent
 from starbase_core.gamestream import GameRecord, game_ended, is_rated, mark_command, platform_event
+from starbase_core.pause import PAUSE_COMMANDS, AgreePause, ProposePause, RefusePause, ResumeClock, decide_pause
 from starbase_core.seats import (
     CLOCK, PLATFORM, REPLACEMENT_LEVEL, SeatControl, check_controller, is_bot, resignation_standings,
 )
+from starbase_core.timeouts import TimeOut, ends_on_too_few_people, time_out_events
 from starbase_core.undo import (
     COMMANDS_UNDONE, PLAYER_RESIGNED, SEAT_TAKEN, UNDO_AGREED, UNDO_REFUSED, UNDO_REQUESTED, UNDO_STEPS,
     owner_of,
@@ -52,8 +58,10 @@ class RefuseUndo(Command):
     type: Literal["RefuseUndo"] = "RefuseUndo"
 
 
-COMMANDS = TypeAdapter(Union[Resign, TakeSeat, Undo, AgreeUndo, RefuseUndo])
-PLATFORM_COMMANDS = frozenset({"Resign", "TakeSeat", "Undo", "AgreeUndo", "RefuseUndo"})
+COMMANDS = TypeAdapter(Union[Resign, TakeSeat, Undo, AgreeUndo, RefuseUndo, ProposePause, AgreePause,
+                             RefusePause, ResumeClock, TimeOut])
+PLATFORM_COMMANDS = frozenset({"Resign", "TakeSeat", "Undo", "AgreeUndo", "RefuseUndo", "ProposePause",
+                               "AgreePause", "RefusePause", "ResumeClock", "TimeOut"})
 
 
 def is_platform_command(command: Any) -> bool:
@@ -64,21 +72,26 @@ def decide_platform(record: GameRecord, command: dict, actor: str | None, played
                     seed: bytes) -> tuple[list[NewEvent], Outcome | None, bool]:
     """(the envelopes to append, the outcome if the game ends, whether the state must be refolded)."""
     parsed = parse_command(COMMANDS, command)
-    if actor is None or played_by in (CLOCK, PLATFORM) or is_bot(played_by):
+    if isinstance(parsed, TimeOut):
+        events = time_out_events(record, actor, played_by)
+    elif actor is None or played_by in (CLOCK, PLATFORM) or is_bot(played_by):
         raise RuleViolation("NOT_A_PERSON", f"{parsed.type} is a person's command: a seat's player or "
                             "its substitute sends it, never a bot, the clock or the platform")
-    if isinstance(parsed, TakeSeat):
+    elif isinstance(parsed, TakeSeat):
         events = _take_seat(record, actor, played_by)
     else:
         check_controller(record.seats, actor, played_by)
-        events = _DECIDERS[type(parsed)](record, parsed, actor, played_by)
+        if isinstance(parsed, PAUSE_COMMANDS):
+            events = decide_pause(record.pause, parsed, actor, record.seats.humans())
+        else:
+            events = _DECIDERS[type(parsed)](record, parsed, actor, played_by)
     draw_end = record.draw_end
     new = mark_command([platform_event(type_, data, actor=actor, draw_end=draw_end) for type_, data in events],
                        parsed.model_dump(mode="json"), played_by)
     outcome = None
-    if events[0][0] == PLAYER_RESIGNED:
+    if ends_on_too_few_people(events):
         after = SeatControl.from_plain(record.seats.as_plain())
-        after.resign(actor, events[0][1]["by"], REPLACEMENT_LEVEL)
+        after.resign(events[0][1]["player"], events[0][1]["by"], REPLACEMENT_LEVEL)
         if after.too_few_people():
             outcome = resignation_standings(record.players, after.resigned)
             new.append(game_ended(outcome, seed, draw_end, after.resigned))

@@ -42,18 +42,19 @@ from nats.js.kv import KeyValue
 from starbase_core.command_index import CommandSet, StreamCheckpoint, command_digest
 from starbase_core.envelope import Envelope
 from starbase_core.gamestream import GameRecord, game_stream, replay
+from starbase_core.pause import PauseLog
 from starbase_core.seats import SeatControl
 from starbase_core.seeds import SeedVault
 from starbase_core.undo import UndoLog
 from starbase_core.snapshot_codec import from_plain, to_plain
 from starbase_rules.contract import Game
 
-FORMAT = 2      # 2: the record's seats and undo log (format 1 snapshots are ignored: the stream is folded)
+FORMAT = 3      # 3: the record's seats, undo log and pause (older formats are ignored: the stream is folded)
 MAGIC = b"SBS1"
 SNAPSHOT_KEY = "snapshots=hmac-key"
 SHARED_PACKAGES = ("kit18xx", "starbase_rules")       # code whose classes a state may hold, besides the engine's
 RECORD_FIELDS = ("players", "options", "commitment", "draw_end", "ended", "events")
-PLATFORM_PARTS: dict[str, Any] = {"seats": SeatControl, "undo": UndoLog}    # the record's seats and undo log
+PLATFORM_PARTS: dict[str, Any] = {"seats": SeatControl, "undo": UndoLog, "pause": PauseLog}
 
 
 class SnapshotBucket(Protocol):

@@ -7,10 +7,11 @@ Platform options (in `GameCreated.options`, never seen by engines):
 - `bank_seconds` with `increment_seconds`: a Fischer time bank. Each seat starts with `bank_seconds`;
   the time a decision took (from the envelope that made it owed to the envelope that ended it, both by
   the store's server time) is taken from the seat's bank, then `increment_seconds` is added;
-- `timeout_policy`: what the clock does when a decision runs out of time. Only `default_move` (the
-  engine's default action, as the seat) exists: the platform has no bot seats and no engine can resign
-  or eliminate a player yet, so `bot` and `lose` are refused with that reason rather than accepted and
-  silently played as a default.
+- `timeout_policy`: what the clock does when a decision runs out of time: `default_move` (the
+  engine's default action, as the seat), `bot` (the seat is handed to a bot, which plays it from then
+  on, and offered to substitutes; the game goes on) or `lose` (the seat loses on time: a resignation,
+  with its outcome and ratings: `starbase_core.timeouts`).
+- A paused clock (`starbase_core.pause`) runs nothing out.
 
 A decision is due when the first of its limits runs out: the per-decision limit, or the seat's bank.
 Everything is derived from the stream, so every reader (the clock's replicas, the lobby's views, the
@@ -34,11 +35,9 @@ TIMEOUT_POLICY = "timeout_policy"
 OPTIONS = frozenset({DECISION_SECONDS, DAYS_PER_MOVE, BANK_SECONDS, INCREMENT_SECONDS, TIMEOUT_POLICY})
 
 DEFAULT_MOVE = "default_move"
-POLICIES = (DEFAULT_MOVE,)
-NOT_YET = {
-    "bot": "no bot seats exist on this platform yet",
-    "lose": "no game here can end a seat's game alone (no resignation or elimination in the engines) yet",
-}
+BOT = "bot"
+LOSE = "lose"
+POLICIES = (DEFAULT_MOVE, BOT, LOSE)
 
 DAY = 86400.0
 MAX_SECONDS = 30 * DAY          # the longest limit or bank the clock keeps (and the lobby accepts)
@@ -82,13 +81,8 @@ def problems(options: dict) -> list[str]:
         found.append(f"a table has one per-decision limit: {DECISION_SECONDS} or {DAYS_PER_MOVE}, not both")
     if _on(options, INCREMENT_SECONDS) and not _on(options, BANK_SECONDS):
         found.append(f"{INCREMENT_SECONDS} is added to a time bank: set {BANK_SECONDS} too")
-    if TIMEOUT_POLICY in options:
-        policy = options[TIMEOUT_POLICY]
-        if isinstance(policy, str) and policy in NOT_YET:
-            found.append(f"{TIMEOUT_POLICY} {policy!r} is not available: {NOT_YET[policy]}; "
-                         f"the policy is {DEFAULT_MOVE!r}")
-        elif policy not in POLICIES:
-            found.append(f"{TIMEOUT_POLICY} is one of {', '.join(POLICIES)}")
+    if TIMEOUT_POLICY in options and options[TIMEOUT_POLICY] not in POLICIES:
+        found.append(f"{TIMEOUT_POLICY} is one of {', '.join(POLICIES)}, not {_shown(options[TIMEOUT_POLICY])}")
     return found
 
 

@@ -5,6 +5,9 @@ and on to the push of its events: the adjudicator keeps the trace and span ids i
 meta (`trace_id`, `span_id`, covered by the hash chain, not compared by the audit), and the lobby's feed
 starts its push span under them, so the push joins the trace whichever replica follows the store.
 Every log line written inside a span carries `trace_id` and `span_id`.
+Consumers continue a trace from an event's meta (`span_after`: scoring) or from a NATS message's W3C
+`traceparent` header (`headers` on the sender, `span_from_headers` on the receiver: the Trucker fan-out);
+`new_trace` starts one (a Trucker socket message, a clock time-out).
 
 Configured by the standard variables only: `OTEL_TRACES_EXPORTER` (`otlp`, `console` or `none`; unset
 is `none`: no SDK, no spans recorded, no cost beyond a no-op call), `OTEL_EXPORTER_OTLP_ENDPOINT` /
@@ -14,7 +17,8 @@ exporter itself), `OTEL_SERVICE_NAME` (default: the service's name), `OTEL_TRACE
 from __future__ import annotations
 
 import os
-from typing import Any, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any, Iterator, Mapping, Sequence
 
 from opentelemetry import context as otel_context
 from opentelemetry import trace
@@ -106,6 +110,41 @@ def parent_of(meta: dict) -> otel_context.Context | None:
         return None
     remote = trace.SpanContext(trace_id, span_id, is_remote=True, trace_flags=trace.TraceFlags(trace.TraceFlags.SAMPLED))
     return trace.set_span_in_context(trace.NonRecordingSpan(remote))
+
+
+def span_after(meta: dict | None, name: str, **attributes: Any) -> Any:
+    """A span that continues the trace recorded in an event's meta (a consumer handling the event: the
+    push, scoring); a new trace when the meta has none. Use as `with tracing.span_after(...)`."""
+    parent = parent_of(meta or {}) or otel_context.Context()     # never under whatever span is current
+    return _tracer.start_as_current_span(name, context=parent, attributes=attributes or None)
+
+
+def new_trace(name: str, **attributes: Any) -> Any:
+    """A server span that starts a trace of its own (a socket message, a clock's time-out)."""
+    return _tracer.start_as_current_span(name, context=otel_context.Context(), kind=trace.SpanKind.SERVER,
+                                         attributes=attributes or None)
+
+
+def headers() -> dict[str, str]:
+    """The current span as W3C trace-context headers (`traceparent`) for a NATS message; {} when none."""
+    carrier: dict[str, str] = {}
+    if enabled():
+        from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
+        TraceContextTextMapPropagator().inject(carrier)
+    return carrier
+
+
+@contextmanager
+def span_from_headers(message_headers: Mapping[str, str] | None, name: str, **attributes: Any) -> Iterator[Any]:
+    """A span under the trace a NATS message's headers carry (see `headers`); a no-op with tracing off,
+    and a new trace when the message has no (or a malformed) `traceparent`."""
+    if not enabled():
+        yield None
+        return
+    from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
+    parent = TraceContextTextMapPropagator().extract(dict(message_headers or {}), context=otel_context.Context())
+    with _tracer.start_as_current_span(name, context=parent, attributes=attributes or None) as span:
+        yield span
 
 
 def grpc_server_interceptors() -> list[Any]:

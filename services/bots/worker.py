@@ -28,6 +28,7 @@ from nats.js.errors import NotFoundError
 from prometheus_client import Counter
 
 from bots.tracker import Move, Tracker
+from starbase_core import consumer_lag
 from starbase_core.envelope import Envelope
 from starbase_core.gamestream import game_stream
 from starbase_core.store_jetstream import JetStreamEventStore
@@ -62,7 +63,9 @@ class BotWorker:
                 try:
                     messages = await subscription.fetch(BATCH, timeout=FETCH_TIMEOUT)
                 except (NatsTimeout, asyncio.TimeoutError):
+                    consumer_lag.idle("bots")
                     continue
+                consumer_lag.fetched("bots", messages)        # how far behind the store it is
                 step = asyncio.ensure_future(self._handle_batch(messages))
                 try:
                     await asyncio.shield(step)

@@ -11,7 +11,8 @@ may have moved it on) and decides again on the next tick if there were any; the 
 it was chosen at (`expected_seq`), so the adjudicator refuses it (STALE_POSITION) if anything landed
 in between, and the clock decides again on the newer state at the next tick. The command id names the
 owed decision (`clock:<since seq>:<player>`), so clock replicas and restarts apply it at most once:
-the adjudicator answers a known command id from the store. A refusal (the player acted meanwhile, a
+the adjudicator answers a known command id from the store. Every time-out is sent as played by the
+clock (`played_by` "clock", recorded in the stream: who played each move). A refusal (the player acted meanwhile, a
 real-time phase) is logged and not tried again; a failed call (adjudicator unreachable) is tried again.
 """
 from __future__ import annotations
@@ -24,9 +25,12 @@ from typing import Awaitable, Callable
 import structlog
 from prometheus_client import Counter, Gauge
 
+from clock import observe
 from clock.tracker import Due, Tracker, game_of
-from starbase_core.decisionfeed import catch_up, fold_in_order
+from starbase_core.decisionfeed import catch_up, fold_in_order, refold
 from starbase_core.envelope import Envelope
+from starbase_core.gamestream import RefoldNeeded
+from starbase_core.seats import CLOCK
 from starbase_core.store import EventStore
 from starbase_core.supervise import Supervisor
 from starbase_rules.contract import RuleViolation
@@ -61,6 +65,7 @@ class DecisionClock:
         self._end = 0
         self._last_seen = time.monotonic()
         self.position = 0                       # the last envelope folded: a restarted follow goes on after it
+        self._refold: dict[str, int] = {}       # game → the seq of an undo reaching back: fold it again
         self.supervisor = Supervisor("clock")
 
     def healthy(self) -> bool:
@@ -117,8 +122,9 @@ class DecisionClock:
         if not self.tracker.still_due(due):
             return False   # the game moved on: decide again on the newer state at the next tick
         try:
-            envelopes = await self.submit(due.game_id, due.player, due.command, due.command_id,
-                                          expected_seq=due.at_seq)
+            with observe.timeout(self.tracker, due, self.now):   # its trace and, once applied, lateness
+                envelopes = await self.submit(due.game_id, due.player, due.command, due.command_id,
+                                              expected_seq=due.at_seq, played_by=CLOCK)
         except RuleViolation as refusal:
             if refusal.code in MOVED_ON:   # not settled: the next tick reads the newer envelopes first
                 DEFAULTS.labels("stale").inc()
@@ -146,13 +152,30 @@ class DecisionClock:
     async def _catch_up(self, game_id: str) -> None:
         """Fold what the store holds beyond what the tracker saw (the follow may lag behind it)."""
         await catch_up(self.store, self.tracker, game_id, self._observe)
+        await self._refold_games()
 
     async def _fold(self, envelope: Envelope) -> None:
         await fold_in_order(self.store, self.tracker, envelope, self._observe)   # gaps are read first
+        await self._refold_games()
+
+    async def _refold_games(self) -> None:
+        """An undo takes back envelopes the fold already holds: rebuild those games' state from the
+        stream up to the undo (`DecisionBook.refold`), then fold on from there."""
+        while self._refold:
+            game_id, undo_seq = self._refold.popitem()
+            await refold(self.store, self.tracker, game_id, undo_seq)
+            log.info("clock_game_refolded", game_id=game_id, seq=undo_seq)
+            await catch_up(self.store, self.tracker, game_id, self._observe)
 
     def _observe(self, envelope: Envelope) -> None:
+        game_id = game_of(envelope.stream)
+        if game_id in self._refold:
+            return                      # folded from the stream once this batch is done
         try:
             self.tracker.observe(envelope)
+        except RefoldNeeded:
+            if game_id:
+                self._refold[game_id] = envelope.seq
         except Exception as problem:   # an engine that cannot fold its own stream: stop timing that game
             game_id = game_of(envelope.stream)
             log.error("clock_game_dropped", game_id=game_id, seq=envelope.seq, problem=repr(problem))

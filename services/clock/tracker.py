@@ -1,6 +1,9 @@
 """Which decisions are due in which game: the clock's part of a fold of the game streams, with no I/O.
 
 Feed it every envelope of `game.>` in order (`observe`); ask it which defaults are due (`due(now)`).
+What a time-out does is the table's policy: `default_move`, the engine's default command; `bot` and
+`lose`, the platform's `TimeOut` for a seat a person holds (`starbase_core.timeouts`; a seat a bot
+already plays gets the default move whatever the policy).
 
 Who owes a decision since when, and each seat's time bank, is `starbase_core.decisions` (shared with
 the notifier and the lobby's views); the clock adds the defaults already tried. A game without time
@@ -19,7 +22,9 @@ import structlog
 from clock.decision import command_id
 from starbase_core.decisions import DecisionBook, FollowedGame, Owed, game_of
 from starbase_core.gamestream import GameRecord
+from starbase_core.seats import is_bot
 from starbase_core.timecontrol import TimeControl
+from starbase_core.timeouts import TIMEOUT_POLICIES
 from starbase_rules.contract import Game
 from starbase_rules.registry import get_game
 
@@ -85,7 +90,7 @@ class Tracker(DecisionBook[GameClock]):
             if identity in clock.settled:
                 continue
             try:
-                command = clock.record.engine.default_command(clock.record.state, owed.player)
+                command = self._command_for(clock, owed.player)
             except Exception as problem:   # an engine bug must not stop the clock for every table
                 log.error("clock_default_broken", game_id=game_id, player=owed.player, problem=repr(problem))
                 command = None
@@ -97,6 +102,15 @@ class Tracker(DecisionBook[GameClock]):
             found.append(Due(game_id, owed.player, owed.since_seq, identity, _as_json(command),
                              clock.record.last_seq))
         return found
+
+    @staticmethod
+    def _command_for(clock: GameClock, player: str):
+        """What the time-out of `player` plays: the table's policy (see the module's docstring)."""
+        record = clock.record
+        held_by_person = not is_bot(record.seats.controllers.get(player))
+        if clock.control is not None and clock.control.policy in TIMEOUT_POLICIES and held_by_person:
+            return {"type": "TimeOut"}
+        return record.engine.default_command(record.state, player)
 
     def still_due(self, due: Due) -> bool:
         """Nothing has landed in the game since `due` was chosen (so its default is still the one)."""

@@ -33,6 +33,7 @@ from lobby.loop.router import loop_router
 from lobby.moderation.router import router as moderation_router
 from lobby import invitations, notifications
 from lobby.router import router
+from lobby.pause_routes import router as pause_router
 from lobby.seat_routes import router as seat_router
 from lobby.validation import describe
 from lobby.webapp import install_web_client
@@ -65,6 +66,7 @@ def create_app(settings: LobbySettings, runtime: LobbyRuntime | None = None) -> 
     app.include_router(accounts_router)
     app.include_router(router)
     app.include_router(seat_router)
+    app.include_router(pause_router)
     app.include_router(moderation_router)
     app.include_router(loop_router)
     app.include_router(notifications.router)

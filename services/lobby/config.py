@@ -65,6 +65,10 @@ class LobbySettings(CoreSettings):
     lobby_argon2_memory_kib: int = Field(default=65536, ge=8)
     lobby_argon2_parallelism: int = Field(default=4, ge=1)
 
+    # The clock service's limit per decision for tables without time controls (the same variable as the
+    # clock's: set both alike), so the lobby shows the clock those tables run on (docs/clock.md).
+    clock_default_seconds: float = Field(default=0.0, ge=0)
+
     # --- limits, shared by every replica through Redis (429 RATE_LIMITED with Retry-After) ---
     lobby_limits_prefix: str = "limits"
     lobby_limit_registrations: str = "5/minute;30/day"      # per address (accounts and guests)
@@ -81,6 +85,7 @@ class LobbySettings(CoreSettings):
     lobby_limit_quickplay: str = "20/minute;500/day"        # POST /quickplay (asking again included), per player
     lobby_limit_invitations: str = "10/minute;100/day"      # per player (docs/notifier.md)
     lobby_limit_notifications: str = "10/minute;100/day"    # settings saved or tested, per player
+    lobby_limit_pauses: str = "6/minute;60/day"             # pause requests, answers and resumes, per player
     lobby_max_open_tables: int = 3                          # open (not yet started) tables a player hosts
     lobby_max_sockets_per_player: int = 16
     lobby_max_sockets_per_address: int = 64
@@ -91,7 +96,7 @@ class LobbySettings(CoreSettings):
     @field_validator("lobby_limit_registrations", "lobby_limit_logins", "lobby_limit_commands", "lobby_limit_chat",
                      "lobby_limit_tables", "lobby_limit_tickets", "lobby_limit_reports", "lobby_limit_reviews",
                      "lobby_limit_exports", "lobby_limit_quickplay", "lobby_limit_invitations",
-                     "lobby_limit_notifications")
+                     "lobby_limit_notifications", "lobby_limit_pauses")
     @classmethod
     def _limit(cls, value: str) -> str:
         try:

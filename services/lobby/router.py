@@ -11,6 +11,7 @@ from starbase_core.seats import REPLACEMENT_LEVEL
 from lobby.dependencies import OPTIONAL_AUTH, MaybePlayer, Player, client_address, lobby
 from lobby.domain import Table
 from lobby.exceptions import Invalid, NotFound
+from lobby.loop.clocks import seats_due, with_clocks
 from lobby.loop.review import as_text
 from lobby.projection import TableFilter
 from lobby.seating import seats_of
@@ -105,7 +106,9 @@ async def list_tables(runtime: Lobby, viewer: MaybePlayer,
                       limit: Annotated[int, Query(ge=1, le=100)] = 20) -> TablePage:
     who = viewer.player_id if viewer else None
     tables, total = runtime.projection.list(TableFilter(game, status, free_seats, who), offset, limit)
-    return TablePage(items=[table_out(runtime, t, who) for t in tables], total=total, offset=offset, limit=limit)
+    listed = [(t, table_out(runtime, t, who)) for t in tables]
+    await with_clocks(runtime, listed)
+    return TablePage(items=[out for _, out in listed], total=total, offset=offset, limit=limit)
 
 
 @router.get("/tables/{table_id}", response_model=TableOut, tags=["tables"], openapi_extra=OPTIONAL_AUTH)
@@ -116,7 +119,8 @@ async def get_table(table_id: str, runtime: Lobby, viewer: MaybePlayer, invite: 
         raise NotFound(f"no table {table_id!r}", "TABLE_NOT_FOUND")   # a private table is not disclosed
     out = table_out(runtime, table, who, online=await runtime.loop.presence.online(table_id))
     if table.status == "playing" and table.game_id:
-        out.clock = await runtime.games.clocks.state(table.game_id)
+        out.clock = await runtime.games.clocks.state(table.game_id, options=table.options)
+        seats_due(out)
     return out
 
 

@@ -85,8 +85,9 @@ class SeatOut(BaseModel):
     name: str | None
     ready: bool
     to_act: bool = Field(False, description="this seat owes a decision in the running game")
-    due_at: str | None = Field(None, description="when the decision clock plays its default (tables with "
-                                                 "decision_seconds); null without a clock")
+    due_at: str | None = Field(None, description="when the decision clock's time-out policy applies (the "
+                                                 "seat's decision limit or bank); null without a clock or "
+                                                 "while it is paused")
     bot: BotLevel | None = Field(default=None, description="the level of the bot playing this seat now")
     abandoned: bool = Field(default=False, description="given up: a bot plays it until a substitute takes it")
     substitute: str | None = Field(default=None, description="the player who took this seat over")
@@ -113,7 +114,8 @@ class TableOut(BaseModel):
     rated: bool = Field(True, description="false: nobody's rating moves")
     online: list[str] | None = Field(None, description="GET /tables/{id}: the seated players with a socket "
                                                        "open on the table or its game now (null in lists)")
-    # GET /tables/{id} of a game that runs with time controls: each seat's bank and due_at (docs/clock.md).
+    # A running game's clock (GET /tables/{id}, GET /tables, /players/me/tables): the controls, each seat's
+    # bank, owes_since and due_at, and the pause (docs/clock.md); null without a clock.
     clock: dict[str, Any] | None = None
 
 

@@ -24,6 +24,7 @@ from nats.js.errors import NotFoundError
 from prometheus_client import Counter
 from pydantic import TypeAdapter
 
+from starbase_core import consumer_lag
 from starbase_core.envelope import Envelope
 
 from notifier.causes import Causes
@@ -77,7 +78,9 @@ class NotifierConsumer:
                 try:
                     messages = await subscription.fetch(min(FETCH, free), timeout=2)
                 except (NatsTimeout, asyncio.TimeoutError):
+                    consumer_lag.idle("notifier")
                     continue
+                consumer_lag.fetched("notifier", messages)        # how far behind the store it is
                 for message in messages:
                     await self._take(message)
         finally:

@@ -16,6 +16,7 @@ import asyncio
 import structlog
 from prometheus_client import Counter
 
+from starbase_core import tracing
 from starbase_core.envelope import Envelope
 from starbase_core.gamestream import BOTS, GAME_CREATED, GUESTS, PRIVATE, ends_game, is_rated
 
@@ -33,12 +34,22 @@ class ScoringConsumer:
         self.position = 0
         self._unsaved = 0
 
-    async def handle(self, envelope: Envelope) -> bool:
+    async def handle(self, envelope: Envelope, trace_meta: dict | None = None) -> bool:
         """Score one envelope if it ends a game; True when it changed the ledger. The end is the
         platform's GameEnded (`gamestream.ends_game`, the one test of it), never an engine's event of
-        that name, so a game is scored once however its engine names its events."""
+        that name, so a game is scored once however its engine names its events.
+
+        Scoring a game is a `scoring.record` span in the trace of the command that ended it: its ids are
+        in the meta of that command's first event (`trace_meta`: the meta of the first envelope of the
+        append the GameEnded came in; the GameEnded's own by default)."""
         if not ends_game(envelope):
             return False
+        game_id = envelope.stream.split(".", 1)[1]
+        with tracing.span_after(envelope.meta if trace_meta is None else trace_meta, "scoring.record",
+                                **{"starbase.game": game_id, "starbase.seq": envelope.seq}):
+            return await self._record(envelope)
+
+    async def _record(self, envelope: Envelope) -> bool:
         game_id = envelope.stream.split(".", 1)[1]
         first = await self.store.read(envelope.stream, 1)
         created = first[0].data if first and first[0].type == GAME_CREATED else {}

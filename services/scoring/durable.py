@@ -165,8 +165,11 @@ class DurableScoring:
         try:
             await self._check_marker()
             for message in messages:
-                for item in json.loads(message.data):
-                    await self.consumer.handle(Envelope.model_validate(item))
+                items = json.loads(message.data)
+                # One message is one append: its first event keeps the trace of the command (its meta).
+                trace_meta = items[0].get("meta") if items else None
+                for item in items:
+                    await self.consumer.handle(Envelope.model_validate(item), trace_meta)
                     self.handled += 1
             last = max(message.metadata.sequence.stream for message in messages)
             if await self.ledger.redis.eval(_ADVANCE, 1, self.marker, last) == -1:

@@ -18,7 +18,7 @@ from starbase_core.gamestream import game_stream
 from starbase_core.health import health_router
 from trucker_rules.game import GAME
 
-from trucker import schemas
+from trucker import observe, schemas
 from trucker.auth import Caller
 from trucker.fanout import Listener
 from trucker.metrics import CONNECTIONS, MOVE_SECONDS, MOVES
@@ -150,6 +150,7 @@ class Connection:
         # Answers go through the same queue as events, so the one writer keeps the socket's order.
         self.listener.push(item)
 
+    @observe.move               # each socket message is a trace of its own
     async def _handle(self, raw: str | bytes) -> None:
         started = time.perf_counter()
         max_bytes = self.runtime.settings.trucker_max_message_bytes
@@ -161,6 +162,7 @@ class Connection:
                 raise Refused("SHUTTING_DOWN", "this replica is stopping: reconnect and send the move again")
             client_id, command = schemas.parse(raw, max_bytes)
             op = command.type
+            observe.noted(self.game, f"{self.viewer}:{client_id}", op)   # its trace, for the relay
             if self.viewer is None:
                 raise Refused("NOT_A_PLAYER", "spectators watch: only the players of the game may move")
             self.runtime.touch(self.game)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import structlog
 from nats.aio.client import Client as NATS
 
+from starbase_core import tracing
 from starbase_core.envelope import Envelope
 from starbase_core.gamestream import game_stream, redact
 from starbase_core.store import EventStore
@@ -99,7 +100,8 @@ class TableHub:
 
     async def publish(self, game: str, envelopes: list[Envelope]) -> None:
         payload = json.dumps([e.model_dump() for e in envelopes], separators=(",", ":")).encode()
-        await self.nc.publish(self.subject(game), payload)
+        # The `traceparent` of the move that stored them: each replica's push joins its trace.
+        await self.nc.publish(self.subject(game), payload, headers=tracing.headers() or None)
 
     async def join(self, game: str, viewer: str | None, after: int, round_shown: int = 0,
                    building: bool = False) -> Listener:
@@ -138,7 +140,10 @@ class TableHub:
                 return
             try:
                 envelopes = [Envelope.model_validate(e) for e in json.loads(message.data)]
-                await self._fill(game, table, envelopes)
+                last = envelopes[-1].seq if envelopes else 0
+                with tracing.span_from_headers(message.headers, "push", **{"starbase.stream": game_stream(game),
+                                                                           "starbase.seq": last}):
+                    await self._fill(game, table, envelopes)
             except Exception:  # one bad message must not stop the table's deliveries
                 log.exception("fanout_failed", game=game)
         return on_message

@@ -18,6 +18,7 @@ from starbase_core.gamestream import game_stream
 from starbase_core.store import EventStore, WrongExpectedSeq
 from starbase_core.transaction import REQUEST_ID
 
+from trucker import observe
 from trucker.warehouse import RedisWarehouse, WarehouseMissing
 
 MAX_BATCH = 256
@@ -77,6 +78,7 @@ class Relay:
         self._unmarked: dict[str, tuple[str, int]] = {}   # (epoch, seq) stored but not yet marked in Redis
         self.appends = 0            # how many store appends this relay made (a batching figure)
 
+    @observe.waits          # the relay's backlog figures
     async def wait_durable(self, game: str, seq: int, epoch: str | None) -> None:
         """Return once event `seq` of warehouse `epoch` is in the stream; raise NotDurable if it never will be.
         (`epoch` None: a retried command, whose events this warehouse already holds.)
@@ -153,10 +155,12 @@ class Relay:
             if durable >= view.last:
                 return durable, view.epoch
 
+    @observe.appends        # the append's span (linked to the moves it writes) and figures
     async def _append(self, stream: str, view) -> tuple[list[Envelope], bool]:
         """Append the pending events after `view.durable`; (what the stream now holds there, appended by us?)."""
         try:
-            stored = await self.store.append(stream, [new_event(e) for e in view.pending],
+            events = observe.stamped(stream, [new_event(e) for e in view.pending])
+            stored = await self.store.append(stream, events,
                                              expected_seq=view.durable,
                                              command_id=append_id(view.epoch, view.durable + 1))
             self.appends += 1

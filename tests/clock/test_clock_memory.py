@@ -175,7 +175,7 @@ async def test_a_finished_game_is_no_longer_followed(table):
     assert GAME not in clock.tracker.clocks and clock.tracker.owed_count() == 0
 
 
-async def _refuse(game_id, actor, command, command_id, expected_seq=None):
+async def _refuse(game_id, actor, command, command_id, expected_seq=None, played_by=None):
     raise RuleViolation("REALTIME_PHASE", "timed by its own service")
 
 

@@ -30,12 +30,13 @@ class Racing:
         self.raced = False
         self.calls: list[tuple[str, int | None]] = []
 
-    async def __call__(self, game_id, actor, command, command_id, *, expected_seq=None):
+    async def __call__(self, game_id, actor, command, command_id, *, expected_seq=None, played_by=None):
         self.calls.append((command_id, expected_seq))
         if not self.raced:
             self.raced = True
             await self.adjudicator.submit(self.game_id, self.actor, self.command, "the-players-own")
-        return await self.adjudicator.submit(game_id, actor, command, command_id, expected_seq=expected_seq)
+        return await self.adjudicator.submit(game_id, actor, command, command_id, expected_seq=expected_seq,
+                                             played_by=played_by)
 
 
 async def testjack_table(options=None):

@@ -28,8 +28,8 @@ GAME = "g1"
     ({"days_per_move": 1.5}, "whole days"), ({"days_per_move": 31}, "days_per_move"),
     ({"days_per_move": 2, "decision_seconds": 60}, "not both"),
     ({"decision_seconds": 1e300}, "decision_seconds"), ({"decision_seconds": 4}, "decision_seconds"),
-    ({"timeout_policy": "bot"}, "no bot seats"), ({"timeout_policy": "lose"}, "no resignation"),
-    ({"timeout_policy": "whatever"}, "timeout_policy is one of default_move"),
+    ({"timeout_policy": "whatever"}, "timeout_policy is one of default_move, bot, lose, not 'whatever'"),
+    ({"timeout_policy": "Lose"}, "timeout_policy is one of"), ({"timeout_policy": None}, "timeout_policy"),
     ({"timeout_policy": ["default_move"]}, "timeout_policy is one of"),
     ({"bank_seconds": "x" * 10_000}, "..."), ({"bank_seconds": 10**400}, "bank_seconds"),
     ({"decision_seconds": 10**400}, "decision_seconds"),
@@ -44,6 +44,7 @@ def test_bad_time_controls_are_refused_with_a_message_that_says_why(options, wor
     {}, {"decision_seconds": 0}, {"decision_seconds": 5}, {"days_per_move": 30}, {"days_per_move": 1},
     {"bank_seconds": MAX_SECONDS, "increment_seconds": 86400}, {"bank_seconds": 10, "decision_seconds": 60},
     {"bank_seconds": 600, "increment_seconds": 0, "timeout_policy": "default_move"},
+    {"bank_seconds": 600, "timeout_policy": "bot"}, {"decision_seconds": 60, "timeout_policy": "lose"},
 ])
 def test_good_time_controls_pass_and_engines_never_see_them(options):
     assert problems(options) == []
@@ -57,7 +58,8 @@ def test_stored_options_are_read_without_failing_and_clamped():
     assert TimeControl.of({"days_per_move": 2}).limit == 2 * 86400
     assert TimeControl.of({"days_per_move": 2, "decision_seconds": 60}).limit == 60   # the shorter
     assert TimeControl.of({"increment_seconds": 30}) is None          # an increment alone times nothing
-    assert TimeControl.of({"timeout_policy": "lose", "bank_seconds": 60}).policy == "default_move"
+    assert TimeControl.of({"timeout_policy": "lose", "bank_seconds": 60}).policy == "lose"
+    assert TimeControl.of({"timeout_policy": "later", "bank_seconds": 60}).policy == "default_move"
     # The service default applies only to tables that set no limit and no bank; 0 switches it off.
     assert TimeControl.of({}, 120).limit == 120 and TimeControl.of({"decision_seconds": 0}, 120) is None
     assert TimeControl.of({"bank_seconds": 600}, 120).limit is None

@@ -20,8 +20,9 @@ from tests.deploy import facts
 
 HERE = facts.ROOT / "deploy" / "observability"
 RULES, RULE_TESTS, DASHBOARD = HERE / "alerts.yaml", HERE / "alerts.test.yaml", HERE / "grafana-dashboard.json"
-METRIC_MODULES = ("lobby.app", "lobby.websocket", "adjudicator.service", "adjudicator.cache", "clock.service",
-                  "scoring.durable", "scoring.consumer", "trucker.metrics", "starbase_core.supervise")
+METRIC_MODULES = ("lobby.app", "lobby.websocket", "adjudicator.service", "adjudicator.cache", "clock.service", "clock.observe",
+                  "scoring.durable", "scoring.consumer", "trucker.metrics", "starbase_core.supervise",
+                  "starbase_core.consumer_lag")
 OURS = re.compile(r"\b((?:lobby|adjudicator|scoring|clock|trucker|starbase)_[a-z_]+)\b")
 
 
@@ -78,3 +79,21 @@ def test_the_dashboard_covers_what_the_alerts_watch():
     strip = re.compile(r"_(bucket|sum|count)$")
     watched = {strip.sub("", name) for expr in alert_exprs() for name in OURS.findall(expr)}
     assert watched <= {strip.sub("", name) for name in on_dashboard}
+
+
+def alert_names() -> list[str]:
+    groups = yaml.safe_load(RULES.read_text())["groups"]
+    return [rule["alert"] for group in groups for rule in group["rules"] if "alert" in rule]
+
+
+def test_every_alert_has_a_unit_test_where_it_fires():
+    cases = [case for test in yaml.safe_load(RULE_TESTS.read_text())["tests"]
+             for case in test.get("alert_rule_test", [])]
+    fired = {case["alertname"] for case in cases if case.get("exp_alerts")}
+    assert set(alert_names()) - fired == set(), "alerts no promtool case shows firing"
+
+
+def test_every_alert_has_a_runbook_line():
+    docs = (facts.ROOT / "docs" / "observability.md").read_text()
+    runbook = docs.split("## Runbook", 1)[1].split("\n## ", 1)[0]
+    assert [name for name in alert_names() if f"**{name}**" not in runbook] == []

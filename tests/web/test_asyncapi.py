@@ -40,7 +40,7 @@ def test_the_document_names_every_socket_and_message():
     assert DOC["asyncapi"].startswith("3.")
     assert {c["address"] for c in DOC["channels"].values()} == {
         "/games/{game_id}/ws", "/tables/{table_id}/ws", "/tables/{game_id}/ws"}
-    assert set(DOC["components"]["messages"]) == {"Welcome", "Event", "Chat", "Ack", "Error", "Move"}
+    assert set(DOC["components"]["messages"]) == {"Welcome", "Event", "Chat", "Ack", "Error", "Move", "Clock"}
     for name, channel in DOC["channels"].items():
         for message in channel["messages"].values():
             assert message["$ref"].startswith("#/components/messages/"), name

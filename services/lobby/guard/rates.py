@@ -33,6 +33,7 @@ WHAT = {
     "quickplay": "quick-play requests",
     "invitations": "invitations",
     "notifications": "changes or tests of your notification settings",
+    "pauses": "pause requests, answers and resumes",
 }
 
 

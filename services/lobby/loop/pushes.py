@@ -2,6 +2,8 @@
 
     {"v": 1, "kind": "your_turn", "game_id", "seq", "since", "due_at"}     game sockets, to the seat that owes
     {"v": 1, "kind": "presence", "table_id", "online": [player ids]}         table sockets, when it changes
+    {"v": 1, "kind": "clock", "table_id", "game_id", "seq", "now", "clock"}  both, when the clock changes
+                                                                             (`lobby.loop.clocks`)
 
 A socket on a quick-play table still filling also keeps its player in the queue (`QuickPlay.alive`);
 closing the last one leaves them a grace to come back (`QuickPlay.gone`).
@@ -24,7 +26,7 @@ from typing import Awaitable, Callable
 import structlog
 
 from lobby.loop.presence import BEAT
-from lobby.loop.turns import Owed, Turn, TurnIndex, due_at
+from lobby.loop.turns import Owed, Turn, TurnIndex
 
 log = structlog.get_logger(__name__)
 Send = Callable[[dict], Awaitable[None]]
@@ -45,17 +47,17 @@ class Seat:
         self.game_id, self.player, self.send = game_id, player, send
         self.told: Owed | None = None
 
-    async def tell(self, owed: Owed | None, options: dict) -> None:
+    async def tell(self, owed: Owed | None, due: str | None) -> None:
         if owed is not None and owed != self.told:
             self.told = owed
-            await self.send(your_turn_message(self.game_id, owed, due_at(owed, options)))
+            await self.send(your_turn_message(self.game_id, owed, due))
 
 
 class TurnPushes:
     """Tells this replica's seats that asked for it when their player newly owes a decision."""
 
-    def __init__(self, turns: TurnIndex, options_of: Callable[[str], dict]):
-        self.turns, self.options_of = turns, options_of
+    def __init__(self, turns: TurnIndex, options_of: Callable[[str], dict], deadline: Callable[..., str | None]):
+        self.turns, self.options_of, self.deadline = turns, options_of, deadline
         self._seats: dict[tuple[str, str], set[Seat]] = defaultdict(set)
         self._tasks: set[asyncio.Task] = set()
         turns.listeners.append(self._changed)
@@ -73,7 +75,8 @@ class TurnPushes:
                 del self._seats[(seat.game_id, seat.player)]
 
     async def tell(self, seat: Seat) -> None:
-        await seat.tell(self.turns.owed(seat.game_id, seat.player), self.options_of(seat.game_id))
+        owed = self.turns.owed(seat.game_id, seat.player)
+        await seat.tell(owed, self.deadline(seat.game_id, seat.player, owed, self.options_of(seat.game_id)))
 
     def _changed(self, turn: Turn, fresh: set[str]) -> None:
         for player in fresh:
@@ -93,7 +96,7 @@ async def attend(loop, path_params: dict, player: str | None, notify: bool, send
     """A socket's presence and, when it asked, its pushes, for as long as it is open (see module doc)."""
     table_id = path_params.get("table_id") or path_params.get("game_id")
     on_game = "game_id" in path_params
-    member, watcher, seat = None, None, None
+    member, watcher, seat, clock = None, None, None, None
     queued = player is not None and loop.waiting(table_id)     # a quick-play table still filling
     try:
         if player is not None:
@@ -106,6 +109,9 @@ async def attend(loop, path_params: dict, player: str | None, notify: bool, send
         elif notify and not on_game:
             watcher = loop.presence.watch(table_id, send)
             await _quietly(loop.presence.tell(watcher))
+        if notify:
+            clock = loop.clocks.watch(table_id, send)
+            await _quietly(loop.clocks.tell(clock))
         while True:
             await asyncio.sleep(BEAT)
             if member is not None:
@@ -119,6 +125,8 @@ async def attend(loop, path_params: dict, player: str | None, notify: bool, send
             loop.pushes.unwatch(seat)
         if watcher is not None:
             loop.presence.unwatch(watcher)
+        if clock is not None:
+            loop.clocks.unwatch(clock)
         if member is not None:
             await _quietly(loop.presence.leave(table_id, member))
         if queued:

@@ -12,6 +12,7 @@ from pydantic import Field
 from starbase_core.gamelog import EXPORT_MEDIA_TYPE, export_line
 
 from lobby.dependencies import OPTIONAL_AUTH, MaybePlayer, Player, client_address, lobby
+from lobby.loop.clocks import with_clocks
 from lobby.loop.mine import my_tables
 from lobby.router import ERRORS, Offset, table_out
 from lobby.schemas import Body, TableOut, TablePage, WholeNumber
@@ -36,8 +37,9 @@ async def mine(player: Player, runtime: Lobby,
     other games in progress, then open tables; `status=` for one status (finished, closed too)."""
     found = my_tables(runtime.projection.tables_of(player.player_id), runtime.loop.turns, player.player_id,
                       runtime.projection.position, status=status, to_act=to_act)
-    return TablePage(items=[table_out(runtime, t, player.player_id) for t in found[offset:offset + limit]],
-                     total=len(found), offset=offset, limit=limit)
+    listed = [(t, table_out(runtime, t, player.player_id)) for t in found[offset:offset + limit]]
+    await with_clocks(runtime, listed)
+    return TablePage(items=[out for _, out in listed], total=len(found), offset=offset, limit=limit)
 
 
 @loop_router.post("/quickplay", response_model=TableOut, tags=["tables"])

@@ -19,6 +19,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Callable
 
 from starbase_core.gamestream import NO_EFFECT
+from starbase_core.pause import PAUSE_TYPES
 from starbase_core.timecontrol import TimeControl
 
 MAX_DECISION_SECONDS = 30 * 24 * 3600       # the lobby's own bound on the option (lobby.options)
@@ -40,7 +41,9 @@ class Step:
 
     @classmethod
     def of(cls, envelope) -> "Step":
-        return cls(envelope.seq, envelope.time, envelope.actor, envelope.type != NO_EFFECT)
+        # Asking for a pause (or answering) is not acting: the decision owed runs on (the clock's rule).
+        return cls(envelope.seq, envelope.time, envelope.actor,
+                   envelope.type != NO_EFFECT and envelope.type not in PAUSE_TYPES)
 
 
 @dataclass(frozen=True)
@@ -80,19 +83,20 @@ def next_turn(previous: Turn | None, game_id: str, seq: int, to_act: list[str], 
     return Turn(game_id, seq, owed, False)
 
 
-def decision_limit(options: dict) -> float | None:
-    """The table's per-decision limit (`decision_seconds` or `days_per_move`) when that alone decides
-    when a decision is due; None when there is none, or when a time bank may end it sooner (then only
-    the clock's fold of the banks knows: the view's `clock.due_at`)."""
-    control = TimeControl.of(options)
+def decision_limit(options: dict, default_seconds: float = 0.0) -> float | None:
+    """The table's per-decision limit (`decision_seconds` or `days_per_move`, or the clock service's
+    `default_seconds` for a table without time controls) when that alone decides when a decision is
+    due; None when there is none, or when a time bank may end it sooner (then only the clock's fold of
+    the banks knows: the view's `clock.due_at`)."""
+    control = TimeControl.of(options, default_seconds)
     if control is None or control.bank is not None or control.limit is None:
         return None
     return min(control.limit, MAX_DECISION_SECONDS)
 
 
-def due_at(owed: Owed | None, options: dict) -> str | None:
+def due_at(owed: Owed | None, options: dict, default_seconds: float = 0.0) -> str | None:
     """When the clock plays the default for this decision: owed since + the table's limit."""
-    limit = decision_limit(options)
+    limit = decision_limit(options, default_seconds)
     if owed is None or limit is None:
         return None
     since = datetime.fromisoformat(owed.since.replace("Z", "+00:00"))
