@@ -7,7 +7,11 @@ decide + append, recorded as CommandHadNoEffect) on an open, paced schedule. The
 trip stays under 100 ms with nothing failed, never the saturation rate. At each step the CPU seconds of
 every process are read from /proc, so CPU per accepted command is per service, not guessed.
 
-Then the same steps with two lobbies and two adjudicators (each lobby reaching both adjudicators
+Then 21Moon, as players play it (`starbase load`: bots reading their legal actions, one move in
+flight per table, a socket per player and a spectator per table), stepping the number of tables
+(MOON_TABLES): the capacity is the highest accepted move rate whose p99 round trip stays under 100 ms.
+
+Then the Testjack steps with two lobbies and two adjudicators (each lobby reaching both adjudicators
 round-robin, the players split across the lobbies): the scale-out ratio is capacity(2) / capacity(1).
 On a 2-core machine the second replica competes for the same cores, so read the ratio as what one box
 gains, not what a cluster would.
@@ -29,6 +33,8 @@ from starbase_core.servers import NatsServer, RedisServer, free_port
 STEPS = [float(x) for x in os.environ.get("BENCH_CAPACITY_STEPS", "25,50,100,150,200,300,400,600").split(",")]
 STEP_SECONDS = float(os.environ.get("BENCH_CAPACITY_SECONDS", 6))
 CLIENTS = int(os.environ.get("BENCH_CAPACITY_CLIENTS", 48))
+MOON_TABLES = [int(x) for x in os.environ.get("BENCH_CAPACITY_MOON_TABLES", "2,4,8,16").split(",")]
+MOON_SECONDS = float(os.environ.get("BENCH_CAPACITY_MOON_SECONDS", 10))
 BOUND = 0.100
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -157,11 +163,43 @@ async def capacity(stack: Stack, label: str) -> float:
             await http.aclose()
 
 
+async def moon21(stack: Stack) -> float:
+    """21Moon moves through the lobby at more and more tables: the highest accepted rate within the bound."""
+    from starbase_cli.loadgen import LoadPlan, run_load
+
+    print(f"21Moon through the lobby, bots at N tables (3 seats, one move in flight per table), "
+          f"{MOON_SECONDS:.0f} s per step")
+    print(f"  {'tables':>6} {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'refused':>7}   CPU ms per accepted move: "
+          f"lobby / adjudicator / nats")
+    best = 0.0
+    for tables in MOON_TABLES:
+        before = stack.cpu()
+        figures = (await run_load(LoadPlan(lobby=stack.lobbies[0], game="moon21", tables=tables,
+                                           duration=MOON_SECONDS, drain=5.0))).figures()
+        after = stack.cpu()
+        commands, trip = figures["commands"], figures["round_trip_ms"]
+        if not trip.get("n"):
+            print(f"  {tables:>6}  nothing accepted ({figures['stopped'] or figures['errors']})")
+            break
+        per = {role: (after[role] - before[role]) * 1000 / max(1, commands["accepted"]) for role in after}
+        within = trip["p99"] < BOUND * 1000 and not figures["errors"]
+        print(f"  {tables:>6} {commands['accepted_per_s']:>8.1f} {trip['p50']:>7.1f} {trip['p99']:>7.1f} "
+              f"{commands['refused']:>7}   {per['lobby']:.2f} / {per['adjudicator']:.2f} / {per['nats']:.2f}"
+              f"{'' if within else '   (past the bound)'}")
+        if not within:
+            break
+        best = commands["accepted_per_s"]
+    print(f"  21Moon capacity at p99 < 100 ms: {best:.0f} accepted moves/s")
+    return best
+
+
 def main() -> None:
     results = {}
     for replicas in (1, 2):
         with tempfile.TemporaryDirectory(prefix="bench-capacity-") as work, NatsServer() as nats, \
                 RedisServer() as redis, Stack(nats, redis, replicas, Path(work)) as stack:
+            if replicas == 1:
+                asyncio.run(moon21(stack))
             results[replicas] = asyncio.run(capacity(stack, f"{replicas} replica(s) of each"))
     if results[1]:
         print(f"scale-out on this box: capacity with 2 replicas / with 1 = {results[2] / results[1]:.2f}")

@@ -13,8 +13,9 @@ Modules (each says what it offers in its own docstring):
 - `bankruptcy` what happens to certificates when a player or a corporation goes bankrupt
 - `unit_shares` presidency and certificate counts for shares kept as units per holder
 - `decisions` a queue of out-of-turn decisions (consents, merge offers, optional formations)
-- `round_steps` rounds made of steps, each declaring the commands it accepts and who plays them
-- `or_steps`  an operating turn's steps in order (next, earlier, last) and the commands bound to some steps
+- `rounds`    rounds as lists of steps, each declaring the commands it accepts (its legal-move kinds),
+              whether it blocks and when it is skipped; the order (next, earlier, last); who plays each
+              command of each step
 
 Holders are plain strings chosen by the game (e.g. "bank", "pool", "ipo", "p:ann", "c:VH") so states
 stay JSON-friendly and comparable. Kit functions either answer questions (pure) or mutate the small

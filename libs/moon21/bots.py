@@ -1,18 +1,22 @@
-"""Built-in bots: strong enough that 5-player games usually reach phase 10 on a crowded board (start
-corporations, float them, issue for the next transport, lay the best-joining tiles (`bot_tiles`),
-place depots, keep a transport at the Space Port, run the best routes, buy transports eagerly, raise
-money when forced).
+"""Built-in bots at three levels (`easy`, `normal`, `strong`): strong enough that 5-player games usually
+reach phase 10 on a crowded board (start corporations, float them, issue for the next transport, lay the
+best-joining tiles (`bot_tiles`), place depots, keep a transport at the Space Port, run the best routes,
+buy transports eagerly, raise money when forced), and never exploitable through a deal (`bot_deals`).
 
-A bot proposes candidate commands in order of preference; the first one `decide` accepts is played."""
+A bot proposes candidate commands in order of preference; the first one `decide` accepts is played. The
+levels differ in their `Style`: how often they leave the plan for a random choice. 21Moon hides nothing,
+so a bot's state is what its player sees."""
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 from kit18xx.emergency import max_sellable
 from kit18xx.shares import corp_of
 from moon21 import board as bd
 from moon21 import commands as K
 from moon21.bankruptcy import president_sellable, treasury_sellable
+from moon21.bot_deals import acceptable, private_offer, transport_offer
 from moon21.bot_tiles import choose_lay
 from moon21.corporate import issue_limit
 from moon21.decide import to_act
@@ -27,11 +31,31 @@ from moon21.trading import cert_limit, holding_cap, player_cert_count
 from starbase_rules.contract import RuleViolation
 
 
-def bot_command(s: State, player: str, rnd: random.Random, decide):
-    """The first of the bot's candidates that `decide` (the engine's) accepts, or None."""
+@dataclass(frozen=True)
+class Style:
+    wander: float          # chance of a random sale, swap or transport move that serves no plan
+    skip_tiles: float      # chance of leaving a base's tile lay unused
+    buy_shares: float      # chance of buying shares in a stock round turn
+    share_order: str       # which corporations' shares to buy first: "random", "own" (its presidencies)
+    par: str               # the par of a corporation it starts: "random", "low" or "high" (of those affordable)
+    bid_privates: float    # chance of bidding in the initial stock round
+
+
+LEVELS = {
+    "easy": Style(wander=0.2, skip_tiles=0.3, buy_shares=0.5, share_order="random", par="random",
+                  bid_privates=0.3),
+    "normal": Style(wander=0.04, skip_tiles=0.05, buy_shares=0.75, share_order="random", par="random",
+                    bid_privates=0.15),
+    "strong": Style(wander=0.0, skip_tiles=0.0, buy_shares=1.0, share_order="random", par="low",
+                    bid_privates=0.15),
+}
+
+
+def bot_command(s: State, player: str, rnd: random.Random, decide, level: str = "normal"):
+    """The first of the level's candidates that `decide` (the engine's) accepts, or None."""
     if player not in to_act(s):
         return None
-    for cmd in candidates(s, player, rnd):
+    for cmd in candidates(s, player, rnd, LEVELS[level]):
         try:
             decide(s, cmd, player, None)
         except RuleViolation:
@@ -40,28 +64,28 @@ def bot_command(s: State, player: str, rnd: random.Random, decide):
     return None
 
 
-def candidates(s: State, player: str, rnd: random.Random) -> list:
+def candidates(s: State, player: str, rnd: random.Random, style: Style = LEVELS["normal"]) -> list:
     if s.ols_pending:
         options = bd.ols_options(s.board, ols_min_distance(s))
         return [K.PlaceOldLandingSite(**o) for o in rnd.sample(options, k=min(3, len(options)))]
     if s.kind == "ISR":
-        return _isr(s, player, rnd)
+        return _isr(s, player, rnd, style)
     if s.kind == "SR":
-        return _sr(s, player, rnd)
+        return _sr(s, player, rnd, style)
     if s.kind == "CR":
-        return _cr(s, rnd)
-    return _or(s, player, rnd)
+        return _cr(s, rnd, style)
+    return _or(s, player, rnd, style)
 
 
-def _isr(s: State, player: str, rnd: random.Random) -> list:
+def _isr(s: State, player: str, rnd: random.Random, style: Style) -> list:
     a = s.auction
     out: list = []
     if a.resolving:
         bid = a.high_bid(a.resolving) + 5
-        if rnd.random() < 0.3 and bid <= rules().privates[a.resolving].value * 1.3:
+        if rnd.random() < 2 * style.bid_privates and bid <= rules().privates[a.resolving].value * 1.3:
             out.append(K.BidOnPrivate(private=a.resolving, amount=bid))
         return out + [K.Pass()]
-    if rnd.random() < 0.15 and len(a.line) > 1:
+    if rnd.random() < style.bid_privates and len(a.line) > 1:
         item = rnd.choice(a.line[1:])
         out.append(K.BidOnPrivate(private=item, amount=a.min_bid(item, 5)))
     if rnd.random() < 0.7 and free_cash(s, player) >= a.price[a.first] + 100:
@@ -69,7 +93,7 @@ def _isr(s: State, player: str, rnd: random.Random) -> list:
     return out + [K.Pass()]
 
 
-def _sr(s: State, player: str, rnd: random.Random) -> list:
+def _sr(s: State, player: str, rnd: random.Random, style: Style) -> list:
     out: list = []
     cash = s.cash(P(player))
     if player_cert_count(s, player) > cert_limit(s):
@@ -78,12 +102,12 @@ def _sr(s: State, player: str, rnd: random.Random) -> list:
     taker = tunnel_taker(s, player)
     if taker and s.set_no in rules()["tunnel_free_share_rounds"]:
         out += [K.TakeTunnelShare(corp=c) for c in s.live_corps() if s.shares.ordinary_certs(c, "pool")]
-    if s.sr_turn_sold or rnd.random() < 0.04:
+    if s.sr_turn_sold or rnd.random() < style.wander:
         held = [corp_of(c) for c in s.shares.certs_held(P(player)) if not c.endswith("_0")]
         if held and not s.sr_turn_sold:
             out.append(K.SellShares(corp=rnd.choice(held)))
     mine = [c for c in s.live_corps() if s.president(c) == player]
-    if rnd.random() < 0.1:
+    if rnd.random() < 2.5 * style.wander:
         give = [c for c in s.shares.certs_held(P(player)) if not c.endswith("_0") and c not in s.swapped]
         for corp in mine:
             take = [c for c in s.shares.certs_held(C(corp)) if c not in s.swapped]
@@ -96,37 +120,40 @@ def _sr(s: State, player: str, rnd: random.Random) -> list:
         pars = [p for p in rules()["par_prices"] if 2 * p <= cash - 60]
         free = [c for c, corp in s.corps.items() if not corp.started and not corp.closed]
         if pars and free:
-            out.append(K.StartCorporation(corp=rnd.choice(free), par=rnd.choice(pars)))
-    if rnd.random() < 0.75:
+            par = {"low": min(pars), "high": max(pars)}.get(style.par) or rnd.choice(pars)
+            out.append(K.StartCorporation(corp=rnd.choice(free), par=par))
+    if rnd.random() < style.buy_shares:
         options = [c for c in s.live_corps() if s.price(c) <= cash and
                    s.shares.held_percent(c, P(player)) < holding_cap(s)]
         rnd.shuffle(options)
+        if style.share_order == "own":
+            options.sort(key=lambda c: s.president(c) != player)
         for c in options[:3]:
             out.append(K.BuyShare(corp=c, source=rnd.choice(["ipo", "ipo", "pool"])))
             out.append(K.BuyShare(corp=c, source="ipo"))
     return out + [K.Pass()]
 
 
-def _cr(s: State, rnd: random.Random) -> list:
+def _cr(s: State, rnd: random.Random, style: Style) -> list:
     corp = s.cr.current
     out: list = []
     limit = issue_limit(s, corp)
     wanted = rules().transport_cost[s.top_transport()] + 100      # money for the next transport
     if limit and not s.cr.issued and (not s.corps[corp].floated or s.cash(C(corp)) < wanted) and rnd.random() < 0.8:
         out.append(K.IssueShares(count=rnd.randint(1, limit)))
-    if rnd.random() < 0.15:
+    if rnd.random() < 4 * style.wander:
         others = [c for c in s.live_corps() if c != corp]
         if others:
             out.append(K.BuyShare(corp=rnd.choice(others), source="ipo"))
     return out + [K.Pass()]
 
 
-def _or(s: State, player: str, rnd: random.Random) -> list:
+def _or(s: State, player: str, rnd: random.Random, style: Style) -> list:
     op = s.op
     corp = op.corp
     c = s.corps[corp]
     if op.deal:
-        return [K.AnswerDeal(accept=rnd.random() < 0.7)]
+        return [K.AnswerDeal(accept=acceptable(s, op.deal))]
     if op.pending_un:
         action, t = rnd.choice(un_choices(s))
         return [K.UseUnContract(action=action, transport_type=t), K.UseUnContract(action="none")]
@@ -135,17 +162,12 @@ def _or(s: State, player: str, rnd: random.Random) -> list:
     out: list = []
     if s.owns_private(corp, "P4") and rnd.random() < 0.3:
         out.append(K.PlaceResearchMarker(hex=rnd.choice(bd.research_targets(s.board))))
-    privates = [p for q in s.active_players() for p in s.privates_of(P(q))]
-    if privates and rnd.random() < 0.2:
-        useful = [p for p in privates if p in ("P3", "P5")]   # the Space Bridge and the Terminal build
-        private = rnd.choice(useful if useful and rnd.random() < 0.7 else privates)
-        spec = rules().privates[private]
-        out.append(K.AcquirePrivate(private=private, price=rnd.randint(spec.sale_min, spec.sale_max)))
+    out += _buy_private(s, player, rnd)
     if op.step == "tiles":
         if s.owns_private(corp, "P5") and not op.terminal_laid:
             out += [K.LayTerminal(rotation=o["rotation"]) for o in bd.terminal_options(s.board)[:2]]
         for base in rnd.sample(["LB", "SP"], 2):
-            if base in op.tile_bases or rnd.random() < 0.05:
+            if base in op.tile_bases or rnd.random() < style.skip_tiles:
                 continue
             o = choose_lay(s.board, tile_options(s, corp, base), rnd, bridge_pays=s.owns_private(corp, "P3"))
             if o is not None:
@@ -159,24 +181,46 @@ def _or(s: State, player: str, rnd: random.Random) -> list:
         if not op.moved_transport and not c.transports["SP"] and c.transports["LB"] and rnd.random() < 0.8:
             # the Space Port base pays the dividends that lift the share price (11.5)
             out.append(K.MoveTransport(from_base="LB", transport=max(c.transports["LB"])))
-        elif not op.moved_transport and rnd.random() < 0.05:
+        elif not op.moved_transport and rnd.random() < style.wander:
             for base in ("LB", "SP"):
                 if c.transports[base]:
                     out.append(K.MoveTransport(from_base=base, transport=c.transports[base][0]))
         out.append(run_command(s, corp))
     elif op.step == "buy":
-        bases = open_bases(s, corp)
-        if bases and (c.transport_count() == 0 or rnd.random() < 0.9):
-            fewest = min(bases, key=lambda b: (len(c.transports[b]), b != "SP"))
-            out.append(K.BuyTransport(base=fewest if rnd.random() < 0.85 else rnd.choice(bases)))
-        if bases and rnd.random() < 0.05:
-            sellers = [(x, b, t) for x in s.live_corps() if x != corp for b in ("LB", "SP")
-                       for t in s.corps[x].transports[b]]
-            if sellers and s.cash(C(corp)) >= 1:
-                x, b, t = rnd.choice(sellers)
-                out.append(K.BuyTransport(base=rnd.choice(bases), from_corp=x, from_base=b, transport=t,
-                                          price=rnd.randint(1, s.cash(C(corp)))))
+        out += _buy_transport(s, corp, rnd, style)
     return out + [K.Pass()]
+
+
+def _buy_private(s: State, player: str, rnd: random.Random) -> list:
+    """Sometimes the corporation buys a private (the Space Bridge and the Terminal build), never above its
+    face value from another player."""
+    privates = [(q, p) for q in s.active_players() for p in s.privates_of(P(q))]
+    if not privates or rnd.random() >= 0.2:
+        return []
+    useful = [(q, p) for q, p in privates if p in ("P3", "P5")]
+    owner, private = rnd.choice(useful if useful and rnd.random() < 0.7 else privates)
+    spec = rules().privates[private]
+    price = rnd.randint(spec.sale_min, spec.sale_max) if owner == player else private_offer(private)
+    return [] if price is None else [K.AcquirePrivate(private=private, price=price)]
+
+
+def _buy_transport(s: State, corp: str, rnd: random.Random, style: Style) -> list:
+    c = s.corps[corp]
+    out: list = []
+    bases = open_bases(s, corp)
+    if bases and (c.transport_count() == 0 or rnd.random() < 0.9):
+        fewest = min(bases, key=lambda b: (len(c.transports[b]), b != "SP"))
+        out.append(K.BuyTransport(base=fewest if rnd.random() < 0.85 else rnd.choice(bases)))
+    if bases and rnd.random() < style.wander:
+        sellers = [(x, b, t) for x in s.live_corps() if x != corp for b in ("LB", "SP")
+                   for t in s.corps[x].transports[b]]
+        if sellers:
+            x, b, t = rnd.choice(sellers)
+            price = transport_offer(s, t, s.cash(C(corp)))
+            if price is not None:
+                out.append(K.BuyTransport(base=rnd.choice(bases), from_corp=x, from_base=b, transport=t,
+                                          price=price))
+    return out
 
 
 def run_command(s: State, corp: str) -> K.RunTransports:

@@ -13,7 +13,7 @@ from moon21 import commands as K
 from moon21 import events as E
 from moon21 import decide as _decide  # noqa: F401  (registers the decide handlers)
 from moon21 import evolve as _evolve  # noqa: F401  (registers the evolve handlers)
-from moon21.bots import bot_command
+from moon21.bots import LEVELS, bot_command
 from moon21.checks import invariants
 from moon21.decide import to_act
 from moon21.flow import advance
@@ -32,6 +32,7 @@ from starbase_rules.scratch import Tx, refuse
 class Moon21(Engine[State]):
     info = INFO
     rules = RULES
+    plays_forced_moves = True     # `moon21.forced`: the flow passes for whoever can only pass (bot worker)
 
     def initial_state(self) -> State:
         return State()
@@ -101,6 +102,16 @@ class Moon21(Engine[State]):
 
     def bot_command(self, state: State, player: str, rnd: random.Random):
         return bot_command(state, player, rnd, self.decide)
+
+    bot_levels = tuple(LEVELS)
+
+    def level_command(self, state: State, player: str, rnd: random.Random, level: str):
+        """The bot of a level (`moon21.bots.LEVELS`), for a bot seat."""
+        return bot_command(state, player, rnd, self.decide, level)
+
+    def seat_state(self, state: State, player: str) -> State:
+        """What a seat's bot may know: everything, 21Moon hides nothing (`view`)."""
+        return state
 
     def default_command(self, state: State, player: str):
         """When a clock runs out: decline a deal, leave the UN Contract unused, pass if that is legal,

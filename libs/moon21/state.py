@@ -10,7 +10,7 @@ from typing import Any
 from kit18xx.auction import Waterfall
 from kit18xx.bank import Ledger
 from kit18xx.market import MarketState
-from kit18xx.or_steps import StepSequence
+from kit18xx.rounds import Round, Step
 from kit18xx.shares import ShareRegistry
 from kit18xx.turns import StockTurns
 from moon21.options import DEFAULTS
@@ -57,11 +57,12 @@ class CorporateRound:
 
 
 # The steps of an operating turn (rule 11), in order; passing the last ends the turn. Tiles (and the
-# Terminal) are laid in the tile step, a depot before running, runs at the latest in the run step (an
-# earlier step may be skipped by running), transports bought after running; anything else at any step.
-OR_STEPS = StepSequence(("tiles", "token", "run", "buy"), only_in={
-    "LayTile": ("tiles",), "LayTerminal": ("tiles",), "PlaceDepot": ("tiles", "token"),
-    "RunTransports": ("tiles", "token", "run"), "BuyTransport": ("buy",)})
+# Terminal) are laid in the tile step, a depot before running, runs at the latest in the run step (the
+# tile and token steps do not block: running early skips them), transports bought after running;
+# anything else at any step.
+OR_STEPS = Round("operating", (Step("tiles", accepts=("LayTile", "LayTerminal"), blocks=False),
+                               Step("token", accepts=("PlaceDepot",), blocks=False),
+                               Step("run", accepts=("RunTransports",)), Step("buy", accepts=("BuyTransport",))))
 
 
 @dataclass

@@ -19,11 +19,11 @@ from starbase_rules.fair import FairRng, commitment
 from starbase_rules.handlers import Rules
 from starbase_rules.info import GameInfo, OptionSpec, option, options_of
 from starbase_rules.redaction import HIDDEN, OWN_ENTRY, seen_by
-from starbase_rules.scratch import Tx, refuse
+from starbase_rules.scratch import DeferredTx, Tx, refuse
 
 __all__ = [
     "Command", "Event", "Game", "Outcome", "RuleViolation", "Standing", "fold", "parse_command",
     "FairRng", "commitment",
-    "Engine", "GameInfo", "OptionSpec", "option", "options_of", "Rules", "Tx", "refuse",
+    "Engine", "GameInfo", "OptionSpec", "option", "options_of", "Rules", "Tx", "DeferredTx", "refuse",
     "copy_state", "register_copier", "HIDDEN", "OWN_ENTRY", "seen_by",
 ]

@@ -7,7 +7,8 @@ whole contract the platform calls (`starbase_rules.contract.Game`), with the com
     setup(players, options, rng)     BAD_PLAYER_COUNT, DUPLICATE_PLAYER, UNKNOWN_OPTION, BAD_OPTION,
                                      then `begin` and `advance` on a scratchpad
     decide(state, command, actor, rng)
-                                     GAME_OVER, NOT_A_PLAYER, MALFORMED_COMMAND (no handler), then
+                                     GAME_OVER, NOT_A_PLAYER (actor None too, but for the declared
+                                     `info.platform_commands`), MALFORMED_COMMAND (no handler), then
                                      `precheck`, the command's handler and `advance` on a scratchpad
     evolve(state, event)             the event's handler (it may mutate and return the given state)
     parse_command / parse_event      against the registered types; events upcast to their current version
@@ -26,6 +27,7 @@ Every optional part has a default, overridden where a game knows better:
 from __future__ import annotations
 
 import abc
+import operator
 import random
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -34,7 +36,7 @@ from starbase_rules.copying import copy_state
 from starbase_rules.handlers import Rules
 from starbase_rules.info import GameInfo
 from starbase_rules.redaction import redact_event
-from starbase_rules.scratch import Tx, refuse
+from starbase_rules.scratch import DeferredTx, Tx, refuse
 
 S = TypeVar("S")
 
@@ -42,6 +44,11 @@ S = TypeVar("S")
 class Engine(abc.ABC, Generic[S]):
     info: ClassVar[GameInfo]
     rules: ClassVar[Rules]
+    # True: decisions run on a `DeferredTx` (the copy is made only when the state is read after an
+    # emit), for an engine whose handlers read `tx.state` only to check and then emit. Trucker's
+    # real-time building moves emit without reading again, so they cost no copy.
+    deferred_copy: ClassVar[bool] = False
+    _round_getter: ClassVar["operator.attrgetter[Any]"]
     # The contract's identity attributes, taken from `info` when a subclass declares it.
     name: str
     min_players: int
@@ -51,6 +58,8 @@ class Engine(abc.ABC, Generic[S]):
         super().__init_subclass__(**kwargs)
         if "info" in cls.__dict__:
             cls.name, cls.min_players, cls.max_players = cls.info.name, cls.info.min_players, cls.info.max_players
+            # `attrgetter` follows dotted paths too; made once, as `decide` asks for the round every time.
+            cls._round_getter = operator.attrgetter(cls.info.round_field)
 
     # -- the core an engine writes --------------------------------------------------------------------
 
@@ -76,7 +85,7 @@ class Engine(abc.ABC, Generic[S]):
         """What is wrong with a combination of options (each value alone is checked from `info`)."""
         return []
 
-    def precheck(self, state: S, command: Command, actor: str) -> None:
+    def precheck(self, state: S, command: Command, actor: str | None) -> None:
         """Refusals every command of this game shares (e.g. a decision is owed first). Reads only."""
 
     def advance(self, tx: Tx[S]) -> None:
@@ -88,10 +97,7 @@ class Engine(abc.ABC, Generic[S]):
 
     def round_of(self, state: S) -> Any:
         """The round marker, read from the attribute `info.round_field` names (dotted paths allowed)."""
-        value: Any = state
-        for part in self.info.round_field.split("."):
-            value = getattr(value, part)
-        return value
+        return self._round_getter(state)
 
     def is_over(self, state: S) -> bool:
         return bool(self.round_of(state) == self.info.over)
@@ -100,7 +106,8 @@ class Engine(abc.ABC, Generic[S]):
         return copy_state(state)
 
     def tx(self, state: S, rng: Any = None) -> Tx[S]:
-        return Tx(state, self.evolve, self.copy_state, rng)
+        scratchpad = DeferredTx if self.deferred_copy else Tx
+        return scratchpad(state, self.evolve, self.copy_state, rng)
 
     # -- the contract, provided ----------------------------------------------------------------------
 
@@ -118,9 +125,14 @@ class Engine(abc.ABC, Generic[S]):
     def decide(self, state: S, command: Command, actor: str | None, rng: Any = None) -> list[Event]:
         if self.is_over(state):
             refuse("GAME_OVER", f"this game of {self.info.title} is over")
-        if actor is None or actor not in self.players_of(state):
+        if actor is None:
+            if command.type not in self.info.platform_commands:
+                refuse("NOT_A_PLAYER", f"{actor!r} is not playing this game")
+        elif actor not in self.players_of(state):
             refuse("NOT_A_PLAYER", f"{actor!r} is not playing this game")
-        handler = self.rules.decider(command)
+        # The registry's dict first (every command of a real-time game comes through here); a type with
+        # no handler gets `decider`'s MALFORMED_COMMAND.
+        handler = self.rules.deciders.get(command.type) or self.rules.decider(command)
         self.precheck(state, command, actor)
         tx = self.tx(state, rng)
         handler(tx, command, actor)

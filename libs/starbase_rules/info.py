@@ -84,6 +84,9 @@ class GameInfo(BaseModel):
     # Commands a player may send while nobody waits for them (free actions such as a president's
     # power): a player whose only legal actions are these does not owe a decision.
     free_actions: tuple[str, ...] = ()
+    # Command types the platform itself may send (actor None), such as a table clock's "time is up";
+    # every other command from no player is NOT_A_PLAYER.
+    platform_commands: tuple[str, ...] = ()
     # Command types a player whose clock ran out plays, most preferred first (the first legal one).
     timeout_preference: tuple[str, ...] = ()
 

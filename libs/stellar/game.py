@@ -102,5 +102,14 @@ class StellarVentures(Engine[State]):
     def bot_command(self, state: State, player: str, rnd: random.Random):
         return bots.bot_command(state, player, rnd)
 
+    bot_levels = tuple(bots.LEVELS)
+
+    def level_command(self, state: State, player: str, rnd: random.Random, level: str):
+        """The bot of a level (`stellar.bots.LEVELS`), for a bot seat."""
+        return bots.bot_command(state, player, rnd, level)
+
+    def seat_state(self, state: State, player: str) -> State:
+        return bots.seat_state(state, player)
+
 
 GAME = StellarVentures()

@@ -6,6 +6,7 @@ bot can never make an illegal move and the rules live only in the engine.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 from starbase_rules.contract import RuleViolation
 from t2038 import auction, planner, purchases, ships, stock
@@ -14,6 +15,21 @@ from t2038.deal_values import fair_for_seller, offer_value
 from t2038.earnings import sellable, shortfall
 from t2038.routes import flying_for, operator_bases
 from t2038.state import State, p
+
+
+@dataclass(frozen=True)
+class Style:
+    """What sets a level apart: random share sales, how eagerly it buys shares, what it pays out."""
+    sell: float                    # chance of a share sale that serves no plan, per stock turn
+    buy: float                     # chance of considering each corporation's shares, per stock turn
+    earnings: tuple[str, ...]      # a corporation's dividend choices, drawn from uniformly
+
+
+LEVELS = {
+    "easy": Style(sell=0.2, buy=0.5, earnings=("full", "half", "retain", "retain")),
+    "normal": Style(sell=0.08, buy=0.7, earnings=("full", "full", "half", "retain")),
+    "strong": Style(sell=0.0, buy=1.0, earnings=("full",)),     # full dividends lift the share price
+}
 
 
 class _QuietRng:
@@ -43,7 +59,8 @@ def _first_accepted(state: State, player: str, candidates: list):
     return None
 
 
-def bot_command(state: State, player: str, rnd: random.Random):
+def bot_command(state: State, player: str, rnd: random.Random, level: str = "normal"):
+    style = LEVELS[level]
     if state.must_discard:
         holder = next(h for h in state.must_discard if state.controller(h) == player)
         return cmd.DiscardShip(ship=min(state.ships_of(holder), key=lambda s: state.ships[s].phase))
@@ -57,11 +74,11 @@ def bot_command(state: State, player: str, rnd: random.Random):
         merge = cmd.MergeIndependent(independent=number)
         return merge if rnd.random() < 0.4 and accepted(state, player, merge) else cmd.Decline()
     if state.round == "stock":
-        return _stock_bot(state, player, rnd)
-    return _operating_bot(state, player, rnd)
+        return _stock_bot(state, player, rnd, style)
+    return _operating_bot(state, player, rnd, style)
 
 
-def _stock_bot(state: State, player: str, rnd: random.Random):
+def _stock_bot(state: State, player: str, rnd: random.Random, style: Style):
     if state.auction_company >= 0:
         raise_to = state.auction_high + 5
         if rnd.random() < 0.3 and auction.free_cash(state, player, state.auction_company) >= raise_to:
@@ -83,7 +100,7 @@ def _stock_bot(state: State, player: str, rnd: random.Random):
         forced = stock.required_sales(state, player)
         if forced:
             return cmd.SellShares(corp=forced[0][0], count=forced[0][1])
-    if state.set_number > 1 and not state.sold_this_turn and rnd.random() < 0.08:
+    if state.set_number > 1 and not state.sold_this_turn and rnd.random() < style.sell:
         held = [corp for corp in state.launched if state.units(corp, p(player)) > 0]
         rnd.shuffle(held)
         candidates += [cmd.SellShares(corp=corp, count=1) for corp in held]
@@ -97,14 +114,14 @@ def _stock_bot(state: State, player: str, rnd: random.Random):
     for corp in stock.available_to_launch(state):
         if rnd.random() < 0.5:
             candidates += [cmd.LaunchCorporation(corp=corp, par=par) for par in (100, 88, 77, 67)]
-    buyable = [corp for corp in state.launched if rnd.random() < 0.7]
+    buyable = [corp for corp in state.launched if rnd.random() < style.buy]
     rnd.shuffle(buyable)
     for corp in buyable:
         candidates += [cmd.BuyShare(corp=corp, source=source) for source in ("ipo", "growth", "market")]
     return _first_accepted(state, player, candidates) or cmd.Pass()
 
 
-def _operating_bot(state: State, player: str, rnd: random.Random):
+def _operating_bot(state: State, player: str, rnd: random.Random, style: Style = LEVELS["normal"]):
     op = state.operator
     if state.step == "routes":
         if state.flight is not None:
@@ -117,7 +134,7 @@ def _operating_bot(state: State, player: str, rnd: random.Random):
             return cmd.FinishOperating()
         if op.startswith("i:"):
             return cmd.DeclareEarnings(choice=rnd.choice(["split", "split", "retain"]))
-        return cmd.DeclareEarnings(choice=rnd.choice(["full", "full", "half", "retain"]))
+        return cmd.DeclareEarnings(choice=rnd.choice(style.earnings))
     if purchases.needs_mandatory_ship(state, op) and purchases.cheapest_offer(state):
         phase, kind, _ = purchases.cheapest_offer(state)
         if shortfall(state, op) > 0:

@@ -1,29 +1,21 @@
 """What a pending deal is worth to the seller, in the game's own numbers, so a bot never sells at a loss.
 
-A deal (7.3 ships, 7.4 privates, 7.45 Independents' claims) always asks the *seller* for consent: the bank
-list price of the ship, the printed face value of the private, or what a new claim costs the Independent is
-what the seller gives up; the agreed price (fixed at the chart's $60 for a claim) is what it takes. A sale
-that empties a company's fleet is also refused unless the treasury can then buy the bank's cheapest ship,
+The judgement is the 18xx kit's (`kit18xx.deal_safety`, shared with 21Moon's bots); this module reads
+2038's terms. A deal (7.3 ships, 7.4 privates, 7.45 Independents' claims) always asks the *seller* for
+consent: the bank list price of the ship, the printed face value of the private, or what a new claim
+costs the Independent is what the seller gives up; the agreed price (fixed at the chart's $60 for a
+claim) is what it takes. A sale that empties a company's fleet is also refused unless the treasury can then buy the bank's cheapest ship,
 because a corporation without a ship must buy one with its President's cash (7.3, 7.38) -- the way to
 bankruptcy a hostile buyer would use.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from kit18xx.deal_safety import DealTerms, fair_for_seller as fair, still_runs
 from t2038 import ships
 from t2038.auction import printed_bid
 from t2038.purchases import cheapest_offer, claim_prices
 from t2038.state import State
 from t2038.tables import entities
-
-
-@dataclass(frozen=True)
-class DealTerms:
-    kind: str          # "ship", "private" or "claim"
-    seller: str        # the holder giving the thing up: "c:RU", "i:3", "p:ann"
-    value: int         # what the seller gives up, by the game's list numbers
-    price: int         # what the buyer pays
 
 
 def terms_of(state: State, when: dict) -> DealTerms:
@@ -46,16 +38,14 @@ def leaves_it_able_to_run(state: State, when: dict) -> bool:
         return True
     ship_id = when["ship"]
     owner = state.ships[ship_id].owner
-    if any(other != ship_id for other in state.ships_of(owner)):
-        return True
     offer = cheapest_offer(state)
-    return offer is not None and state.cash(owner) + when["price"] >= offer[2]
+    return still_runs(sum(1 for other in state.ships_of(owner) if other != ship_id),
+                      state.cash(owner) + when["price"], None if offer is None else offer[2])
 
 
 def fair_for_seller(state: State, when: dict) -> bool:
     """A deal the seller may accept: it is paid at least what it gives up and can still run afterwards."""
-    terms = terms_of(state, when)
-    return terms.price >= terms.value and leaves_it_able_to_run(state, when)
+    return fair(terms_of(state, when), leaves_it_able_to_run(state, when))
 
 
 def offer_value(state: State, command) -> int | None:

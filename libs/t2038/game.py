@@ -8,7 +8,7 @@ each command is in `plays.py` (the round's steps), how each event changes the st
 from __future__ import annotations
 
 import random
-from dataclasses import asdict
+from dataclasses import asdict, replace
 
 from starbase_rules.contract import Outcome
 from starbase_rules.engine import Engine
@@ -101,6 +101,17 @@ class T2038(Engine[State]):
     def bot_command(self, state: State, player: str, rnd: random.Random):
         from t2038.bots import bot_command
         return bot_command(state, player, rnd)
+
+    bot_levels = ("easy", "normal", "strong")
+
+    def level_command(self, state: State, player: str, rnd: random.Random, level: str):
+        """The bot of a level (`t2038.bots.LEVELS`), for a bot seat."""
+        from t2038.bots import bot_command
+        return bot_command(state, player, rnd, level)
+
+    def seat_state(self, state: State, player: str) -> State:
+        """What a seat's bot may know: everything but the order of the face-down pool (`view`)."""
+        return replace(state, pool=sorted(state.pool))
 
     def default_command(self, state: State, player: str):
         from t2038.bots import default_command

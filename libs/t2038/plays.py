@@ -1,5 +1,5 @@
 """Who plays each command: owed decisions and discards first, then the step of the round (the kit's
-`RoundSteps`). Every command type registers `play` as its decide handler with the engine base.
+`Rounds`). Every command type registers `play` as its decide handler with the engine base.
 
 The steps (4, 5, 7):
 
@@ -11,7 +11,7 @@ The steps (4, 5, 7):
 """
 from __future__ import annotations
 
-from kit18xx.round_steps import RoundSteps, Where
+from kit18xx.rounds import Rounds, Where
 from starbase_rules.scratch import Tx, refuse
 from t2038 import auction, earnings, flow, growth, league, privates, purchases, routes, stock
 from t2038 import commands as cmd
@@ -19,7 +19,7 @@ from t2038 import events as ev
 from t2038.rules import RULES
 from t2038.state import State
 
-STEPS = RoundSteps()
+STEPS = Rounds()
 
 
 def where(state: State) -> Where:

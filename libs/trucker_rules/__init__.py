@@ -23,7 +23,9 @@ Launch, flight and Journey's End: `flight_messages.py` (decisions announced by D
 answered by ChooseAliens, PowerEngines, FireCannons, ChoosePlanet, AnswerOffer, Defend, KeepPart,
 ChooseCrewLoss, ChooseGoodsLoss, ArrangeCargo; GiveUp any time). Rulings: RULINGS.md; overview: docs/trucker.md.
 
-The whole game is the decider `trucker_rules.game:GAME` (starbase_rules.contract). Building commands
+The whole game is the decider `trucker_rules.game:GAME`, an `Engine` of the engine base (handlers
+registered in `rules.RULES`; `rules.decide_alone` decides one command without what follows it, for the
+real-time service, which imports it as `build_phase.decide_building`). Building commands
 (`messages.py`): StartBuilding{at}, GrabFaceDown, GrabFaceUp{component}, TakeReserved{component},
 PlaceComponent{square, rotation}, MoveNewest{square, rotation}, ReturnComponent, ReserveComponent,
 LookAtPile{pile}, PutBackPile, TurnTimer{at}, CallTimeUp{at}, Finish{order_tile?}, RepairShip{remove, keep}.

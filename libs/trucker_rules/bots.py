@@ -19,14 +19,26 @@ _WANT = {"engine": 4, "double_engine": 1, "cannon": 4, "double_cannon": 1, "cabi
          "life_support_brown": 1, "structural": 1}
 
 
-def bot_command(state: TruckerState, player: str, rnd: random.Random) -> Command | None:
+def bot_command(state: TruckerState, player: str, rnd: random.Random, level: str = "normal") -> Command | None:
     if state.phase == BUILDING:
         return build_command(state, player, rnd)
     if state.phase == REPAIR:
         remove, keep = building.auto_repair(state.seats[player].ship)
         return m.RepairShip(remove=remove, keep=keep)
     from trucker_rules import flight_bots
-    return flight_bots.flight_command(state, player, rnd)
+    return flight_bots.flight_command(state, player, rnd, level)
+
+
+def seat_state(state: TruckerState, player: str) -> TruckerState:
+    """What a seat's bot may know (`views.view`): which tiles lie face down, the adventure piles' cards
+    (but the pile it holds) and the seen cards still to come are replaced by "?" (their counts stay)."""
+    own = state.seats[player].looking_at if player in state.seats else 0
+    hidden = state.clone()
+    hidden.face_down = ["?"] * len(state.face_down)
+    hidden.piles = [list(pile) if number == own else ["?"] * len(pile)
+                    for number, pile in enumerate(state.piles, start=1)]
+    hidden.deck = ["?"] * len(state.deck)
+    return hidden
 
 
 def _counts(ship) -> dict[str, int]:

@@ -6,15 +6,24 @@ from starbase_rules.contract import Event
 
 from trucker_rules import catalog
 from trucker_rules import messages as m
+from trucker_rules.rules import RULES
 from trucker_rules.ship import Placed, Ship
-from trucker_rules.state import BUILDING, REPAIR, TruckerState
+from trucker_rules.state import BUILDING, REPAIR, Player, TruckerState
 
 
 def evolve_building(state: TruckerState, event: Event) -> TruckerState:
-    EVOLVERS[type(event)](state, event)
+    """Evolve by one building event in place (the real-time service's projection of the warehouse)."""
+    RULES.evolvers[event.type](state, event)
     return state
 
 
+@RULES.evolves(m.GameStarted)
+def _game_started(state, e: m.GameStarted):
+    state.players, state.options = list(e.players), dict(e.options)
+    state.seats = {name: Player(name=name, cabin=e.colors[name]) for name in e.players}
+
+
+@RULES.evolves(m.RoundStarted)
 def _round_started(state, e: m.RoundStarted):
     state.round, state.phase = e.round, BUILDING
     state.building_started, state.runs_out_at, state.timer_space = False, None, 0
@@ -29,14 +38,17 @@ def _round_started(state, e: m.RoundStarted):
         player.position, player.gave_up, player.flaws = None, False, []
 
 
+@RULES.evolves(m.FlightDeckDealt)
 def _dealt(state, e: m.FlightDeckDealt):
     state.piles, state.round_cards = [[] for _ in range(e.piles)], []
 
 
+@RULES.evolves(m.BuildingStarted)
 def _started(state, e: m.BuildingStarted):
     state.building_started, state.timer_space, state.runs_out_at = True, e.timer_space, e.runs_out_at
 
 
+@RULES.evolves(m.ComponentGrabbed)
 def _grabbed(state, e: m.ComponentGrabbed):
     player = state.seats[e.player]
     if e.source == "face_down":
@@ -49,6 +61,7 @@ def _grabbed(state, e: m.ComponentGrabbed):
     player.ship.newest = None          # grabbing fixes the newest component in place
 
 
+@RULES.evolves(m.ComponentPlaced)
 def _placed(state, e: m.ComponentPlaced):
     player = state.seats[e.player]
     square = tuple(e.square)
@@ -56,6 +69,7 @@ def _placed(state, e: m.ComponentPlaced):
     player.ship.newest, player.hand = square, None
 
 
+@RULES.evolves(m.NewestMoved)
 def _moved(state, e: m.NewestMoved):
     ship = state.seats[e.player].ship
     del ship.tiles[ship.newest]
@@ -64,6 +78,7 @@ def _moved(state, e: m.NewestMoved):
     ship.newest = square
 
 
+@RULES.evolves(m.ComponentReturned)
 def _returned(state, e: m.ComponentReturned):
     player = state.seats[e.player]
     if e.source == "hand":
@@ -75,12 +90,14 @@ def _returned(state, e: m.ComponentReturned):
     state.face_up.append(e.component)
 
 
+@RULES.evolves(m.ComponentReserved)
 def _reserved(state, e: m.ComponentReserved):
     player = state.seats[e.player]
     player.hand, player.from_reserve = None, False
     player.ship.reserve.append(e.component)
 
 
+@RULES.evolves(m.PileTaken)
 def _pile_taken(state, e: m.PileTaken):
     state.seats[e.player].looking_at = e.pile
     if e.cards:   # the pile's first look: its cards are known from now on
@@ -89,14 +106,17 @@ def _pile_taken(state, e: m.PileTaken):
         state.round_cards += e.cards
 
 
+@RULES.evolves(m.PileReturned)
 def _pile_returned(state, e: m.PileReturned):
     state.seats[e.player].looking_at = None
 
 
+@RULES.evolves(m.TimerTurned)
 def _timer_turned(state, e: m.TimerTurned):
     state.timer_space, state.runs_out_at = e.timer_space, e.runs_out_at
 
 
+@RULES.evolves(m.ShipFinished)
 def _finished(state, e: m.ShipFinished):
     player = state.seats[e.player]
     player.order_tile = e.order_tile
@@ -104,12 +124,14 @@ def _finished(state, e: m.ShipFinished):
     state.order_tiles_free.remove(e.order_tile)
 
 
+@RULES.evolves(m.BuildingEnded)
 def _ended(state, e: m.BuildingEnded):
     state.phase = REPAIR
     for player in state.seats.values():
         player.ship.newest = None
 
 
+@RULES.evolves(m.ReserveLost)
 def _reserve_lost(state, e: m.ReserveLost):
     ship = state.seats[e.player].ship
     for cid in e.components:
@@ -117,10 +139,12 @@ def _reserve_lost(state, e: m.ReserveLost):
         ship.lost.append(cid)
 
 
+@RULES.evolves(m.ShipInspected)
 def _inspected(state, e: m.ShipInspected):
     state.seats[e.player].flaws = [f.code for f in e.flaws]
 
 
+@RULES.evolves(m.ShipRepaired)
 def _repaired(state, e: m.ShipRepaired):
     player = state.seats[e.player]
     # The lenient variant for first games puts removed components back instead of charging them.
@@ -128,13 +152,3 @@ def _repaired(state, e: m.ShipRepaired):
     for square in e.removed:
         removed_to.append(player.ship.tiles.pop(tuple(square)).component)
     player.flaws = []
-
-
-EVOLVERS = {
-    m.RoundStarted: _round_started, m.FlightDeckDealt: _dealt,
-    m.BuildingStarted: _started, m.ComponentGrabbed: _grabbed, m.ComponentPlaced: _placed,
-    m.NewestMoved: _moved, m.ComponentReturned: _returned, m.ComponentReserved: _reserved,
-    m.PileTaken: _pile_taken, m.PileReturned: _pile_returned, m.TimerTurned: _timer_turned,
-    m.ShipFinished: _finished, m.BuildingEnded: _ended, m.ReserveLost: _reserve_lost,
-    m.ShipInspected: _inspected, m.ShipRepaired: _repaired,
-}

@@ -1,16 +1,22 @@
-"""Round setup and the real-time building phase: decide (refuse, or emit the events).
+"""Round setup and the real-time building phase: the decide handlers (refuse, or emit the events).
 
-Their effect on the state is in `build_evolve.py`. Every refusal is a RuleViolation with a stable code; `decide_*` never mutates the state.
+Their effect on the state is in `build_evolve.py`. Every refusal is a RuleViolation with a stable code.
+Each handler reads `tx.state` to check, then emits: on the `DeferredTx` of `rules.decide_alone` (the
+real-time service's moves) that costs no copy of the state.
 """
 from __future__ import annotations
 
-from starbase_rules.contract import Event, RuleViolation
+from starbase_rules.contract import Event
+from starbase_rules.scratch import Tx, refuse
 
 from trucker_rules import building, catalog, deck
 from trucker_rules import messages as m
-from trucker_rules.options import DEFAULTS
+from trucker_rules.rules import RULES, decide_alone
 from trucker_rules.ship import Ship
 from trucker_rules.state import BUILDING, REPAIR, TruckerState
+
+# The real-time service's name for a building move decided alone (kept for its imports).
+decide_building = decide_alone
 
 
 # -------------------------------------------------------------------------------------- round setup
@@ -48,193 +54,201 @@ def face_down_sequence(face_down: list[str], rng) -> list[tuple[str, int]]:
 
 
 # ------------------------------------------------------------------------------------------- decide
-def _builder(state: TruckerState, actor: str | None):
+def _builder(state: TruckerState, actor: str):
     if state.phase != BUILDING:
-        raise RuleViolation("NOT_BUILDING", "ships can only be built during the building phase")
-    if actor not in state.seats:
-        raise RuleViolation("NOT_A_PLAYER", f"{actor!r} is not a player of this game")
+        refuse("NOT_BUILDING", "ships can only be built during the building phase")
     if not state.building_started:
-        raise RuleViolation("BUILDING_NOT_STARTED", "building has not started yet")
+        refuse("BUILDING_NOT_STARTED", "building has not started yet")
     player = state.seats[actor]
     if player.order_tile is not None:
-        raise RuleViolation("ALREADY_FINISHED", "you have finished your ship and may add nothing more")
+        refuse("ALREADY_FINISHED", "you have finished your ship and may add nothing more")
     return player
 
 
 def _free_hand(player) -> None:
     if player.hand is not None:
-        raise RuleViolation("HAND_FULL", f"you are holding {player.hand}: place, return or reserve it first")
+        refuse("HAND_FULL", f"you are holding {player.hand}: place, return or reserve it first")
     if player.looking_at is not None:
-        raise RuleViolation("LOOKING_AT_PILE", "put the adventure pile back first")
+        refuse("LOOKING_AT_PILE", "put the adventure pile back first")
 
 
-def decide_building(state: TruckerState, command, actor: str | None, rng=None) -> list[Event]:
-    if isinstance(command, m.GrabFaceDown):
-        return _grab_face_down(state, command, actor, rng)     # a building move that draws
-    if isinstance(command, m.LookAtPile):
-        return _look(state, command, actor, rng)                # draws a pile's cards at its first look
-    handler = _HANDLERS[type(command)]
-    return handler(state, command, actor)
-
-
-def _start(state, command: m.StartBuilding, actor):
+@RULES.decides(m.StartBuilding)
+def _start(tx: Tx[TruckerState], command: m.StartBuilding, actor) -> None:
+    state = tx.state
     if state.phase != BUILDING:
-        raise RuleViolation("NOT_BUILDING", "there is no building phase to start")
+        refuse("NOT_BUILDING", "there is no building phase to start")
     if state.building_started:
-        raise RuleViolation("ALREADY_STARTED", "building has already started")
-    return [m.BuildingStarted(at=command.at, timer_space=catalog.hourglass_start_space(state.round),
-                              runs_out_at=command.at + _seconds(state))]
+        refuse("ALREADY_STARTED", "building has already started")
+    tx.emit(m.BuildingStarted(at=command.at, timer_space=catalog.hourglass_start_space(state.round),
+                              runs_out_at=command.at + _seconds(state)))
 
 
 def _seconds(state) -> float:
     return float(state.options.get("hourglass_seconds", catalog.hourglass_seconds()))
 
 
-def _grab_face_down(state, command, actor, rng):
-    player = _builder(state, actor)
-    _free_hand(player)
+@RULES.decides(m.GrabFaceDown)
+def _grab_face_down(tx: Tx[TruckerState], command, actor) -> None:
+    state = tx.state
+    _free_hand(_builder(state, actor))
     if not state.face_down:
-        raise RuleViolation("WAREHOUSE_EMPTY", "no face-down component is left")
-    return [m.ComponentGrabbed(player=actor, component=draw_face_down(state.face_down, rng), source="face_down")]
+        refuse("WAREHOUSE_EMPTY", "no face-down component is left")
+    tx.emit(m.ComponentGrabbed(player=actor, component=draw_face_down(state.face_down, tx.rng), source="face_down"))
 
 
-def _grab_face_up(state, command: m.GrabFaceUp, actor):
-    player = _builder(state, actor)
-    _free_hand(player)
+@RULES.decides(m.GrabFaceUp)
+def _grab_face_up(tx: Tx[TruckerState], command: m.GrabFaceUp, actor) -> None:
+    state = tx.state
+    _free_hand(_builder(state, actor))
     if command.component not in state.face_up:
-        raise RuleViolation("NOT_FACE_UP", f"{command.component} is not lying face up in the warehouse")
-    return [m.ComponentGrabbed(player=actor, component=command.component, source="face_up")]
+        refuse("NOT_FACE_UP", f"{command.component} is not lying face up in the warehouse")
+    tx.emit(m.ComponentGrabbed(player=actor, component=command.component, source="face_up"))
 
 
-def _take_reserved(state, command: m.TakeReserved, actor):
-    player = _builder(state, actor)
+@RULES.decides(m.TakeReserved)
+def _take_reserved(tx: Tx[TruckerState], command: m.TakeReserved, actor) -> None:
+    player = _builder(tx.state, actor)
     _free_hand(player)
     if command.component not in player.ship.reserve:
-        raise RuleViolation("NOT_IN_RESERVE", f"{command.component} is not in your reserve")
-    return [m.ComponentGrabbed(player=actor, component=command.component, source="reserve")]
+        refuse("NOT_IN_RESERVE", f"{command.component} is not in your reserve")
+    tx.emit(m.ComponentGrabbed(player=actor, component=command.component, source="reserve"))
 
 
 def _strict(state) -> bool:
     return bool(state.options.get("refuse_flawed_placements", False))
 
 
-def _place(state, command: m.PlaceComponent, actor):
+@RULES.decides(m.PlaceComponent)
+def _place(tx: Tx[TruckerState], command: m.PlaceComponent, actor) -> None:
+    state = tx.state
     player = _builder(state, actor)
     if player.hand is None:
-        raise RuleViolation("NOTHING_IN_HAND", "you hold no component to place")
+        refuse("NOTHING_IN_HAND", "you hold no component to place")
     square = tuple(command.square)
     building.check_placement(player.ship, player.hand, square, command.rotation, _strict(state))
-    return [m.ComponentPlaced(player=actor, component=player.hand, square=square, rotation=command.rotation)]
+    tx.emit(m.ComponentPlaced(player=actor, component=player.hand, square=square, rotation=command.rotation))
 
 
-def _move_newest(state, command: m.MoveNewest, actor):
-    player = _builder(state, actor)
-    ship = player.ship
+@RULES.decides(m.MoveNewest)
+def _move_newest(tx: Tx[TruckerState], command: m.MoveNewest, actor) -> None:
+    state = tx.state
+    ship = _builder(state, actor).ship
     if ship.newest is None:
-        raise RuleViolation("NO_NEWEST_COMPONENT", "no placed component may still be moved")
+        refuse("NO_NEWEST_COMPONENT", "no placed component may still be moved")
     newest = ship.tiles[ship.newest]
     without = Ship(ship.board, {sq: p for sq, p in ship.tiles.items() if sq != ship.newest})
     building.check_placement(without, newest.component, tuple(command.square), command.rotation, _strict(state))
-    return [m.NewestMoved(player=actor, component=newest.component, square=tuple(command.square),
-                          rotation=command.rotation)]
+    tx.emit(m.NewestMoved(player=actor, component=newest.component, square=tuple(command.square),
+                          rotation=command.rotation))
 
 
-def _return(state, command, actor):
-    player = _builder(state, actor)
+@RULES.decides(m.ReturnComponent)
+def _return(tx: Tx[TruckerState], command, actor) -> None:
+    player = _builder(tx.state, actor)
     if player.from_reserve and (player.hand is not None or player.ship.newest is not None):
-        raise RuleViolation("RESERVED_STAYS", "a set-aside component may never go back to the warehouse")
+        refuse("RESERVED_STAYS", "a set-aside component may never go back to the warehouse")
     if player.hand is not None:
-        return [m.ComponentReturned(player=actor, component=player.hand, source="hand")]
-    if player.ship.newest is not None:
-        return [m.ComponentReturned(player=actor, component=player.ship.tiles[player.ship.newest].component,
-                                    source="ship")]
-    raise RuleViolation("NOTHING_TO_RETURN", "you hold nothing and your newest component is already fixed")
+        tx.emit(m.ComponentReturned(player=actor, component=player.hand, source="hand"))
+    elif player.ship.newest is not None:
+        tx.emit(m.ComponentReturned(player=actor, component=player.ship.tiles[player.ship.newest].component,
+                                    source="ship"))
+    else:
+        refuse("NOTHING_TO_RETURN", "you hold nothing and your newest component is already fixed")
 
 
-def _reserve(state, command, actor):
+@RULES.decides(m.ReserveComponent)
+def _reserve(tx: Tx[TruckerState], command, actor) -> None:
+    state = tx.state
     player = _builder(state, actor)
     if player.hand is None:
-        raise RuleViolation("NOTHING_IN_HAND", "you hold no component to set aside")
+        refuse("NOTHING_IN_HAND", "you hold no component to set aside")
     if reserve_slots(state) == 0:
-        raise RuleViolation("NO_RESERVE_THIS_ROUND", "there are no reserve spots in this round")
+        refuse("NO_RESERVE_THIS_ROUND", "there are no reserve spots in this round")
     if len(player.ship.reserve) >= reserve_slots(state):
-        raise RuleViolation("RESERVE_FULL", "both reserve spots are taken")
-    return [m.ComponentReserved(player=actor, component=player.hand)]
+        refuse("RESERVE_FULL", "both reserve spots are taken")
+    tx.emit(m.ComponentReserved(player=actor, component=player.hand))
 
 
 def reserve_slots(state: TruckerState) -> int:
-    if state.round == 1 and not state.options.get("reserve_in_round_1", DEFAULTS["reserve_in_round_1"]):
+    if state.round == 1 and not state.options.get("reserve_in_round_1", True):
         return 0
     return catalog.ship_board(state.seats[state.players[0]].ship.board).reserve_slots
 
 
-def _look(state, command: m.LookAtPile, actor, rng=None):
+@RULES.decides(m.LookAtPile)
+def _look(tx: Tx[TruckerState], command: m.LookAtPile, actor) -> None:
+    state = tx.state
     if state.phase != BUILDING or not state.building_started:
-        raise RuleViolation("NOT_BUILDING", "the piles can be looked at only while building")
-    if actor not in state.seats:
-        raise RuleViolation("NOT_A_PLAYER", f"{actor!r} is not a player of this game")
+        refuse("NOT_BUILDING", "the piles can be looked at only while building")
     player = state.seats[actor]
     if command.pile == 4:
-        raise RuleViolation("PILE_SECRET", "pile 4 stays secret until the flight")
+        refuse("PILE_SECRET", "pile 4 stays secret until the flight")
     if player.ship.built_count() == 0:
-        raise RuleViolation("NOTHING_BUILT", "attach a component to your ship before looking at a pile")
+        refuse("NOTHING_BUILT", "attach a component to your ship before looking at a pile")
     if player.looking_at is not None:
-        raise RuleViolation("ALREADY_LOOKING", f"you are already holding pile {player.looking_at}")
+        refuse("ALREADY_LOOKING", f"you are already holding pile {player.looking_at}")
     if player.hand is not None:
-        raise RuleViolation("HAND_FULL", "you cannot look at a pile while holding a component")
+        refuse("HAND_FULL", "you cannot look at a pile while holding a component")
     if any(p.looking_at == command.pile for p in state.seats.values()):
-        raise RuleViolation("PILE_IN_USE", f"someone else is looking at pile {command.pile}")
+        refuse("PILE_IN_USE", f"someone else is looking at pile {command.pile}")
     # A pile nobody has looked at this round has no cards yet: they are drawn now, for this player's eyes.
-    cards = None if state.piles[command.pile - 1] else deck.draw_pile(state, rng)
-    return [m.PileTaken(player=actor, pile=command.pile, cards=cards)]
+    cards = None if state.piles[command.pile - 1] else deck.draw_pile(state, tx.rng)
+    tx.emit(m.PileTaken(player=actor, pile=command.pile, cards=cards))
 
 
-def _put_back(state, command, actor):
-    player = state.seats.get(actor)
+@RULES.decides(m.PutBackPile)
+def _put_back(tx: Tx[TruckerState], command, actor) -> None:
+    player = tx.state.seats.get(actor)
     if player is None or player.looking_at is None:
-        raise RuleViolation("NOT_LOOKING", "you are not holding an adventure pile")
-    return [m.PileReturned(player=actor, pile=player.looking_at)]
+        refuse("NOT_LOOKING", "you are not holding an adventure pile")
+    tx.emit(m.PileReturned(player=actor, pile=player.looking_at))
 
 
-def _turn_timer(state, command: m.TurnTimer, actor):
+@RULES.decides(m.TurnTimer)
+def _turn_timer(tx: Tx[TruckerState], command: m.TurnTimer, actor) -> None:
+    state = tx.state
     if state.phase != BUILDING or not state.building_started:
-        raise RuleViolation("NOT_BUILDING", "the hourglass runs only while building")
+        refuse("NOT_BUILDING", "the hourglass runs only while building")
     if command.at < state.runs_out_at:
-        raise RuleViolation("SAND_STILL_RUNNING", f"the sand runs out at {state.runs_out_at}")
+        refuse("SAND_STILL_RUNNING", f"the sand runs out at {state.runs_out_at}")
     if state.timer_space == 0:
-        raise RuleViolation("TIMER_ON_START", "the hourglass is on START: when it runs out building ends")
+        refuse("TIMER_ON_START", "the hourglass is on START: when it runs out building ends")
     if state.timer_space == 1 and (actor not in state.seats or state.seats[actor].order_tile is None):
-        raise RuleViolation("NOT_FINISHED", "only a player holding an order tile may move the hourglass onto START")
-    return [m.TimerTurned(player=actor, at=command.at, timer_space=state.timer_space - 1,
-                          runs_out_at=command.at + _seconds(state))]
+        refuse("NOT_FINISHED", "only a player holding an order tile may move the hourglass onto START")
+    tx.emit(m.TimerTurned(player=actor, at=command.at, timer_space=state.timer_space - 1,
+                          runs_out_at=command.at + _seconds(state)))
 
 
-def _time_up(state, command: m.CallTimeUp, actor):
+@RULES.decides(m.CallTimeUp)
+def _time_up(tx: Tx[TruckerState], command: m.CallTimeUp, actor) -> None:
+    state = tx.state
     if state.phase != BUILDING or not state.building_started:
-        raise RuleViolation("NOT_BUILDING", "building is not running")
+        refuse("NOT_BUILDING", "building is not running")
     if state.timer_space != 0:
-        raise RuleViolation("TIMER_NOT_ON_START", "building ends only when the sand runs out on START")
+        refuse("TIMER_NOT_ON_START", "building ends only when the sand runs out on START")
     if command.at < state.runs_out_at:
-        raise RuleViolation("SAND_STILL_RUNNING", f"the sand runs out at {state.runs_out_at}")
-    return end_of_building_events(state, "time_up")
+        refuse("SAND_STILL_RUNNING", f"the sand runs out at {state.runs_out_at}")
+    for event in end_of_building_events(state, "time_up"):
+        tx.emit(event)
 
 
-def _finish(state, command: m.Finish, actor):
-    player = _builder(state, actor)
-    _free_hand(player)
+@RULES.decides(m.Finish)
+def _finish(tx: Tx[TruckerState], command: m.Finish, actor) -> None:
+    state = tx.state
+    _free_hand(_builder(state, actor))
     free = state.order_tiles_free
     tile = command.order_tile if command.order_tile is not None else (min(free) if free else None)
     if tile not in range(1, len(state.players) + 1):
-        raise RuleViolation("NO_SUCH_ORDER_TILE", f"order tiles run from 1 to {len(state.players)}")
+        refuse("NO_SUCH_ORDER_TILE", f"order tiles run from 1 to {len(state.players)}")
     if tile not in free:
-        raise RuleViolation("ORDER_TILE_TAKEN", f"order tile {tile} is already taken")
-    events: list[Event] = [m.ShipFinished(player=actor, order_tile=tile)]
-    if all(p.order_tile is not None for name, p in state.seats.items() if name != actor):
-        events += end_of_building_events(state, "all_finished", finishing=actor)
-    return events
+        refuse("ORDER_TILE_TAKEN", f"order tile {tile} is already taken")
+    tx.emit(m.ShipFinished(player=actor, order_tile=tile))
+    if all(p.order_tile is not None for p in state.seats.values() if p.name != actor):
+        for event in end_of_building_events(tx.state, "all_finished"):
+            tx.emit(event)
 
 
-def end_of_building_events(state: TruckerState, reason: str, finishing: str | None = None) -> list[Event]:
+def end_of_building_events(state: TruckerState, reason: str) -> list[Event]:
     """Building stops: hands emptied, piles put back, order tiles handed out, reserves lost, ships inspected."""
     events: list[Event] = [m.BuildingEnded(reason=reason)]
     free = sorted(state.order_tiles_free)
@@ -246,7 +260,7 @@ def end_of_building_events(state: TruckerState, reason: str, finishing: str | No
             # A hand that came from the reserve goes back to the reserve; any other back face up.
             events.append(m.ComponentReserved(player=name, component=player.hand) if player.from_reserve
                           else m.ComponentReturned(player=name, component=player.hand, source="hand"))
-        if player.order_tile is None and name != finishing:
+        if player.order_tile is None:
             events.append(m.ShipFinished(player=name, order_tile=free.pop(0)))
     for name in state.players:
         player = state.seats[name]
@@ -263,21 +277,14 @@ def end_of_building_events(state: TruckerState, reason: str, finishing: str | No
     return events
 
 
-def _repair(state, command: m.RepairShip, actor):
+@RULES.decides(m.RepairShip)
+def _repair(tx: Tx[TruckerState], command: m.RepairShip, actor) -> None:
+    state = tx.state
     if state.phase != REPAIR:
-        raise RuleViolation("NOT_REPAIRING", "ships are repaired only after the inspection")
+        refuse("NOT_REPAIRING", "ships are repaired only after the inspection")
     player = state.seats.get(actor)
     if player is None or not player.flaws:
-        raise RuleViolation("NO_REPAIR_OWED", "your ship passed the inspection")
+        refuse("NO_REPAIR_OWED", "your ship passed the inspection")
     remove = [tuple(sq) for sq in command.remove]
     lost = building.check_repair(player.ship, remove, tuple(command.keep) if command.keep else None)
-    return [m.ShipRepaired(player=actor, removed=sorted(lost))]
-
-
-_HANDLERS = {
-    m.StartBuilding: _start, m.GrabFaceUp: _grab_face_up,
-    m.TakeReserved: _take_reserved, m.PlaceComponent: _place, m.MoveNewest: _move_newest,
-    m.ReturnComponent: _return, m.ReserveComponent: _reserve,
-    m.PutBackPile: _put_back, m.TurnTimer: _turn_timer, m.CallTimeUp: _time_up, m.Finish: _finish,
-    m.RepairShip: _repair,
-}
+    tx.emit(m.ShipRepaired(player=actor, removed=sorted(lost)))

@@ -15,10 +15,10 @@ def default_command(state: TruckerState, player: str) -> Command | None:
     if state.phase == BUILDING:
         if not state.building_started:
             return m.StartBuilding(at=0.0)
-        if me.order_tile is not None:
-            return None
         if me.looking_at is not None:
             return m.PutBackPile()
+        if me.order_tile is not None:
+            return None
         if me.hand is not None:
             return m.ReserveComponent() if me.from_reserve else m.ReturnComponent()
         return m.Finish()

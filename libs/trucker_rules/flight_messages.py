@@ -228,8 +228,3 @@ class CreditsTallied(Event):
     type: Literal["CreditsTallied"] = "CreditsTallied"
     credits: dict[str, int]
 
-
-FLIGHT_EVENTS = (InspectionClosed, DecisionRequested, DecisionTaken, Progressed, DiceRolled, ShipLaunched, FlightDeckShuffled,
-                 CardRevealed, CardResolved, BatteriesSpent, ShipMoved, CrewLost, CargoSet, CreditsPaid,
-                 HazardMet, ComponentDestroyed, PartKept, GiveUpAnnounced, ShipGaveUp, JourneyEnded,
-                 CreditsTallied)

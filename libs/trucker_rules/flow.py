@@ -2,13 +2,15 @@
 cards, Journey's End, the next round), who owes a decision now, and the flight decisions themselves."""
 from __future__ import annotations
 
-from starbase_rules.contract import Event, RuleViolation
+from starbase_rules.contract import Event
+from starbase_rules.scratch import Tx, refuse
 
 from trucker_rules import card_effects, catalog, deck, scoring, track
 from trucker_rules import flight_checks as checks
 from trucker_rules import flight_messages as f
 from trucker_rules import shipvalues as sv
 from trucker_rules.cards import Emit, Script
+from trucker_rules.rules import RULES
 from trucker_rules.state import BUILDING, FLIGHT, LAUNCH, OVER, REPAIR, TruckerState
 
 
@@ -16,15 +18,11 @@ def new_step(order: list[str] | None = None) -> dict:
     return {"order": list(order or []), "done": [], "answers": {}, "values": {}, "ask": None}
 
 
-def follow_up(state: TruckerState, rng, evolve) -> list[Event]:
-    """Everything automatic after a decision, until someone owes a decision or the game is over.
-    `state` is a scratch copy that this function advances."""
-    produced: list[Event] = []
-    while events := advance(state, rng):
+def follow_up(tx: Tx[TruckerState]) -> None:
+    """Emit everything automatic after a decision, until someone owes a decision or the game is over."""
+    while events := advance(tx.state, tx.rng):
         for event in events:
-            state = evolve(state, event)
-        produced += events
-    return produced
+            tx.emit(event)
 
 
 def advance(state: TruckerState, rng) -> list[Event]:
@@ -84,40 +82,48 @@ def _end_of_card(state: TruckerState) -> list[Event]:
     return events + [f.CardResolved(card=state.card)]
 
 
-# ------------------------------------------------------------------------------- flight decisions
+# ---------------------------------------------------------------- flight decisions (decide handlers)
 _KINDS = {f.ChooseAliens: "aliens", f.PowerEngines: "engines", f.FireCannons: "cannons",
           f.ChoosePlanet: "planet", f.AnswerOffer: "offer", f.Defend: "defend", f.KeepPart: "keep_part",
           f.ChooseCrewLoss: "crew", f.ChooseGoodsLoss: "goods_loss", f.ArrangeCargo: "cargo"}
 
 
-def decide_flight(state: TruckerState, command, actor, rng) -> list[Event]:
-    if isinstance(command, f.GiveUp):
-        seat = state.seats.get(actor)
-        if state.phase != FLIGHT or seat is None or actor not in track.flying(state):
-            raise RuleViolation("NOT_FLYING", "only a ship in flight can give up")
-        if not state.options.get("voluntary_give_up", True):
-            raise RuleViolation("GIVING_UP_NOT_ALLOWED", "this table does not allow giving up")
-        if seat.giving_up:
-            raise RuleViolation("ALREADY_GIVING_UP", "you have already given up; it counts once this card is resolved")
-        return [f.GiveUpAnnounced(player=actor)]
+@RULES.decides(f.GiveUp)
+def _give_up(tx: Tx[TruckerState], command: f.GiveUp, actor: str) -> None:
+    state = tx.state
+    if state.phase != FLIGHT or actor not in track.flying(state):
+        refuse("NOT_FLYING", "only a ship in flight can give up")
+    if not state.options.get("voluntary_give_up", True):
+        refuse("GIVING_UP_NOT_ALLOWED", "this table does not allow giving up")
+    if state.seats[actor].giving_up:
+        refuse("ALREADY_GIVING_UP", "you have already given up; it counts once this card is resolved")
+    tx.emit(f.GiveUpAnnounced(player=actor))
+
+
+def _answer(tx: Tx[TruckerState], command, actor: str) -> None:
+    """The answer to the decision `actor` owes (DecisionRequested), recorded as DecisionTaken."""
+    state = tx.state
     ask = state.step.get("ask") if state.step else None
     if ask is None or state.phase not in (LAUNCH, FLIGHT):
-        raise RuleViolation("NO_DECISION_OWED", "nobody owes a decision now")
+        refuse("NO_DECISION_OWED", "nobody owes a decision now")
     if ask["player"] != actor:
-        raise RuleViolation("NOT_YOUR_DECISION", f"{ask['player']} is to decide ({ask['kind']})")
+        refuse("NOT_YOUR_DECISION", f"{ask['player']} is to decide ({ask['kind']})")
     if _KINDS[type(command)] != ask["kind"]:
-        raise RuleViolation("WRONG_DECISION", f"a {ask['kind']} decision is owed, not {command.type}")
+        refuse("WRONG_DECISION", f"a {ask['kind']} decision is owed, not {command.type}")
     value = checks.checked_value(state, command, actor, ask["options"])
-    taken = [f.DecisionTaken(player=actor, key=ask["key"], value=value)]
     batteries = checks.checked_batteries(state.seats[actor].ship, command)
+    tx.emit(f.DecisionTaken(player=actor, key=ask["key"], value=value))
     if batteries:   # the owner's own choice of battery components, kept under a key of its own
-        taken.append(f.DecisionTaken(player=actor, key=ask["key"] + "/batteries", value=batteries))
-    return taken
+        tx.emit(f.DecisionTaken(player=actor, key=ask["key"] + "/batteries", value=batteries))
+
+
+for _kind in _KINDS:
+    RULES.decides(_kind)(_answer)
 
 
 def to_act(state: TruckerState) -> list[str]:
-    if state.phase == BUILDING:
-        return [n for n in state.players if state.seats[n].order_tile is None]
+    if state.phase == BUILDING:     # still building, or holding a pile the others may want
+        return [n for n in state.players if state.seats[n].order_tile is None or state.seats[n].looking_at]
     if state.phase == REPAIR:
         return [n for n in state.players if state.seats[n].flaws]
     ask = state.step.get("ask") if state.step else None
@@ -125,34 +131,35 @@ def to_act(state: TruckerState) -> list[str]:
 
 
 # ------------------------------------------------------------------------------------------- evolve
-def evolve_flight(state: TruckerState, event: Event) -> TruckerState:
-    _EVOLVERS[type(event)](state, event)
-    return state
-
-
+@RULES.evolves(f.InspectionClosed)
 def _inspection_closed(state, e):
     state.phase, state.step = LAUNCH, new_step()
 
 
+@RULES.evolves(f.DecisionRequested)
 def _requested(state, e: f.DecisionRequested):
     state.step["ask"] = {"player": e.player, "kind": e.kind, "key": e.key, "options": e.options}
 
 
+@RULES.evolves(f.DecisionTaken)
 def _taken(state, e: f.DecisionTaken):
     state.step["answers"][e.key] = e.value
     state.step["ask"] = None
 
 
+@RULES.evolves(f.Progressed)
 def _progressed(state, e: f.Progressed):
     state.step["done"].append(e.marker)
     if e.value is not None:
         state.step["values"][e.marker] = e.value
 
 
+@RULES.evolves(f.DiceRolled)
 def _rolled(state, e: f.DiceRolled):
     state.step["answers"][e.key] = list(e.dice)
 
 
+@RULES.evolves(f.ShipLaunched)
 def _launched(state, e: f.ShipLaunched):
     seat = state.seats[e.player]
     seat.position = e.position
@@ -162,12 +169,14 @@ def _launched(state, e: f.ShipLaunched):
     seat.ship.goods = {}
 
 
+@RULES.evolves(f.FlightDeckShuffled)
 def _deck_shuffled(state, e: f.FlightDeckShuffled):
     state.deck = sorted(c for pile in state.piles for c in pile)
     state.deck_unseen = deck.unseen_slots_at_launch(state)
     state.phase, state.step = FLIGHT, {}
 
 
+@RULES.evolves(f.CardRevealed)
 def _revealed(state, e: f.CardRevealed):
     if e.card in state.deck:
         state.deck.remove(e.card)
@@ -181,19 +190,23 @@ def _revealed(state, e: f.CardRevealed):
     state.card, state.step = e.card, new_step(e.flight_order)
 
 
+@RULES.evolves(f.CardResolved)
 def _resolved(state, e: f.CardResolved):
     state.card, state.step = None, {}
 
 
+@RULES.evolves(f.BatteriesSpent)
 def _spent(state, e: f.BatteriesSpent):
     for square in e.squares:
         state.seats[e.player].ship.batteries[tuple(square)] -= 1
 
 
+@RULES.evolves(f.ShipMoved)
 def _moved(state, e: f.ShipMoved):
     state.seats[e.player].position = e.position
 
 
+@RULES.evolves(f.CrewLost)
 def _crew_lost(state, e: f.CrewLost):
     ship = state.seats[e.player].ship
     for square, what in e.losses:
@@ -206,15 +219,18 @@ def _crew_lost(state, e: f.CrewLost):
             del ship.aliens[square]
 
 
+@RULES.evolves(f.CargoSet)
 def _cargo(state, e: f.CargoSet):
     state.seats[e.player].ship.goods = {tuple(sq): list(g) for sq, g in e.cargo}
 
 
+@RULES.evolves(f.CreditsPaid)
 def _paid(state, e: f.CreditsPaid):
     state.seats[e.player].credits += e.amount
     state.bank -= e.amount
 
 
+@RULES.evolves(f.HazardMet)
 def _nothing(state, e):
     pass
 
@@ -231,38 +247,33 @@ def _remove(ship, square) -> None:
             del ship.aliens[cabin]
 
 
+@RULES.evolves(f.ComponentDestroyed)
 def _destroyed(state, e: f.ComponentDestroyed):
     _remove(state.seats[e.player].ship, e.square)
 
 
+@RULES.evolves(f.PartKept)
 def _part_kept(state, e: f.PartKept):
     for square in e.lost:
         _remove(state.seats[e.player].ship, square)
 
 
+@RULES.evolves(f.GiveUpAnnounced)
 def _announced(state, e: f.GiveUpAnnounced):
     state.seats[e.player].giving_up = True
 
 
+@RULES.evolves(f.ShipGaveUp)
 def _gave_up(state, e: f.ShipGaveUp):
     seat = state.seats[e.player]
     seat.gave_up, seat.giving_up = True, False
 
 
+@RULES.evolves(f.JourneyEnded)
 def _journey_ended(state, e: f.JourneyEnded):
     state.finished_rounds = e.round
 
 
+@RULES.evolves(f.CreditsTallied)
 def _credits_tallied(state, e: f.CreditsTallied):
     state.phase = OVER
-
-
-_EVOLVERS = {
-    f.InspectionClosed: _inspection_closed, f.DecisionRequested: _requested, f.DecisionTaken: _taken,
-    f.Progressed: _progressed, f.DiceRolled: _rolled, f.ShipLaunched: _launched,
-    f.FlightDeckShuffled: _deck_shuffled, f.CardRevealed: _revealed, f.CardResolved: _resolved,
-    f.BatteriesSpent: _spent, f.ShipMoved: _moved, f.CrewLost: _crew_lost, f.CargoSet: _cargo,
-    f.CreditsPaid: _paid, f.HazardMet: _nothing, f.ComponentDestroyed: _destroyed, f.PartKept: _part_kept,
-    f.GiveUpAnnounced: _announced, f.ShipGaveUp: _gave_up, f.JourneyEnded: _journey_ended,
-    f.CreditsTallied: _credits_tallied,
-}

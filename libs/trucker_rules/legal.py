@@ -3,7 +3,7 @@
 Every entry parses with `GAME.parse_command` and names every field, so a random or generic client can
 play by picking from the list. The rules are not repeated here: this module only proposes candidates
 (every command with every value worth trying) and keeps those the engine's own deciders accept
-(`build_phase.decide_building`, `flow.decide_flight`, without what follows a move by itself).
+(`rules.decide_alone`: the command's own events, without what follows a move by itself).
 
 Building is real time. The list is what the player could do on the real-time service (which accepts
 exactly these command shapes), as the engine sees the state:
@@ -24,9 +24,9 @@ from __future__ import annotations
 from starbase_rules.contract import Command
 
 from trucker_rules import messages as m
-from trucker_rules.build_phase import decide_building
 from trucker_rules.catalog import DIRECTIONS, neighbour
 from trucker_rules.legal_flight import flight_actions, keep_accepted, repairs
+from trucker_rules.rules import decide_alone
 from trucker_rules.ship import Ship
 from trucker_rules.state import BUILDING, OVER, REPAIR, Player, TruckerState
 
@@ -57,7 +57,7 @@ def legal_actions(state: TruckerState, player: str) -> list[dict]:
 
 def building_actions(state: TruckerState, seat: Player) -> list[Command]:
     return keep_accepted(_building_candidates(state, seat),
-                         lambda c: decide_building(state, c, seat.name, NoChance()))
+                         lambda c: decide_alone(state, c, seat.name, NoChance()))
 
 
 def _building_candidates(state: TruckerState, seat: Player) -> list[Command]:

@@ -1,6 +1,6 @@
 """The full commands legal after building: the repair owed after a failed inspection, the answer to the
 decision a player owes in launch or flight, and giving up. Candidates are kept only if the engine's
-own deciders accept them (`build_phase.decide_building` for repairs, `flow.decide_flight` otherwise).
+own deciders accept them (`rules.decide_alone`).
 
 Where the choice is small the list is complete: aliens, engines powered, double cannons fired, planets,
 offers, defending, the part to keep, and which crew or goods to give up (up to `MOST` combinations, the
@@ -22,8 +22,8 @@ from trucker_rules import building
 from trucker_rules import flight_messages as f
 from trucker_rules import messages as m
 from trucker_rules import shipvalues as sv
-from trucker_rules.build_phase import decide_building
-from trucker_rules.flow import decide_flight
+from trucker_rules import build_phase, flow  # noqa: F401  (registers the handlers decide_alone runs)
+from trucker_rules.rules import decide_alone
 from trucker_rules.state import TruckerState
 
 MOST = 64          # combinations of crew or goods listed for one decision, at most
@@ -49,13 +49,13 @@ def repairs(state: TruckerState, player: str) -> list[Command]:
         del trial.tiles[square]
     others = [min(piece) for piece in building.parts(trial) if keep is not None and keep not in piece]
     candidates: list[Command] = [m.RepairShip(remove=remove, keep=choice) for choice in [keep, *others]]
-    return keep_accepted(candidates, lambda c: decide_building(state, c, player))
+    return keep_accepted(candidates, lambda c: decide_alone(state, c, player))
 
 
 def flight_actions(state: TruckerState, player: str) -> list[Command]:
     ask = state.step.get("ask")
     candidates = answers(state, player, ask) if ask and ask["player"] == player else []
-    return keep_accepted(candidates + [f.GiveUp()], lambda c: decide_flight(state, c, player, None))
+    return keep_accepted(candidates + [f.GiveUp()], lambda c: decide_alone(state, c, player))
 
 
 def answers(state: TruckerState, player: str, ask: dict) -> list[Command]:

@@ -6,11 +6,12 @@ never reads a clock.
 """
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from starbase_rules.contract import Command, Event
+from starbase_rules.redaction import seen_by
 
 Square = tuple[int, int]
 
@@ -94,6 +95,7 @@ class RepairShip(Command):
     keep: Square | None = None
 
 
+# The real-time service's schemas list them (the engine's registry is `rules.RULES`).
 BUILDING_COMMANDS = (StartBuilding, GrabFaceDown, GrabFaceUp, TakeReserved, PlaceComponent, MoveNewest,
                      ReturnComponent, ReserveComponent, LookAtPile, PutBackPile, TurnTimer, CallTimeUp,
                      Finish, RepairShip)
@@ -167,7 +169,9 @@ class ComponentReserved(Event):
 
 
 class PileTaken(Event):
-    """`cards`: drawn at the pile's first look this round (None after that): PRIVATE to `player`."""
+    """`cards`: drawn at the pile's first look this round (None after that): PRIVATE to `player`
+    (others see how many)."""
+    secret_fields: ClassVar[dict[str, str]] = {"cards": seen_by("player")}
     type: Literal["PileTaken"] = "PileTaken"
     player: str
     pile: int
@@ -224,8 +228,3 @@ class ShipRepaired(Event):
     player: str
     removed: list[Square]          # every square lost, the chosen removals and the parts not kept
 
-
-BUILDING_EVENTS = (GameStarted, RoundStarted, FlightDeckDealt, BuildingStarted,
-                   ComponentGrabbed, ComponentPlaced, NewestMoved, ComponentReturned, ComponentReserved,
-                   PileTaken, PileReturned, TimerTurned, ShipFinished, BuildingEnded, ReserveLost,
-                   ShipInspected, ShipRepaired)

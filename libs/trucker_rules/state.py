@@ -1,9 +1,10 @@
 """The whole game's state: plain dataclasses (so two states compare with `==`), built only by `evolve`."""
 from __future__ import annotations
 
-import copy
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
+
+from starbase_rules.copying import copy_state
 
 from trucker_rules.ship import Ship
 
@@ -58,12 +59,5 @@ class TruckerState:
         return self.seats[name]
 
     def clone(self) -> "TruckerState":
-        """A deep copy, written out because `copy.deepcopy` is slow for the hot path of `decide`."""
-        seats = {}
-        for name, p in self.seats.items():
-            seats[name] = replace(p, ship=p.ship.copy() if p.ship else None, flaws=list(p.flaws))
-        return replace(self, players=list(self.players), options=dict(self.options), seats=seats,
-                       face_down=list(self.face_down), face_up=list(self.face_up),
-                       piles=[list(p) for p in self.piles], order_tiles_free=list(self.order_tiles_free),
-                       used_cards=list(self.used_cards), round_cards=list(self.round_cards), deck=list(self.deck),
-                       deck_unseen=dict(self.deck_unseen), step=copy.deepcopy(self.step))
+        """A copy sharing nothing mutable (the engine base's `copy_state`)."""
+        return copy_state(self)

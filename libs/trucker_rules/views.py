@@ -1,19 +1,14 @@
-"""What each viewer may see: a pure projection of the state, and the redaction of events.
+"""What each viewer may see: a pure projection of the state. Events are redacted by the base, from their
+declared `secret_fields`.
 
-Hidden: which tile the next face-down grab takes (decided only at the grab; only the pile's size is public), the adventure piles (a player sees the one pile
-they hold while building; its cards, drawn at its first look, are in `PileTaken.cards` for that player
-only) and the flight deck still to come (drawn card by card when revealed)."""
+Hidden: which tile the next face-down grab takes (decided only at the grab; only the pile's size is
+public), the adventure piles (a player sees the one pile they hold while building; its cards, drawn at
+its first look, are in `PileTaken.cards`, declared secret but to that player) and the flight deck still
+to come (drawn card by card when revealed)."""
 from __future__ import annotations
 
 from trucker_rules import building, deck
 from trucker_rules.state import TruckerState
-
-def redact(event, viewer: str | None) -> dict | None:
-    data = event.model_dump(mode="json")
-    if event.type == "PileTaken" and viewer != data["player"]:
-        data.pop("cards", None)     # a pile's cards, drawn at its first look, are for the looker only
-    return data
-
 
 def ship_view(ship) -> dict:
     return {
@@ -46,7 +41,8 @@ def view(state: TruckerState, viewer: str | None) -> dict:
         "face_down_count": len(state.face_down), "face_up": list(state.face_up),
         "timer": {"started": state.building_started, "space": state.timer_space, "runs_out_at": state.runs_out_at},
         "order_tiles_free": list(state.order_tiles_free),
-        "pile": list(state.piles[me.looking_at - 1]) if me and me.looking_at else None,
+        # sorted: a pile held has no order (the flight deck is shuffled), so none is shown
+        "pile": sorted(state.piles[me.looking_at - 1]) if me and me.looking_at else None,
         "deck_count": deck.cards_left(state), "card": state.card,
         "step": {k: v for k, v in state.step.items() if not k.startswith("_")},
     }

@@ -12,15 +12,14 @@ batch in hand, close.
 from __future__ import annotations
 
 import asyncio
-import signal
 
 from adjudicator.client import AdjudicatorClient
 from bots.worker import BotWorker
-from starbase_core.config import CoreSettings, from_env
+from starbase_core.config import CoreSettings
 from starbase_core.connections import nats_auth
-from starbase_core.credentials import require
-from starbase_core.health import HealthServer, serve_metrics
+from starbase_core.health import HealthServer
 from starbase_core.logging import configure_logging
+from starbase_core.service_main import service_main
 from starbase_core.store_jetstream import JetStreamEventStore
 from starbase_core.supervise import Supervisor
 
@@ -66,14 +65,7 @@ async def serve(settings: BotSettings, stop: asyncio.Event) -> None:
 
 
 async def main() -> None:
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, stop.set)
-    settings = from_env(BotSettings)
-    require(settings, NEEDS, "bots")
-    serve_metrics(settings.metrics_host, settings.metrics_port)
-    await serve(settings, stop)
+    await service_main(BotSettings, NEEDS, "bots", serve)
 
 
 if __name__ == "__main__":

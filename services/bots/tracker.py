@@ -1,7 +1,12 @@
 """Which moves the bot worker owes, in which game: a fold of the game streams with no I/O.
 
-Every unfinished game is folded (`GameRecord`), because any game may need the worker: a bot seat from
-the start, a seat a player resigned, a forced move. At the game's last seq, for each seat the engine
+An unfinished game is folded (`GameRecord`) while it may need the worker: it has a bot seat (from the
+start, or a seat a player resigned), or its engine may leave a seat a forced move for the platform to
+play. An engine that plays its forced moves itself declares `plays_forced_moves = True` (21Moon's
+flow passes for a player who can only pass): a game of it where people hold every seat is not kept
+(`ignored`) until a `PlayerResigned` puts a bot in a seat; then it is read and folded from the start.
+Folding every game cost the worker a fold, and on each append `legal_actions` for each seat to act,
+in games where it never had a move to make. At the game's last seq, for each seat the engine
 lists in `to_act` (none in a real-time phase, played by another service):
 - a bot-held seat (`bot:<level>`) gets the level's policy's move (`bots.policies`), chosen from the
   seat's view and legal actions only, `played_by` its controller, command id `bot:<seq>:<seat>`;
@@ -24,12 +29,13 @@ from typing import Callable
 
 import structlog
 
-from bots.policies import choose
+from bots.policies import choose, plays_from_seat_state, seat_choice
 from starbase_core.envelope import Envelope
 from starbase_core.forced import forced_command
 from starbase_core.gamestream import GameRecord, RefoldNeeded, replay
 from starbase_core.seats import BOT_PREFIX, PLATFORM, is_bot
 from starbase_core.transaction import realtime_service
+from starbase_core.undo import PLAYER_RESIGNED
 from starbase_rules.contract import Game
 from starbase_rules.registry import get_game
 
@@ -53,6 +59,7 @@ class Tracker:
         self.games = games
         self.records: dict[str, GameRecord] = {}
         self.finished: OrderedDict[str, None] = OrderedDict()
+        self.ignored: OrderedDict[str, None] = OrderedDict()    # unfinished games that owe the worker nothing
         # game → (seq, seat) → the bot's commands refused at that decision (dropped once the game moves on)
         self.refused: dict[str, dict[tuple[int, str], list[dict]]] = {}
 
@@ -68,6 +75,17 @@ class Tracker:
 
     def is_finished(self, game_id: str) -> bool:
         return game_id in self.finished
+
+    def wants(self, game_id: str, envelopes: list[Envelope]) -> bool:
+        """Whether an append concerns the worker: its game is not finished, and is followed or gets a bot
+        seat now (a resignation)."""
+        if game_id in self.finished:
+            return False
+        if game_id in self.ignored:
+            if not any(envelope.type == PLAYER_RESIGNED for envelope in envelopes):
+                return False
+            del self.ignored[game_id]
+        return True
 
     def start(self, game_id: str, envelopes: list[Envelope]) -> None:
         """Fold a game from its whole stream (seq 1 on)."""
@@ -92,13 +110,14 @@ class Tracker:
         return True
 
     def _keep(self, game_id: str, record: GameRecord) -> None:
-        if record.ended is None:
+        if record.ended is None and owes_moves(record):
             self.records[game_id] = record
             return
         self.records.pop(game_id, None)
-        self.finished[game_id] = None
-        while len(self.finished) > FINISHED_KEPT:
-            self.finished.popitem(last=False)
+        remembered = self.finished if record.ended is not None else self.ignored
+        remembered[game_id] = None
+        while len(remembered) > FINISHED_KEPT:
+            remembered.popitem(last=False)
 
     def moves(self, game_id: str) -> list[Move]:
         record = self.records.get(game_id)
@@ -127,11 +146,7 @@ class Tracker:
             if len(refused) >= MAX_REFUSED:
                 return None
             rnd = random.Random(f"{record.game_id}:{seq}:{player}:{len(refused)}")
-            engine, state = record.engine, record.state
-            legal = [action for action in engine.legal_actions(state, player) if action not in refused]
-            # Only what the seat's own player is shown reaches the policy (see `bots.policies`).
-            command = choose(engine, controller.removeprefix(BOT_PREFIX), engine.view(state, player), legal,
-                             player, rnd)
+            command = Tracker.bot_choice(record, player, controller.removeprefix(BOT_PREFIX), rnd, refused)
             if command is None:
                 log.warning("bot_found_no_move", game_id=record.game_id, player=player, seq=seq)
                 return None
@@ -141,6 +156,26 @@ class Tracker:
         if forced is None:
             return None
         return Move(record.game_id, player, forced, command_id("forced", seq, player), PLATFORM, seq)
+
+    @staticmethod
+    def bot_choice(record: GameRecord, player: str, level: str, rnd: random.Random,
+                   refused: list[dict]) -> dict | None:
+        """Only what the seat's own player may know reaches the policy (see `bots.policies`): the engine's
+        level bot on the seat's state, or (a level the engine does not play, or its choice refused) a
+        choice among the legal actions from the seat's view."""
+        engine, state = record.engine, record.state
+        if plays_from_seat_state(engine, level):
+            command = seat_choice(engine, level, state, player, rnd)
+            if command is not None and command not in refused:
+                return command
+        legal = [action for action in engine.legal_actions(state, player) if action not in refused]
+        return choose(engine, level, engine.view(state, player), legal, player, rnd)
+
+
+def owes_moves(record: GameRecord) -> bool:
+    """A game may owe the worker moves: a bot holds a seat, or its engine leaves forced moves to the platform."""
+    return any(is_bot(controller) for controller in record.seats.controllers.values()) \
+        or not getattr(record.engine, "plays_forced_moves", False)
 
 
 def command_id(kind: str, seq: int, player: str) -> str:

@@ -29,6 +29,7 @@ from prometheus_client import Counter
 
 from bots.tracker import Move, Tracker
 from starbase_core import consumer_lag
+from starbase_core.batches import finish_shielded, keep_alive, quietly
 from starbase_core.envelope import Envelope
 from starbase_core.gamestream import game_stream
 from starbase_core.store_jetstream import JetStreamEventStore
@@ -66,12 +67,7 @@ class BotWorker:
                     consumer_lag.idle("bots")
                     continue
                 consumer_lag.fetched("bots", messages)        # how far behind the store it is
-                step = asyncio.ensure_future(self._handle_batch(messages))
-                try:
-                    await asyncio.shield(step)
-                except asyncio.CancelledError:
-                    await asyncio.wait({step})
-                    raise
+                await finish_shielded(self._handle_batch(messages))
         finally:
             try:
                 await subscription.unsubscribe()
@@ -93,7 +89,7 @@ class BotWorker:
         return await self._js.pull_subscribe_bind(durable=self.durable, stream=self.store.name)
 
     async def _handle_batch(self, messages) -> None:
-        heartbeat = asyncio.ensure_future(self._keep_alive(messages))
+        heartbeat = keep_alive(messages, HEARTBEAT)
         try:
             for message in messages:
                 envelopes = [Envelope.model_validate(item) for item in json.loads(message.data)]
@@ -104,23 +100,17 @@ class BotWorker:
         except BaseException as problem:
             if not isinstance(problem, asyncio.CancelledError):
                 self.failures += 1
-            await asyncio.gather(*(m.nak() for m in messages), return_exceptions=True)
+            await quietly(*(m.nak() for m in messages))
             raise
         finally:
             heartbeat.cancel()
-
-    @staticmethod
-    async def _keep_alive(messages) -> None:
-        while True:
-            await asyncio.sleep(HEARTBEAT)
-            await asyncio.gather(*(m.in_progress() for m in messages), return_exceptions=True)
 
     # ---- one append -------------------------------------------------------------------------------
 
     async def handle(self, envelopes: list[Envelope]) -> int:
         """Bring the game up to date with an append and play what it owes; the moves applied."""
         game_id = envelopes[0].stream.split(".", 1)[1]
-        if not envelopes[0].stream.startswith("game.") or self.tracker.is_finished(game_id):
+        if not envelopes[0].stream.startswith("game.") or not self.tracker.wants(game_id, envelopes):
             return 0
         await self._fold(game_id, envelopes)
         applied = 0

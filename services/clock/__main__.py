@@ -12,16 +12,15 @@ SIGTERM or SIGINT: stop following, finish the default in flight, close.
 from __future__ import annotations
 
 import asyncio
-import signal
 
 from adjudicator.client import AdjudicatorClient
 from clock.service import DecisionClock
 from clock.tracker import Tracker
-from starbase_core.config import CoreSettings, from_env
+from starbase_core.config import CoreSettings
 from starbase_core.connections import nats_auth
-from starbase_core.credentials import require
-from starbase_core.health import HealthServer, serve_metrics
+from starbase_core.health import HealthServer
 from starbase_core.logging import configure_logging
+from starbase_core.service_main import service_main
 from starbase_core.store_jetstream import JetStreamEventStore
 from starbase_core.supervise import Supervisor
 
@@ -73,14 +72,7 @@ async def serve(settings: ClockSettings, stop: asyncio.Event) -> None:
 
 
 async def main() -> None:
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, stop.set)
-    settings = from_env(ClockSettings)
-    require(settings, NEEDS, "clock")
-    serve_metrics(settings.metrics_host, settings.metrics_port)
-    await serve(settings, stop)
+    await service_main(ClockSettings, NEEDS, "clock", serve)
 
 
 if __name__ == "__main__":

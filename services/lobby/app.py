@@ -31,6 +31,7 @@ from lobby.accounts.router import router as accounts_router
 from lobby.engines import engines_router
 from lobby.loop.router import loop_router
 from lobby.moderation.router import router as moderation_router
+from lobby.outlet import ServerSend
 from lobby import invitations, notifications
 from lobby.router import router
 from lobby.pause_routes import router as pause_router
@@ -59,10 +60,15 @@ def create_app(settings: LobbySettings, runtime: LobbyRuntime | None = None) -> 
         finally:
             await runtime.stop()
 
-    app = FastAPI(title="Starbase lobby", version="1", lifespan=lifespan,
+    # With tracing off, FastAPI's own telemetry is told so: otherwise it asks the OpenTelemetry globals
+    # on every request and socket whether anything listens. With tracing on, its defaults stay.
+    quiet = None if tracing.enabled() else {"tracing": False, "metrics": False, "logs": False}
+    app = FastAPI(title="Starbase lobby", version="1", lifespan=lifespan, telemetry=quiet,
                   description="Players, tables, games and live events of the Starbase game server.",
                   docs_url=None, redoc_url=None)       # served by webapp, with local assets
     app.state.lobby = runtime
+    # The sockets first: a route is found by trying each in turn, and thousands of sockets may open at once.
+    app.include_router(ws_router)
     app.include_router(accounts_router)
     app.include_router(router)
     app.include_router(seat_router)
@@ -71,13 +77,13 @@ def create_app(settings: LobbySettings, runtime: LobbyRuntime | None = None) -> 
     app.include_router(loop_router)
     app.include_router(notifications.router)
     app.include_router(invitations.router)
-    app.include_router(ws_router)
     app.include_router(engines_router)
     app.include_router(health_router(runtime.ready))
     _install_errors(app)
     _install_metrics(app)
     install_web_client(app)
     app.add_middleware(BodyGate, limit=settings.lobby_max_body_bytes)
+    app.add_middleware(ServerSend)     # outermost of ours: sockets' pushes may be written directly (outlet.py)
     tracing.instrument_http(app)       # a span per request when OTEL_TRACES_EXPORTER is set
     return app
 
@@ -137,12 +143,31 @@ def allowed_methods(app: FastAPI, request: Request) -> str:
 
 
 def _install_metrics(app: FastAPI) -> None:
-    @app.middleware("http")
-    async def measure(request: Request, call_next):
-        started = time.perf_counter()
-        response = await call_next(request)
-        route = request.scope.get("route")
-        path = getattr(route, "path", "unmatched")
-        LATENCY.labels(request.method, path).observe(time.perf_counter() - started)
-        REQUESTS.labels(request.method, path, str(response.status_code)).inc()
-        return response
+    app.add_middleware(Measure)
+
+
+class Measure:
+    """Latency and status per route, as pure ASGI: Starlette's `@app.middleware("http")` wraps every
+    request in a task group and a streamed response, which cost more CPU than the command route itself."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        started, status = time.perf_counter(), 500
+
+        async def send_noting_status(message):
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_noting_status)
+        finally:
+            # The router sets the matched route in this same scope on the way in.
+            path = getattr(scope.get("route"), "path", "unmatched")
+            LATENCY.labels(scope["method"], path).observe(time.perf_counter() - started)
+            REQUESTS.labels(scope["method"], path, str(status)).inc()

@@ -21,7 +21,8 @@ bearer = HTTPBearer(auto_error=False, description="the access_token POST /sessio
 OPTIONAL_AUTH = {"security": [{}]}
 
 
-def lobby(request: Request):
+async def lobby(request: Request):
+    # async on purpose: FastAPI runs a plain `def` dependency in its thread pool, a thread hop per request.
     return request.app.state.lobby
 
 

@@ -1,8 +1,10 @@
 """Live events for WebSockets: one follower of the store per lobby process, fanned out in memory.
 
 Each lobby replica follows `game.>` and `table.>` once and hands each envelope to the local subscribers
-of its stream, so N sockets on a game cost one JetStream consumer, not N. A socket that resumes after
-a reconnect first reads what it missed from the store (by per-stream `seq`), then takes live envelopes,
+of its stream, so N sockets on a game cost one JetStream consumer, not N. Each watched stream has a
+`Channel` (channel.py): its recent envelopes and their pushes encoded once per view. A socket that
+resumes after a reconnect first takes what it missed from the channel's tail, or else from the store
+(one read shared by every socket asking for the same point at once), then takes live envelopes,
 skipping any it has already sent and filling any gap from the store: every client sees every event of
 its stream once and in order, whichever replica it lands on. The follows are supervised: one that fails
 is restarted (with back-off) from where it was, and `supervisor.healthy()` is False meanwhile.
@@ -10,8 +12,8 @@ is restarted (with back-off) from where it was, and `supervisor.healthy()` is Fa
 from __future__ import annotations
 
 import asyncio
-from collections import defaultdict
-from typing import AsyncIterator, Awaitable, Callable
+from collections import OrderedDict
+from typing import AsyncIterator, Awaitable, Callable, Hashable
 
 import structlog
 
@@ -19,10 +21,16 @@ from starbase_core import tracing
 from starbase_core.envelope import Envelope
 from starbase_core.supervise import Supervisor
 
+from lobby.channel import GAP, GONE, SLOW, Channel, Sink
+from lobby.outlet import Outlet
+
 log = structlog.get_logger(__name__)
 
 # A subscriber that falls this far behind is dropped; its client reconnects and resumes from its seq.
 QUEUE_LIMIT = 1000
+# Channels nobody watches any more are kept this many at most (newest first): sockets that drop and
+# come back a moment later find their stream's tail still there.
+IDLE_CHANNELS = 256
 
 
 class SlowConsumer(Exception):
@@ -35,11 +43,56 @@ class _Subscription:
         self.overflowed = False
 
 
+class _Reader:
+    """One subscriber's place in a stream: the last seq it has had, and its queue of live envelopes."""
+
+    def __init__(self, feed: "Feed", channel: Channel, after: int):
+        self.feed, self.channel, self.last = feed, channel, after
+        self.subscription: _Subscription | None = _Subscription()
+        channel.subscribers.add(self.subscription)      # subscribe first, then read: nothing falls between
+
+    def unsubscribe(self) -> None:
+        if self.subscription is not None:
+            self.channel.subscribers.discard(self.subscription)
+            self.subscription = None
+            self.feed._release(self.channel)
+
+    def caught_up(self) -> bool:
+        """Nothing queued: every envelope handed out so far is sent (or older than what was sent)."""
+        subscription = self.subscription
+        return subscription is not None and subscription.queue.empty() and not subscription.overflowed
+
+    async def backlog(self) -> list[Envelope]:
+        return self._after_last(await self.feed._backlog(self.channel, self.last))
+
+    async def next(self) -> list[Envelope]:
+        """The next envelopes in order, waiting for one; a gap is filled from the store."""
+        subscription = self.subscription
+        assert subscription is not None
+        if subscription.overflowed and subscription.queue.empty():
+            raise SlowConsumer(f"fell {QUEUE_LIMIT} events behind on {self.channel.stream}")
+        envelope = await subscription.queue.get()
+        if envelope.seq <= self.last:
+            return []
+        found = []
+        if envelope.seq > self.last + 1:    # missed some (e.g. the follower restarted): fill from the store
+            found = [e for e in await self.feed.store.read(self.channel.stream, self.last + 1) if e.seq < envelope.seq]
+        return self._after_last(found + [envelope])
+
+    def _after_last(self, envelopes: list[Envelope]) -> list[Envelope]:
+        fresh = [e for e in envelopes if e.seq > self.last]
+        if fresh:
+            self.last = fresh[-1].seq
+        return fresh
+
+
 class Feed:
     def __init__(self, store, on_envelope: Callable[[Envelope], Awaitable[None]] | None = None):
         self.store = store
         self.on_envelope = on_envelope
-        self._subscribers: dict[str, set[_Subscription]] = defaultdict(set)
+        self._channels: dict[str, Channel] = {}          # streams with subscribers
+        self._idle: OrderedDict[str, Channel] = OrderedDict()    # streams watched a moment ago
+        self._reads: dict[tuple, asyncio.Future] = {}            # store calls in flight, shared
         self.supervisor = Supervisor("lobby-feed")
         self._positions: dict[str, int] = {}
         self.started = asyncio.Event()
@@ -73,43 +126,117 @@ class Feed:
             with tracing.tracer().start_as_current_span("push", context=parent) as span:
                 span.set_attribute("starbase.stream", envelope.stream)
                 span.set_attribute("starbase.seq", envelope.seq)
-                span.set_attribute("starbase.subscribers", len(self._subscribers.get(envelope.stream, ())))
+                channel = self._channels.get(envelope.stream)
+                span.set_attribute("starbase.subscribers", len(channel.subscribers) if channel else 0)
                 self._hand_out(envelope)
         else:
             self._hand_out(envelope)
 
     def _hand_out(self, envelope: Envelope) -> None:
-        for subscription in list(self._subscribers.get(envelope.stream, ())):
+        channel = self._channels.get(envelope.stream) or self._idle.get(envelope.stream)
+        if channel is None:
+            return
+        channel.add(envelope)
+        channel.deliver(envelope)
+        for subscription in list(channel.subscribers):
             try:
                 subscription.queue.put_nowait(envelope)
             except asyncio.QueueFull:
-                self._subscribers[envelope.stream].discard(subscription)
+                channel.subscribers.discard(subscription)
                 subscription.overflowed = True
+
+    def text(self, envelope: Envelope, view: Hashable, encode: Callable[[], str]) -> str:
+        """The push of `envelope` for `view`, shared by every socket of this process with that view."""
+        channel = self._channels.get(envelope.stream) or self._idle.get(envelope.stream)
+        return channel.text(envelope, view, encode) if channel is not None else encode()
 
     async def events(self, stream: str, after: int) -> AsyncIterator[Envelope]:
         """Every envelope of `stream` past seq `after`, in order, then live ones as they come."""
-        subscription = _Subscription()
-        self._subscribers[stream].add(subscription)     # subscribe first, then read: nothing falls in between
+        reader = _Reader(self, self._watch(stream), after)
         try:
-            last = after
-            for envelope in await self.store.read(stream, after + 1):
+            for envelope in await reader.backlog():
                 yield envelope
-                last = envelope.seq
             while True:
-                if subscription.overflowed and subscription.queue.empty():
-                    raise SlowConsumer(f"fell {QUEUE_LIMIT} events behind on {stream}")
-                envelope = await subscription.queue.get()
-                if envelope.seq <= last:
-                    continue
-                if envelope.seq > last + 1:      # missed some (e.g. the follower restarted): fill from the store
-                    for missed in await self.store.read(stream, last + 1):
-                        if missed.seq >= envelope.seq:
-                            break
-                        yield missed
-                        last = missed.seq
-                yield envelope
-                last = envelope.seq
+                for envelope in await reader.next():
+                    yield envelope
         finally:
-            self._subscribers[stream].discard(subscription)
-            if not self._subscribers[stream]:
-                self._subscribers.pop(stream, None)
+            reader.unsubscribe()
+
+    async def serve(self, stream: str, after: int, view: Hashable, encode: Callable[[Envelope], str],
+                    outlet: Outlet) -> None:
+        """Push every envelope of `stream` past `after` to `outlet`, as `encode` makes it for `view` (the
+        text shared by every socket of that view), until the socket is gone; SlowConsumer when its
+        reader cannot keep up. What it missed and what queued meanwhile go through this task; once it is
+        caught up, an outlet that can be written directly joins the channel's audience and the feed
+        writes to it while this task waits; after a gap it comes back here and catches up again."""
+        reader = _Reader(self, self._watch(stream), after)
+
+        async def send(envelopes: list[Envelope]) -> None:
+            for envelope in envelopes:
+                if outlet.slow():
+                    raise SlowConsumer(f"its reader fell behind on {stream}")
+                await outlet.send(self.text(envelope, view, lambda: encode(envelope)))
+
+        try:
+            while True:
+                await send(await reader.backlog())
+                while not (outlet.direct and reader.caught_up()):
+                    await send(await reader.next())
+                # Caught up. No await from the check above to the join: no envelope can slip between.
+                channel = reader.channel
+                sink = Sink(view, encode, outlet, reader.last)
+                channel.join(sink)
+                reader.unsubscribe()
+                try:
+                    reason = await sink.demoted
+                finally:
+                    channel.leave(sink)
+                    self._release(channel)
+                if reason == SLOW:
+                    raise SlowConsumer(f"its reader fell behind on {stream}")
+                if reason == GONE:
+                    return
+                reader = _Reader(self, self._watch(stream), sink.last)     # a gap: fill it, then rejoin
+        finally:
+            reader.unsubscribe()
+
+    def _watch(self, stream: str) -> Channel:
+        channel = self._channels.get(stream) or self._idle.pop(stream, None) or Channel(stream)
+        self._channels[stream] = channel
+        return channel
+
+    def _release(self, channel: Channel) -> None:
+        """A channel nobody reads or is written to any more joins the idle ones, the oldest dropped."""
+        if channel.subscribers or channel.audience or self._channels.get(channel.stream) is not channel:
+            return
+        del self._channels[channel.stream]
+        self._idle[channel.stream] = channel
+        while len(self._idle) > IDLE_CHANNELS:
+            self._idle.popitem(last=False)
+
+    async def last_seq(self, stream: str) -> int:
+        """The stream's last seq in the store; sockets opening at once share one ask (a welcome names it)."""
+        return await self._shared(("last", stream, 0), lambda: self.store.last_seq(stream))
+
+    def _shared(self, key: tuple, ask: Callable[[], Awaitable]) -> Awaitable:
+        """One store call for every caller asking the same thing while it is in flight."""
+        asking = self._reads.get(key)
+        if asking is None:
+            asking = self._reads[key] = asyncio.ensure_future(ask())
+            asking.add_done_callback(lambda done: self._read_over(key, done))
+        return asyncio.shield(asking)
+
+    def _read_over(self, key: tuple, done: asyncio.Future) -> None:
+        self._reads.pop(key, None)
+        if not done.cancelled():
+            done.exception()                        # retrieved: every waiter, if any, raised it already
+
+    async def _backlog(self, channel: Channel, after: int) -> list[Envelope]:
+        """What a new subscriber missed: from the live copy when it reaches back far enough, else one
+        store read shared with every subscriber asking for the same point meanwhile."""
+        if channel.covers(after):
+            return channel.since(after)
+        envelopes = await self._shared(("read", channel.stream, after),
+                                       lambda: self.store.read(channel.stream, after + 1))
+        channel.seed(envelopes)
+        return envelopes

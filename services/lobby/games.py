@@ -2,13 +2,16 @@
 
 The lobby is the gate: it decides *who* may act (only the player seated in a seat acts for it; a
 spectator never acts) and hands the command to the adjudicator, which decides *whether* it is legal.
-It reads events straight from the store and redacts them per viewer (see `redaction.py`).
+It reads events straight from the store and redacts them per viewer (see `redaction.py`); live pushes
+are redacted and encoded once per view and shared by every socket with that view (`Feed.text`).
 """
 from __future__ import annotations
 
 import uuid
-from typing import AsyncIterator, Awaitable, Callable, TypeVar
+from dataclasses import dataclass
+from typing import Awaitable, Callable, TypeVar
 
+from starbase_core.envelope import Envelope
 from starbase_rules.contract import RuleViolation
 
 from lobby.clockview import ClockViews
@@ -18,8 +21,19 @@ from lobby.feed import Feed
 from lobby.redaction import wire_event
 from lobby.service import TableService, domain_id_ok, load_engine
 from lobby.tokens import Identity
+from lobby.wire import event_text
 
 T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Watch:
+    """What a socket may watch: `stream` past `after`, as `view` sees it (a seat's player id, or None
+    for every spectator); `encode` makes an envelope's push for that view (`Feed.serve` shares it)."""
+    stream: str
+    after: int
+    view: str | None
+    encode: Callable[[Envelope], str]
 
 
 class GameService:
@@ -104,22 +118,19 @@ class GameService:
         return [wire_event(engine, e, None) for e in envelopes], last
 
     async def live(self, who: Identity | None, game_id: str, after: int,
-                   granted_game: str | None = None) -> AsyncIterator[dict]:
-        """Check the caller may watch, then give the game's events past `after`, redacted, live."""
+                   granted_game: str | None = None) -> Watch:
+        """Check the caller may watch, then what to push: the game's events past `after`, redacted."""
         table = await self.table_of(game_id)
         viewer = self.viewer_at(table, who, granted=granted_game == game_id)
-        return self._stream(load_engine(table.game), f"game.{game_id}", after, viewer)
+        engine = load_engine(table.game)
+        return Watch(f"game.{game_id}", after, viewer, lambda envelope: event_text(wire_event(engine, envelope, viewer)))
 
     async def live_table(self, who: Identity | None, table_id: str, after: int,
-                         granted_game: str | None = None) -> AsyncIterator[dict]:
+                         granted_game: str | None = None) -> Watch:
         table = await self.tables.load(table_id)
         if granted_game != table_id and not table.may_see(who.player_id if who else None):
             raise NotFound(f"no table {table_id!r}", "TABLE_NOT_FOUND")
-        return self._stream(None, f"table.{table_id}", after, None)
-
-    async def _stream(self, engine, stream: str, after: int, viewer: str | None) -> AsyncIterator[dict]:
-        async for envelope in self.feed.events(stream, after):
-            yield wire_event(engine, envelope, viewer)
+        return Watch(f"table.{table_id}", after, None, lambda envelope: event_text(wire_event(None, envelope, None)))
 
     async def _ask(self, table: Table, call: Callable[[], Awaitable[T]]) -> T:
         try:

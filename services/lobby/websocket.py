@@ -27,7 +27,6 @@ from __future__ import annotations
 import asyncio
 import json
 from dataclasses import dataclass
-from typing import AsyncIterator
 
 import structlog
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -37,20 +36,17 @@ from starbase_core import tickets
 
 from lobby.exceptions import InvalidToken, LobbyError
 from lobby.feed import SlowConsumer
+from lobby.games import Watch
 from lobby.guard.sockets import HEARTBEAT
 from lobby.loop.pushes import NOTIFY_VALUES, attend
 from lobby.router import MAX_POSITION
+from lobby.outlet import Outlet
+from lobby.wire import message, text
 
 log = structlog.get_logger(__name__)
 ws_router = APIRouter()
 SOCKETS = Gauge("lobby_websockets", "Open WebSockets")
-VERSION = 1
 CLOSE_TOO_SLOW = 4408           # 4000 + 408: the reader fell behind; it resumes with ?after=
-
-
-def message(kind: str, **fields) -> dict:
-    """One server message of protocol version 1."""
-    return {"v": VERSION, "kind": kind, **fields}
 
 
 @dataclass(frozen=True)
@@ -59,7 +55,7 @@ class Opened:
     stream: str
     you: str | None
     seq: int
-    events: AsyncIterator[dict]
+    watch: Watch                        # what to push after the welcome
 
 
 class Caller:
@@ -108,12 +104,16 @@ async def _pump(websocket: WebSocket, caller: Caller, slot, opened: Opened, chat
     sending = asyncio.Lock()
 
     async def send(payload: dict) -> None:
+        await send_text(text(payload))
+
+    async def send_text(encoded: str) -> None:
         async with sending:
-            await websocket.send_json(payload)
+            await websocket.send_text(encoded)
 
     async def forward() -> None:
-        async for event in opened.events:
-            await send(message("event", event=event))
+        watch = opened.watch
+        await runtime.feed.serve(watch.stream, watch.after, watch.view, watch.encode,
+                                 Outlet.of(websocket.scope, send_text))
 
     async def forward_chat(posted) -> None:
         try:
@@ -130,11 +130,16 @@ async def _pump(websocket: WebSocket, caller: Caller, slot, opened: Opened, chat
     try:
         await send(message("welcome", stream=opened.stream, you=opened.you, seq=opened.seq))
         subscription = await runtime.nc.subscribe(chat_subject, cb=forward_chat) if chat_subject else None
-        tasks = [asyncio.create_task(forward()), asyncio.create_task(_drain_incoming(websocket)),
-                 asyncio.create_task(heartbeat())]
+        tasks = [asyncio.create_task(forward()), asyncio.create_task(_drain_incoming(websocket))]
         sender = tasks[0]
-        tasks.append(asyncio.create_task(attend(runtime.loop, websocket.path_params, caller.player,
-                                                websocket.query_params.get("notify") in NOTIFY_VALUES, send)))
+        # Only the tasks that have work: an idle socket's memory is mostly its tasks. A slot with no
+        # sets (an exempt address) has nothing to refresh; an anonymous socket that asked for no
+        # pushes has no presence and nothing to be told.
+        if slot.keys:
+            tasks.append(asyncio.create_task(heartbeat()))
+        notify = websocket.query_params.get("notify") in NOTIFY_VALUES
+        if caller.player is not None or notify:
+            tasks.append(asyncio.create_task(attend(runtime.loop, websocket.path_params, caller.player, notify, send)))
         done, _ = await asyncio.wait(set(tasks), return_when=asyncio.FIRST_COMPLETED)
         if sender in done:
             sender.result()
@@ -197,13 +202,13 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     games = websocket.app.state.lobby.games
 
     async def open_game(caller: Caller, after: int) -> Opened:
-        events = await games.live(caller.who, game_id, after, caller.granted_game)    # checks first
+        watch = await games.live(caller.who, game_id, after, caller.granted_game)     # checks first
         stream = f"game.{game_id}"
-        last = await games.store.last_seq(stream)       # before the events are read: those up to it follow
+        last = await games.feed.last_seq(stream)        # before the events are read: those up to it follow
         table = await games.table_of(game_id)
         # `you` only for a seat-holder: the pushes are redacted for them; everyone else sees a spectator's.
         seated = caller.player is not None and table.seat_of(caller.player) is not None
-        return Opened(stream, caller.player if seated else None, last, events)
+        return Opened(stream, caller.player if seated else None, last, watch)
 
     opened = await _open(websocket, open_game)
     if opened is not None:
@@ -215,10 +220,10 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     runtime = websocket.app.state.lobby
 
     async def open_table(caller: Caller, after: int) -> Opened:
-        events = await runtime.games.live_table(caller.who, table_id, after, caller.granted_game)
+        watch = await runtime.games.live_table(caller.who, table_id, after, caller.granted_game)
         stream = f"table.{table_id}"
-        last = await runtime.games.store.last_seq(stream)
-        return Opened(stream, caller.player, last, events)
+        last = await runtime.games.feed.last_seq(stream)
+        return Opened(stream, caller.player, last, watch)
 
     opened = await _open(websocket, open_table)
     if opened is not None:

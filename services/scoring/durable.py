@@ -36,6 +36,7 @@ from nats.js import api
 from nats.js.errors import NotFoundError
 from prometheus_client import Counter, Gauge
 
+from starbase_core.batches import finish_shielded, keep_alive, quietly
 from starbase_core.envelope import Envelope
 from starbase_core.store_jetstream import JetStreamEventStore
 
@@ -87,14 +88,9 @@ class DurableScoring:
                     LAG.set(0)
                     await self._check_marker()       # idle: did Redis lose the projection meanwhile?
                     continue
-                # Shielded: a stop never lands inside a Redis call (see ScoringConsumer.run).
+                # Shielded (starbase_core.batches): a stop never lands inside a Redis call.
                 LAG.set(messages[-1].metadata.num_pending)
-                step = asyncio.ensure_future(self._handle_batch(messages))
-                try:
-                    await asyncio.shield(step)
-                except asyncio.CancelledError:
-                    await asyncio.wait({step})
-                    raise
+                await finish_shielded(self._handle_batch(messages))
         finally:
             try:
                 await subscription.unsubscribe()
@@ -161,7 +157,7 @@ class DurableScoring:
     # ---- a batch ------------------------------------------------------------------------------------
 
     async def _handle_batch(self, messages) -> None:
-        heartbeat = asyncio.ensure_future(self._keep_alive(messages))
+        heartbeat = keep_alive(messages, HEARTBEAT)
         try:
             await self._check_marker()
             for message in messages:
@@ -175,20 +171,9 @@ class DurableScoring:
             if await self.ledger.redis.eval(_ADVANCE, 1, self.marker, last) == -1:
                 raise ProjectionLost("the scoring marker vanished from Redis during a batch")
         except BaseException:
-            await _quietly(*(message.nak() for message in messages))   # redeliver now, not after ack_wait
+            await quietly(*(message.nak() for message in messages))   # redeliver now, not after ack_wait
             raise
         finally:
             heartbeat.cancel()
         for message in messages:
             await message.ack()
-
-    @staticmethod
-    async def _keep_alive(messages) -> None:
-        while True:
-            await asyncio.sleep(HEARTBEAT)
-            await _quietly(*(message.in_progress() for message in messages))
-
-
-async def _quietly(*calls) -> None:
-    """Best-effort messages to the server (the connection may be the thing that failed)."""
-    await asyncio.gather(*calls, return_exceptions=True)

@@ -33,14 +33,7 @@ MAX_COMMANDS = 6000         # a game the bots cannot finish in this many command
 
 # Checks an engine not yet on the base fails today. The porter of that engine removes its lines: the
 # marks are strict, so a check that starts passing fails the suite until its line goes.
-NOT_YET: dict[tuple[str, str], str] = {
-    ("trucker", "metadata"): "Trucker is not on the engine base: no GameInfo declaration",
-    ("trucker", "bad_option_values"): "Trucker declares no options to check values against",
-    ("trucker", "declared_option_values"): "Trucker declares no options",
-    ("trucker", "redaction"): "Trucker redacts by hand: its events declare no secret_fields",
-    ("trucker", "refusals"): "Trucker answers a non-player in flight with NOT_FLYING, not NOT_A_PLAYER (3, 4 players)",
-    ("trucker", "turns"): "Trucker lists GiveUp for players not to act but declares no free actions (3, 4 players)",
-}
+NOT_YET: dict[tuple[str, str], str] = {}
 
 # Tables that need an option to seat some player count (2038's two-player game is a variant).
 TABLE_OPTIONS = {("t2038", 2): {"two_player": True}}

@@ -68,3 +68,143 @@ async def test_a_subscriber_that_falls_too_far_behind_is_cut_off(running, monkey
         feed._dispatch(envelope)
     with pytest.raises(SlowConsumer):
         await take(events, 10)
+
+
+class CountingStore:
+    def __init__(self, store):
+        self.store, self.reads = store, 0
+
+    async def read(self, stream, from_seq=1):
+        self.reads += 1
+        await asyncio.sleep(0.01)           # a read takes a while: the crowd arrives meanwhile
+        return await self.store.read(stream, from_seq)
+
+    def __getattr__(self, name):
+        return getattr(self.store, name)
+
+
+async def test_a_crowd_asking_for_the_same_point_shares_one_store_read_then_the_live_copy(running):
+    store, feed = running
+    await append(store, "game.g", 3)
+    counting = CountingStore(store)
+    feed.store = counting
+    crowd = [feed.events("game.g", after=1) for _ in range(20)]
+    assert await asyncio.gather(*(take(events, 2) for events in crowd)) == [[2, 3]] * 20
+    assert counting.reads == 1
+    late = feed.events("game.g", after=0)       # further back than the live copy: read, and kept
+    assert await take(late, 3) == [1, 2, 3]
+    again = feed.events("game.g", after=0)
+    assert await take(again, 3) == [1, 2, 3]
+    assert counting.reads == 2
+    for envelope in await append(store, "game.g", 1):
+        feed._dispatch(envelope)
+    everyone = crowd + [late, again]
+    assert await asyncio.gather(*(take(events, 1) for events in everyone)) == [[4]] * 22
+    assert counting.reads == 2
+    for events in everyone:
+        await events.aclose()
+
+
+def test_the_live_copy_stays_contiguous_and_shares_each_views_encoding():
+    from lobby.channel import Channel
+    from starbase_core.envelope import Envelope
+
+    def envelope(seq: int) -> Envelope:
+        return Envelope(stream="game.g", seq=seq, type="Ticked", data={}, time="t", prev_hash="", hash="")
+
+    channel, encoded = Channel("game.g"), []
+    for seq in (1, 2, 3):
+        channel.add(envelope(seq))
+    channel.add(envelope(2))                                    # handed over again: ignored
+    assert [e.seq for e in channel.since(0)] == [1, 2, 3] and channel.covers(0)
+    shared = [channel.text(channel.tail[1], view, lambda: encoded.append(1) or f"t{len(encoded)}")
+              for view in ("ann", "ann", None, None, "ann")]
+    assert shared == ["t1", "t1", "t2", "t2", "t1"] and len(encoded) == 2
+    channel.add(envelope(5))                                    # a gap: the copy starts again at 5
+    assert [e.seq for e in channel.tail] == [5] and not channel.covers(3) and channel.covers(4)
+    channel.seed([envelope(3), envelope(4)])                    # a store read that meets it
+    assert [e.seq for e in channel.tail] == [3, 4, 5]
+
+
+class Written:
+    """An outlet that can be written directly, recording the frames; `room` frames before it is slow."""
+    direct = True
+
+    def __init__(self, room: int = 100):
+        self.frames, self.room = [], room
+
+    def write(self, framed: bytes) -> bool:
+        if len(self.frames) >= self.room:
+            return False
+        self.frames.append(framed)
+        return True
+
+    def slow(self) -> bool:
+        return len(self.frames) >= self.room
+
+
+async def test_caught_up_sockets_get_one_shared_frame_per_view_and_leave_on_a_gap_or_when_slow():
+    from lobby.channel import GAP, SLOW, Channel, Sink
+    from starbase_core.envelope import Envelope
+
+    def envelope(seq: int) -> Envelope:
+        return Envelope(stream="game.g", seq=seq, type="Ticked", data={"n": seq}, time="t", prev_hash="", hash="")
+
+    channel = Channel("game.g")
+    channel.add(envelope(1))
+    views = {"ann": lambda e: f"ann sees {e.seq}", None: lambda e: f"anyone sees {e.seq}"}
+    sinks = [Sink(view, views[view], Written(room), 1) for view, room in (("ann", 9), ("ann", 9), (None, 9), (None, 1))]
+    for sink in sinks:
+        channel.join(sink)
+    for seq in (2, 3):
+        channel.add(envelope(seq))
+        channel.deliver(envelope(seq))
+    ann1, ann2, spectator, slow = sinks
+    assert ann1.outlet.frames == ann2.outlet.frames and ann1.outlet.frames[0] is ann2.outlet.frames[0]
+    assert ann1.outlet.frames[1].endswith(b"ann sees 3") and spectator.outlet.frames[1].endswith(b"anyone sees 3")
+    assert slow.demoted.result() == SLOW and slow.last == 2 and slow not in channel.audience[None]
+    channel.add(envelope(5))                                    # 4 never came: each sink must fill the gap
+    channel.deliver(envelope(5))
+    assert all(sink.demoted.result() == GAP and sink.last == 3 for sink in (ann1, ann2, spectator))
+    assert channel.audience == {}
+
+
+class Recorded(Written):
+    """A direct outlet that also records what went the awaited way."""
+
+    def __init__(self):
+        super().__init__()
+        self.sent = []
+
+    async def send(self, text: str) -> None:
+        self.sent.append(text)
+
+
+async def test_a_served_socket_catches_up_then_is_written_to_and_fills_a_gap_from_the_store():
+    store = MemoryEventStore()
+    feed = Feed(store)                   # not started: envelopes are handed out by hand below
+    stored = await append(store, "game.g", 2)
+    outlet = Recorded()
+    serving = asyncio.create_task(feed.serve("game.g", 0, None, lambda e: f"seq {e.seq}", outlet))
+
+    async def until(condition) -> None:
+        for _ in range(200):
+            if condition():
+                return
+            await asyncio.sleep(0.01)
+        raise AssertionError("not reached")
+
+    await until(lambda: "game.g" in feed._channels and feed._channels["game.g"].audience)
+    channel = feed._channels["game.g"]                          # the backlog went the awaited way, then it joined
+    assert outlet.sent == ["seq 1", "seq 2"] and stored
+    feed._dispatch((await append(store, "game.g", 1))[0])        # seq 3: written straight away
+    assert outlet.frames[-1].endswith(b"seq 3")
+    more = await append(store, "game.g", 2)
+    feed._dispatch(more[1])                                     # seq 5 without seq 4: back to the task
+    await until(lambda: len(outlet.sent) == 4 and channel.audience)
+    assert outlet.sent[2:] == ["seq 4", "seq 5"]
+    feed._dispatch((await append(store, "game.g", 1))[0])
+    assert [f[-5:] for f in outlet.frames] == [b"seq 3", b"seq 6"]
+    serving.cancel()
+    await asyncio.gather(serving, return_exceptions=True)
+    assert "game.g" not in feed._channels and not channel.subscribers and not channel.audience

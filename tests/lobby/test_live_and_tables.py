@@ -8,7 +8,7 @@ import websockets
 
 from lobby.projection import TableFilter, TableProjection
 from starbase_core import tickets
-from lobby import feed as feed_module
+from lobby import outlet as outlet_module
 from tests.support import sockets
 from tests.support.stack import another_lobby, seat_and_start
 
@@ -59,14 +59,13 @@ async def test_a_spectator_is_welcomed_as_nobody_and_a_seated_player_as_themself
 async def test_a_reader_too_slow_for_its_stream_is_closed_with_4408_and_resumes(stack, register, monkeypatch):
     ann, bob = await register("ann"), await register("bob")
     game_id = await seat_and_start([ann, bob], "testjack")
-    real_events = stack.runtime.feed.events
+    asked = []
 
-    async def falls_behind(stream, after):          # the feed's own events, then the overflow it reports
-        async for envelope in real_events(stream, after):
-            yield envelope
-            raise feed_module.SlowConsumer(f"fell behind on {stream}")
+    def falls_behind(outlet) -> bool:               # the reader's write buffer grows past its limit after one push
+        asked.append(outlet)
+        return len(asked) > 1
 
-    monkeypatch.setattr(stack.runtime.feed, "events", falls_behind)
+    monkeypatch.setattr(outlet_module.Outlet, "slow", falls_behind)
     async with await ann.connect(f"{stack.ws}/games/{game_id}/ws?after=0") as socket:
         await sockets.welcome(socket)
         first = await receive(socket, 1)

@@ -5,8 +5,7 @@ import pytest
 from starbase_rules import FairRng, RuleViolation, fold
 from trucker_rules import flight_messages as f
 from trucker_rules import scoring
-from trucker_rules.flow import follow_up
-from trucker_rules.game import GAME
+from trucker_rules.game import GAME, automatic_events
 from trucker_rules.state import REPAIR
 from tests.trucker_rules.trucker_helpers import crewed, ship_of
 
@@ -24,7 +23,8 @@ def test_aliens_are_offered_for_cabins_joined_to_life_support_then_ships_launch_
     ann = ship_of({(8, 7): ("cab-01", 0), (9, 7): ("lsp-05", 0), (6, 7): ("bat3-04", 2)})
     state = repaired_table({"ann": ann, "bob": ship_of({}, cabin="start-green")})
     rng = FairRng(b"launch")
-    events = follow_up(state, rng, GAME.evolve)
+    events = automatic_events(state, rng)
+    state = fold(GAME, events, state)
     assert events[-1] == f.DecisionRequested(player="ann", kind="aliens", key="aliens/ann",
                                              options={"cabins": [[[8, 7], ["purple"]]]})
     for wrong, code in (([((8, 7), "brown")], "NO_LIFE_SUPPORT"), ([((7, 7), "purple")], "NO_LIFE_SUPPORT"),
@@ -41,11 +41,10 @@ def test_aliens_are_offered_for_cabins_joined_to_life_support_then_ships_launch_
 
 
 def test_an_alien_leaves_when_its_life_support_is_destroyed():
-    from trucker_rules.flow import evolve_flight
     ann = crewed(ship_of({(8, 7): ("cab-01", 0), (9, 7): ("lsp-05", 0)}), aliens={(8, 7): "purple"},
                  humans={(7, 7): 2})
     state = repaired_table({"ann": ann, "bob": ship_of({}, cabin="start-green")})
-    evolve_flight(state, f.ComponentDestroyed(player="ann", square=(9, 7), component="lsp-05"))
+    GAME.evolve(state, f.ComponentDestroyed(player="ann", square=(9, 7), component="lsp-05"))
     assert state.seats["ann"].ship.aliens == {}
 
 

@@ -78,7 +78,7 @@ class FlightTable:
     and players answer, then the events."""
 
     def __init__(self, ships: dict, positions: dict, card: str, dice=(), options=None, round_no=1, gave_up=()):
-        from trucker_rules.flow import follow_up
+        from trucker_rules.game import automatic_events
         from trucker_rules.state import FLIGHT
         self.rng = ScriptedRng(dice)
         names = list(ships)
@@ -89,8 +89,8 @@ class FlightTable:
             seat.gave_up = name in gave_up
         state.order_tiles_free, state.phase, state.round = [], FLIGHT, round_no
         state.deck, state.card, state.step = [card], None, {}
-        self.state = state
-        self.events = follow_up(state, self.rng, GAME.evolve)
+        self.events = automatic_events(state, self.rng)
+        self.state = fold(GAME, self.events, state)
 
     def do(self, actor, command):
         new = GAME.decide(self.state, command, actor, self.rng)

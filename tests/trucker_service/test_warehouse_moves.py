@@ -279,7 +279,7 @@ async def test_no_refusal_code_of_the_rules_is_written_in_the_lua_scripts():
     rules = pathlib.Path(trucker_rules.__file__).parent
     codes = set()
     for source in rules.glob("*.py"):
-        codes |= set(re.findall(r'RuleViolation\(\s*"([A-Z_]+)"', source.read_text()))
+        codes |= set(re.findall(r'(?:RuleViolation|refuse)\(\s*"([A-Z_]+)"', source.read_text()))
     assert {"HAND_FULL", "NOT_FACE_UP", "ORDER_TILE_TAKEN", "ILLEGAL_JOINT", "NOT_BUILDING"} <= codes
     scripts = "".join(p.read_text() for p in (pathlib.Path(trucker.__file__).parent / "lua").glob("*.lua"))
     assert [code for code in sorted(codes) if code in scripts] == []

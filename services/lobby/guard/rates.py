@@ -1,24 +1,45 @@
-"""Rate limits with the `limits` library on Redis: atomic (its moving window is one Lua script per
-hit), shared by every replica, each refusal a 429 RATE_LIMITED with Retry-After.
+"""Rate limits on Redis: a moving window per limit, all of a hit's windows in one Lua script (one round
+trip, atomic, shared by every replica), each refusal a 429 RATE_LIMITED with Retry-After.
 
-Each limit is named (`registrations`, `commands`, …), set from LobbySettings, and counted per key (an
-address or a player id). Addresses in LOBBY_LIMITS_EXEMPT are not counted (load tests on one's own
-machine; refused in production).
+Each limit is named (`registrations`, `commands`, …), set from LobbySettings in the `limits` library's
+notation ("10/second;300/minute"), and counted per key (an address or a player id). A window is a
+Redis list of the times of the last `amount` hits: a hit is refused when the oldest of them is still
+inside the window, and a refused hit counts in no window. Addresses in LOBBY_LIMITS_EXEMPT are not
+counted (load tests on one's own machine; refused in production).
 """
 from __future__ import annotations
 
+import functools
 import ipaddress
 import math
 import time
 
 from limits import RateLimitItem, parse_many
-from limits.aio.storage import RedisStorage
-from limits.aio.strategies import MovingWindowRateLimiter
+from redis.asyncio import Redis
 
 from starbase_core.connections import redis_options
 
 from lobby.config import LobbySettings
 from lobby.exceptions import RateLimited
+
+# KEYS: one list per window. ARGV: now, then each window's amount and seconds. Returns 0 and "" when
+# counted; else the index of the first full window and the seconds until it has room (nothing counted).
+_HIT = """
+local now = tonumber(ARGV[1])
+for i, key in ipairs(KEYS) do
+  local amount, seconds = tonumber(ARGV[2 * i]), tonumber(ARGV[2 * i + 1])
+  local oldest = redis.call('LINDEX', key, amount - 1)
+  if oldest and tonumber(oldest) > now - seconds then
+    return {i, tostring(tonumber(oldest) + seconds - now)}
+  end
+end
+for i, key in ipairs(KEYS) do
+  redis.call('LPUSH', key, ARGV[1])
+  redis.call('LTRIM', key, 0, tonumber(ARGV[2 * i]) - 1)
+  redis.call('EXPIRE', key, math.ceil(tonumber(ARGV[2 * i + 1])))
+end
+return {0, ''}
+"""
 
 WHAT = {
     "registrations": "new accounts from your address",
@@ -38,10 +59,11 @@ WHAT = {
 
 
 class RateLimits:
-    def __init__(self, settings: LobbySettings):
-        self._storage = RedisStorage(f"async+{settings.redis_url}", implementation="redispy",
-                                     key_prefix=settings.lobby_limits_prefix, **redis_options(settings))
-        self._limiter = MovingWindowRateLimiter(self._storage)
+    def __init__(self, settings: LobbySettings, redis: Redis | None = None):
+        self._owned = redis is None
+        self.redis = redis or Redis.from_url(settings.redis_url, decode_responses=True, **redis_options(settings))
+        self._prefix = settings.lobby_limits_prefix
+        self._hit = self.redis.register_script(_HIT)
         self._items: dict[str, list[RateLimitItem]] = {
             name: parse_many(getattr(settings, f"lobby_limit_{name}")) for name in WHAT}
         self._exempt = settings.exempt_networks()
@@ -49,32 +71,38 @@ class RateLimits:
     def exempt(self, address: str | None) -> bool:
         if not self._exempt or not address:
             return False
+        return self._exempt_address(address)
+
+    @functools.lru_cache(maxsize=4096)      # asked on every command and socket; parsing an address is not free
+    def _exempt_address(self, address: str) -> bool:
         try:
             ip = ipaddress.ip_address(address)
         except ValueError:
             return False
         return any(ip in network for network in self._exempt)
 
+    def _keys(self, name: str, key: str) -> list[str]:
+        return [f"{self._prefix}:rate:{name}:{key}:{item.amount}/{item.get_expiry()}" for item in self._items[name]]
+
     async def hit(self, name: str, key: str, address: str | None = None) -> None:
-        """Count one `name` for `key`, or raise RateLimited (nothing counted past the refusal)."""
+        """Count one `name` for `key`, or raise RateLimited (then nothing is counted)."""
         if self.exempt(address):
             return
-        for item in self._items[name]:
-            if not await self._limiter.hit(item, name, key):
-                stats = await self._limiter.get_window_stats(item, name, key)
-                wait = math.ceil(max(1.0, stats.reset_time - time.time()))
-                raise RateLimited(f"too many {WHAT[name]}: at most {item.amount} per "
-                                  f"{_per(item)}; try again in {wait} s", wait)
+        items = self._items[name]
+        windows = [value for item in items for value in (item.amount, item.get_expiry())]
+        full, wait = await self._hit(keys=self._keys(name, key), args=[time.time(), *windows])
+        if int(full):
+            item = items[int(full) - 1]
+            seconds = math.ceil(max(1.0, float(wait)))
+            raise RateLimited(f"too many {WHAT[name]}: at most {item.amount} per {_per(item)}; "
+                              f"try again in {seconds} s", seconds)
 
     async def reset(self, name: str, key: str) -> None:
-        for item in self._items[name]:
-            await self._limiter.clear(item, name, key)
+        await self.redis.delete(*self._keys(name, key))
 
     async def close(self) -> None:
-        bridge = getattr(self._storage, "bridge", None)
-        client = getattr(bridge, "storage", None)
-        if client is not None and hasattr(client, "aclose"):
-            await client.aclose()
+        if self._owned:
+            await self.redis.aclose()
 
 
 def _per(item: RateLimitItem) -> str:

@@ -39,8 +39,19 @@ RUNNING_TTL = 40 * 24 * 3600    # a turn outlives the longest decision clock (30
 ENDED_TTL = 3600
 ATTEMPTS = 3
 
-# KEYS: the turn. ARGV: its seq, its JSON, its time to live. 1: stored; 0: Redis holds this seq or later.
+# One round trip each way, as a command's look is on every command's path (benchmarks/bench_lobby_cpu.py).
+# KEYS: the turn, its claim. ARGV: the seq wanted, a claim token, the claim's ms. Returns the turn
+# held (or nil) and 1 when this look claimed the work (only when what is held is older than the seq).
+_HELD_OR_CLAIM = """
+local held = redis.call('GET', KEYS[1])
+if held and cjson.decode(held)['seq'] >= tonumber(ARGV[1]) then return {held, 0} end
+local claimed = redis.call('SET', KEYS[2], ARGV[2], 'NX', 'PX', ARGV[3])
+return {held or false, claimed and 1 or 0}
+"""
+# KEYS: the turn[, the claim to release]. ARGV: its seq, its JSON, its time to live. 1: stored; 0: Redis
+# holds this seq or later.
 _STORE_IF_NEWER = """
+if KEYS[2] then redis.call('DEL', KEYS[2]) end
 local held = redis.call('GET', KEYS[1])
 if held and cjson.decode(held)['seq'] >= tonumber(ARGV[1]) then return 0 end
 redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
@@ -56,6 +67,7 @@ class TurnTracker:
         self._workers: dict[str, asyncio.Task] = {}
         self._gate = asyncio.Semaphore(LOOKS_AT_ONCE)
         self._store_if_newer = redis.register_script(_STORE_IF_NEWER)
+        self._held_or_claim = redis.register_script(_HELD_OR_CLAIM)
 
     def key(self, game_id: str) -> str:
         return f"{self.prefix}:turn:{{{game_id}}}"
@@ -118,12 +130,13 @@ class TurnTracker:
                 await asyncio.sleep(0.2 * 2 ** attempt)
 
     async def _look(self, game_id: str, seq: int) -> None:
-        held = await self._held(game_id)
+        claim = f"{self.key(game_id)}:claim"
+        raw, claimed = await self._held_or_claim(keys=[self.key(game_id), claim], args=[seq, uuid.uuid4().hex, CLAIM_MS])
+        held = Turn.from_json(game_id, json.loads(raw)) if raw else None
         if held is not None and held.seq >= seq:
             self.turns.adopt(held)
             return
-        claimed = await self.redis.set(f"{self.key(game_id)}:claim", uuid.uuid4().hex, nx=True, px=CLAIM_MS)
-        if not claimed:
+        if not int(claimed):
             for _ in range(int(CLAIM_MS / 1000 / WAIT_STEP)):
                 await asyncio.sleep(WAIT_STEP)
                 held = await self._held(game_id)
@@ -131,10 +144,8 @@ class TurnTracker:
                     self.turns.adopt(held)
                     return
         turn = await self._work_out(game_id, held or self.turns.get(game_id))
-        stored = await self._store_if_newer(keys=[self.key(game_id)], args=[
+        stored = await self._store_if_newer(keys=[self.key(game_id)] + ([claim] if int(claimed) else []), args=[
             turn.seq, json.dumps(turn.as_json()), ENDED_TTL if turn.ended else RUNNING_TTL])
-        if claimed:
-            await self.redis.delete(f"{self.key(game_id)}:claim")
         self.turns.adopt(turn if stored else (await self._held(game_id) or turn))
 
     async def _held(self, game_id: str) -> Turn | None:

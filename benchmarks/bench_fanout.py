@@ -1,0 +1,249 @@
+"""Fan-out: N WebSockets watching one game, at N = 100, 1,000 and 5,000 (BENCH_FANOUT_SOCKETS).
+
+The stack as processes on loopback (NATS with JetStream, Redis, one adjudicator, one lobby); the
+sockets are anonymous spectators of a public one-seat Testjack game, opened by this process. For each N:
+
+- connect: N sockets opened at once (at most CONNECTING handshakes in flight), each until its welcome
+  and the game's backlog arrived; then all closed and reopened with `?after=<last seq>`: the reconnect;
+- idle memory: the lobby's RSS with the N sockets open and idle, less its RSS before, per socket;
+- pushes: EVENTS commands, one every PACE seconds; command → push latency over every (socket, event);
+- lobby CPU per (socket × event): the lobby's CPU over the pushes, less the same commands' CPU with no
+  socket watching (measured first), over N × EVENTS; and the lobby's CPU per connect and reconnect.
+
+The sockets' side runs in this process on the same two cores (a bare client: handshake by hand, frames
+parsed without a library), so latencies include its own reading: read them as an upper bound. Figures are printed, never judged.
+"""
+from __future__ import annotations
+
+import asyncio
+import base64
+import gc
+import os
+import re
+import tempfile
+import time
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import httpx
+
+from bench_capacity import Stack, cpu_seconds          # same directory: run as a script
+from bench_lobby import one_player_game
+from starbase_core.descriptors import raise_open_files_limit
+from starbase_core.servers import NatsServer, RedisServer
+
+SIZES = [int(x) for x in os.environ.get("BENCH_FANOUT_SOCKETS", "100,1000,5000").split(",")]
+EVENTS = int(os.environ.get("BENCH_FANOUT_EVENTS", 20))
+PACE = float(os.environ.get("BENCH_FANOUT_PACE", 0.25))
+CONNECTING = 200
+TIMEOUT = 60.0
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def pick(samples: list[float], q: float) -> float:
+    return samples[min(len(samples) - 1, int(q * len(samples)))] * 1000
+
+
+EVENT = re.compile(rb'^\{"v":1,"kind":"event","event":\{"stream":"[^"]*","seq":(\d+)')
+
+
+class Watcher(asyncio.Protocol):
+    """One spectator socket, as lean a client as can be (so that N of them in this process leave the
+    cores to the lobby): a WebSocket handshake by hand, unmasked server frames parsed, the arrival
+    time of each seq noted. Leaving is dropping the connection, as a phone going out of coverage does."""
+
+    def __init__(self) -> None:
+        self.arrived: dict[int, float] = {}
+        self.last = 0
+        self.transport: asyncio.Transport | None = None
+        self._buffer = b""
+        self._upgraded = False
+        self._until = 0
+        self._caught_up: asyncio.Future | None = None
+
+    async def open(self, url: str, gate: asyncio.Semaphore, until_seq: int) -> None:
+        """Connect with `?after=<last seq seen>` and wait for the welcome and what was missed."""
+        address = urlsplit(url)
+        async with gate:
+            loop = asyncio.get_running_loop()
+            self._buffer, self._upgraded, self._until = b"", False, until_seq
+            self._caught_up = loop.create_future()
+            await loop.create_connection(lambda: self, address.hostname, address.port)
+            key = base64.b64encode(os.urandom(16)).decode()
+            assert self.transport is not None
+            self.transport.write(f"GET {address.path}?after={self.last} HTTP/1.1\r\nHost: {address.netloc}\r\n"
+                                 f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                                 f"Sec-WebSocket-Version: 13\r\n\r\n".encode())
+            await asyncio.wait_for(self._caught_up, TIMEOUT)
+
+    def connection_made(self, transport) -> None:
+        self.transport = transport
+
+    def data_received(self, data: bytes) -> None:
+        self._buffer += data
+        if not self._upgraded:
+            head, found, rest = self._buffer.partition(b"\r\n\r\n")
+            if not found:
+                return
+            if not head.startswith(b"HTTP/1.1 101"):
+                self._fail(RuntimeError(head.split(b"\r\n")[0].decode()))
+                return
+            self._upgraded, self._buffer = True, rest
+        while len(self._buffer) >= 2:
+            length, start = self._buffer[1] & 0x7F, 2
+            if length == 126:
+                length, start = int.from_bytes(self._buffer[2:4], "big"), 4
+            elif length == 127:
+                length, start = int.from_bytes(self._buffer[2:10], "big"), 10
+            if len(self._buffer) < start + length:
+                return
+            opcode = self._buffer[0] & 0x0F
+            payload, self._buffer = self._buffer[start:start + length], self._buffer[start + length:]
+            if opcode == 0x9 and self.transport is not None:    # a ping: pong, masked with a zero key
+                self.transport.write(bytes([0x8A, 0x80 | len(payload)]) + b"\0\0\0\0" + payload)
+            if found := EVENT.match(payload):
+                self.last = int(found.group(1))
+                self.arrived[self.last] = time.perf_counter()
+            if self.last >= self._until and self._caught_up is not None and not self._caught_up.done():
+                self._caught_up.set_result(None)
+
+    def connection_lost(self, exc) -> None:
+        self._fail(ConnectionError("the lobby closed the socket"))
+
+    def _fail(self, error: Exception) -> None:
+        if self._caught_up is not None and not self._caught_up.done():
+            self._caught_up.set_exception(error)
+
+    async def close(self) -> None:
+        if self.transport is not None:
+            self.transport.close()
+
+
+async def commands(http, game_id: str, auth: dict, count: int) -> dict[int, float]:
+    """`count` paced Thinks: the time each was sent, by the seq of the event it appended."""
+    sent: dict[int, float] = {}
+    for _ in range(count):
+        started = time.perf_counter()
+        reply = await http.post(f"/games/{game_id}/commands", json={"command": {"type": "Think"}}, headers=auth)
+        reply.raise_for_status()
+        for event in reply.json()["events"]:
+            sent[event["seq"]] = started
+        await asyncio.sleep(max(0.0, PACE - (time.perf_counter() - started)))
+    return sent
+
+
+async def one_size(stack: Stack, http, lobby_pid: int, size: int, alone_cpu: float, index: int) -> None:
+    game_id, auth = await one_player_game(http, 10_000 + index)
+    url = stack.lobbies[0].replace("http", "ws", 1) + f"/games/{game_id}/ws"
+    last = (await http.get(f"/games/{game_id}/log", params={"limit": 1000})).json()["last_seq"]
+    watchers = [Watcher() for _ in range(size)]
+    gate = asyncio.Semaphore(CONNECTING)
+    gc.collect()
+    await asyncio.sleep(1.0)
+    rss_before = rss_kib(lobby_pid)
+    began, cpu_began = time.perf_counter(), cpu_seconds(lobby_pid)
+    await asyncio.wait_for(asyncio.gather(*(w.open(url, gate, last) for w in watchers)), TIMEOUT * 2)
+    connected = time.perf_counter() - began
+    connect_cpu_ms = (cpu_seconds(lobby_pid) - cpu_began) * 1000 / size
+    await asyncio.sleep(2.0)                        # idle: presence and handshakes settle
+    per_socket_kib = (rss_kib(lobby_pid) - rss_before) / size
+
+    cpu_before = cpu_seconds(lobby_pid)
+    sent = await commands(http, game_id, auth, EVENTS)
+    deadline = time.perf_counter() + TIMEOUT
+    final = max(sent)
+    while any(w.last < final for w in watchers) and time.perf_counter() < deadline:
+        await asyncio.sleep(0.05)
+    cpu = cpu_seconds(lobby_pid) - cpu_before
+    latencies = sorted(w.arrived[seq] - sent[seq] for w in watchers for seq in sent if seq in w.arrived)
+    # The spread: from the first socket's push of an event to each other socket's, the fan-out alone.
+    first = {seq: min((w.arrived[seq] for w in watchers if seq in w.arrived), default=0.0) for seq in sent}
+    spread = sorted(w.arrived[seq] - first[seq] for w in watchers for seq in sent if seq in w.arrived)
+    missing = size * len(sent) - len(latencies)
+    per_push_us = max(0.0, cpu - alone_cpu) / (size * EVENTS) * 1e6
+
+    for watcher in watchers:                        # the whole crowd drops, then comes back where it was
+        await watcher.close()
+    await asyncio.sleep(1.0)
+    began, cpu_began = time.perf_counter(), cpu_seconds(lobby_pid)
+    await asyncio.wait_for(asyncio.gather(*(w.open(url, gate, final) for w in watchers)), TIMEOUT * 2)
+    reconnected = time.perf_counter() - began
+    reconnect_cpu_ms = (cpu_seconds(lobby_pid) - cpu_began) * 1000 / size
+    for watcher in watchers:
+        await watcher.close()
+
+    print(f"  {size:>6} {connected:>9.2f} {reconnected:>11.2f} {connect_cpu_ms:>6.2f}/{reconnect_cpu_ms:<6.2f}"
+          f"{per_socket_kib:>9.1f} {pick(latencies, 0.5):>8.1f} {pick(latencies, 0.99):>8.1f}"
+          f" {pick(spread, 0.99):>10.1f} {per_push_us:>9.1f} {missing:>8}")
+
+
+class Discard:
+    """A socket that takes every frame and sends nothing: the feed's own work, without the kernel's."""
+    direct = True
+
+    def write(self, framed: bytes) -> bool:
+        return True
+
+    def slow(self) -> bool:
+        return False
+
+
+async def in_process(size: int = 5000, events: int = 20) -> float:
+    """µs of this process per (socket × event) in `Channel.deliver`, a seat's view and spectators."""
+    from lobby.channel import Channel, Sink
+    from starbase_core.envelope import Envelope
+
+    def envelope(seq: int) -> Envelope:
+        return Envelope(stream="game.g", seq=seq, type="Ticked", data={"n": seq}, time="t", prev_hash="", hash="")
+
+    channel = Channel("game.g")
+    channel.add(envelope(1))
+    for index in range(size):
+        channel.join(Sink("p1" if index % 10 == 0 else None, lambda e: f'{{"seq":{e.seq}}}', Discard(), 1))
+    began = time.process_time()                         # CPU time: the machine may be busy with others
+    for seq in range(2, events + 2):
+        channel.add(envelope(seq))
+        channel.deliver(envelope(seq))
+    return (time.process_time() - began) / (size * events) * 1e6
+
+
+async def run(stack: Stack, lobby_pid: int) -> None:
+    print(f"the feed's own work per (socket × event), frames discarded (no syscall): "
+          f"{await in_process():.2f} µs; the rest of µs/push below is the kernel's send (on loopback it "
+          f"also delivers to the reader, charged to the lobby)")
+    async with httpx.AsyncClient(base_url=stack.lobbies[0], timeout=30) as http:
+        game_id, auth = await one_player_game(http, 0)
+        await commands(http, game_id, auth, 3)                  # warm the path
+        before, began = cpu_seconds(lobby_pid), time.perf_counter()
+        await commands(http, game_id, auth, EVENTS)
+        alone_cpu, took = cpu_seconds(lobby_pid) - before, time.perf_counter() - began
+        before = cpu_seconds(lobby_pid)
+        await asyncio.sleep(took)                               # the lobby's own background work, idle
+        idle_cpu = cpu_seconds(lobby_pid) - before
+        print(f"lobby CPU per command, nobody watching: {alone_cpu * 1000 / EVENTS:.2f} ms, "
+              f"{max(0.0, alone_cpu - idle_cpu) * 1000 / EVENTS:.2f} ms less its idle background "
+              f"({EVENTS} commands, one per {PACE:.2f} s)")
+        print(f"  {'sockets':>6} {'connect s':>9} {'reconnect s':>11} {'CPU ms/(re)connect':>13} {'KiB/idle':>8} "
+              f"{'p50 ms':>8} {'p99 ms':>8} {'spread p99':>10} {'µs/push':>9} {'missing':>8}")
+        for index, size in enumerate(SIZES):
+            await one_size(stack, http, lobby_pid, size, alone_cpu, index)
+
+
+def main() -> None:
+    raise_open_files_limit()
+    with tempfile.TemporaryDirectory(prefix="bench-fanout-") as work, NatsServer() as nats, \
+            RedisServer() as redis, Stack(nats, redis, 1, Path(work)) as stack:
+        print(f"fan-out: one game, N anonymous spectator sockets, {EVENTS} events each (command → push p50/p99 "
+              f"over every socket and event; spread: after the event's first push; µs/push: lobby CPU per "
+              f"socket × event); load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+        asyncio.run(run(stack, stack.children["lobby0"].pid))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,98 @@
+"""The lobby's own CPU per command: HTTP command → adjudicator → reply, and the feed's work on its event.
+
+The stack as processes on loopback (NATS with JetStream, Redis, one adjudicator, one lobby); CLIENTS
+players, each with a one-seat Testjack game, send `Think` at RATE commands/s in all for SECONDS. The
+lobby's CPU (utime + stime from /proc) over the run, less its idle background over as long, divided by
+the commands accepted. Twice: with the rate limits counted in Redis (as in production: players' own
+addresses), and with the players' address exempt (LOBBY_LIMITS_EXEMPT, as the load benchmarks run).
+Nobody watches the games here: bench_fanout measures the pushes. Figures are printed, never judged.
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+from bench_capacity import cpu_seconds                 # same directory: run as a script
+from bench_lobby import one_player_game, start_service, wait_ready
+from starbase_core.servers import NatsServer, RedisServer, free_port
+
+RATE = float(os.environ.get("BENCH_LOBBY_CPU_RATE", 40))
+SECONDS = float(os.environ.get("BENCH_LOBBY_CPU_SECONDS", 12))
+CLIENTS = int(os.environ.get("BENCH_LOBBY_CPU_CLIENTS", 16))
+
+
+async def drive(url: str, lobby_pid: int) -> tuple[int, float, float, float]:
+    """(accepted, CPU seconds over the run, idle CPU seconds over as long, p99 seconds)."""
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        players = [await one_player_game(http, index) for index in range(CLIENTS)]
+        interval = CLIENTS / RATE
+        accepted, latencies = 0, []
+        began, cpu_began = time.perf_counter(), cpu_seconds(lobby_pid)
+
+        async def one(index: int, player) -> None:
+            nonlocal accepted
+            game_id, auth = player
+            next_send = began + index * interval / CLIENTS
+            while next_send < began + SECONDS:
+                await asyncio.sleep(max(0.0, next_send - time.perf_counter()))
+                sent = time.perf_counter()
+                reply = await http.post(f"/games/{game_id}/commands", json={"command": {"type": "Think"}},
+                                        headers=auth)
+                latencies.append(time.perf_counter() - sent)
+                accepted += reply.status_code == 200
+                next_send += interval
+
+        await asyncio.gather(*(one(i, p) for i, p in enumerate(players)))
+        busy = cpu_seconds(lobby_pid) - cpu_began
+        took = time.perf_counter() - began
+        idle_began = cpu_seconds(lobby_pid)
+        await asyncio.sleep(took)
+        idle = cpu_seconds(lobby_pid) - idle_began
+    latencies.sort()
+    return accepted, busy, idle, latencies[int(0.99 * (len(latencies) - 1))]
+
+
+def measure(exempt: bool) -> None:
+    with tempfile.TemporaryDirectory(prefix="bench-lobby-cpu-") as work, NatsServer() as nats, \
+            RedisServer() as redis:
+        grpc_port, health_port, lobby_port = free_port(), free_port(), free_port()
+        env = {**os.environ, "NATS_URL": nats.url, "REDIS_URL": redis.url, "LOG_LEVEL": "warning",
+               "ADJUDICATOR_PORT": str(grpc_port), "ADJUDICATOR_HOST": "127.0.0.1",
+               "ADJUDICATOR_HEALTH_PORT": str(health_port), "LOBBY_PORT": str(lobby_port),
+               "ADJUDICATOR_TARGET": f"127.0.0.1:{grpc_port}", "LOBBY_SECRET": "bench",
+               "INSECURE_DEV_MODE": "true", "METRICS_PORT": "0",
+               # Counted, the players' limits must still let this load through.
+               "LOBBY_LIMIT_COMMANDS": "1000/second;30000/minute", "LOBBY_LIMIT_REGISTRATIONS": "1000/minute",
+               "LOBBY_LIMIT_TABLES": "1000/minute"}
+        if exempt:
+            env["LOBBY_LIMITS_EXEMPT"] = "127.0.0.1/32,::1/128"
+        children = [start_service("adjudicator", env, Path(work))]
+        try:
+            wait_ready(f"http://127.0.0.1:{health_port}/readyz", children[0])
+            children.append(start_service("lobby", env, Path(work)))
+            wait_ready(f"http://127.0.0.1:{lobby_port}/readyz", children[1])
+            accepted, busy, idle, p99 = asyncio.run(drive(f"http://127.0.0.1:{lobby_port}", children[1].pid))
+        finally:
+            for child in reversed(children):
+                child.terminate()
+                child.wait(15)
+    print(f"  limits {'exempt ' if exempt else 'counted'}  {accepted:>5} commands  "
+          f"{busy * 1000 / max(1, accepted):5.2f} ms/command  "
+          f"{max(0.0, busy - idle) * 1000 / max(1, accepted):5.2f} ms/command less the idle background  "
+          f"(p99 {p99 * 1000:.0f} ms)")
+
+
+def main() -> None:
+    print(f"lobby CPU per command: {CLIENTS} players, {RATE:.0f} commands/s for {SECONDS:.0f} s "
+          f"(CPU ticks are 10 ms: ±{10 / (RATE * SECONDS):.2f} ms/command)")
+    measure(exempt=False)
+    measure(exempt=True)
+
+
+if __name__ == "__main__":
+    main()

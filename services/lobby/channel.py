@@ -1,0 +1,147 @@
+"""One stream's live copy in a lobby process: its recent envelopes, and each one's push text per view.
+
+The feed keeps a `Channel` per stream that someone watches (or watched a moment ago):
+
+- `tail`: the last `TAIL` envelopes of the stream, contiguous by seq. A socket that (re)connects with
+  `after` inside the tail is served from it, so a crowd reconnecting after a blip costs no store read.
+- `text(envelope, view, encode)`: the push for one view (a seat's player id, or None for every
+  spectator), encoded once and then shared: N sockets watching a game cost one redaction and one JSON
+  encoding per distinct view, not N. The cache covers the envelopes in the tail and goes with them.
+
+- `audience`: the sockets that are caught up, by view (`Sink`). `deliver` writes each new envelope's
+  frame to them straight away, from the feed's hand-out: no task per socket wakes up. A sink that
+  would see a gap, or whose reader is too slow, is `demoted` and its own task takes over again.
+
+It holds only what the store holds: a gap (the follower restarted) or a store read that does not join
+the tail up simply starts the tail again from the newest envelope, and the socket's own checks (skip
+what it sent, fill a gap from the store) stay the guarantee that nothing is lost or sent twice.
+"""
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from typing import Callable, Hashable
+
+from starbase_core.envelope import Envelope
+
+from lobby.outlet import Outlet, frame
+
+TAIL = 64               # envelopes kept per watched stream: a reconnect within them reads no store
+GAP, SLOW, GONE = "gap", "slow", "gone"
+
+
+class Sink:
+    """A caught-up socket: written to by `Channel.deliver` until `demoted` says why it stopped."""
+
+    def __init__(self, view: Hashable, encode: Callable[[Envelope], str], outlet: Outlet, last: int):
+        self.view, self.encode, self.outlet, self.last = view, encode, outlet, last
+        self.demoted: asyncio.Future = asyncio.get_running_loop().create_future()
+
+    def demote(self, reason: str) -> None:
+        if not self.demoted.done():
+            self.demoted.set_result(reason)
+
+
+class Channel:
+    def __init__(self, stream: str) -> None:
+        self.stream = stream
+        self.subscribers: set = set()
+        self.tail: deque[Envelope] = deque(maxlen=TAIL)
+        self._texts: dict[int, dict[Hashable, str]] = {}     # seq → view → push text
+        self._frames: dict[int, dict[Hashable, bytes]] = {}  # seq → view → that text as a frame
+        self.audience: dict[Hashable, set[Sink]] = {}
+
+    def add(self, envelope: Envelope) -> None:
+        """A live envelope, in the order the feed hands them out."""
+        if self.tail and envelope.seq <= self.tail[-1].seq:
+            return                                  # already held (handed over again, or read from the store)
+        if self.tail and envelope.seq != self.tail[-1].seq + 1:
+            self._restart()                         # a gap: the tail must stay contiguous
+        self._push(envelope)
+
+    def seed(self, envelopes: list[Envelope]) -> None:
+        """Envelopes read from the store: joined to the tail when they meet it without a gap."""
+        if not envelopes:
+            return
+        if not self.tail or envelopes[-1].seq < self.tail[0].seq - 1:
+            if self.tail:
+                return                              # older and apart from the tail: keep the live part
+        elif envelopes[0].seq > self.tail[-1].seq + 1:
+            self._restart()                         # newer and apart: the store is ahead, start from it
+        held = {e.seq: e for e in envelopes}
+        held.update((e.seq, e) for e in self.tail)
+        run = [held[max(held)]]                     # the contiguous run that ends with the newest
+        while len(run) < TAIL and run[-1].seq - 1 in held:
+            run.append(held[run[-1].seq - 1])
+        self._restart()
+        for envelope in reversed(run):
+            self._push(envelope)
+
+    def covers(self, after: int) -> bool:
+        """Whether every envelope past `after` that this process has seen is in the tail."""
+        return bool(self.tail) and self.tail[0].seq <= after + 1
+
+    def since(self, after: int) -> list[Envelope]:
+        return [e for e in self.tail if e.seq > after]
+
+    def text(self, envelope: Envelope, view: Hashable, encode: Callable[[], str]) -> str:
+        """The push of `envelope` for `view`, encoded at most once while the envelope is in the tail."""
+        if envelope.stream != self.stream or not self.tail or not \
+                self.tail[0].seq <= envelope.seq <= self.tail[-1].seq:
+            return encode()                         # older than the live copy: not worth keeping
+        # A stream's envelope at a seq never changes (append-only), whichever copy of it the socket holds.
+        views = self._texts.setdefault(envelope.seq, {})
+        found = views.get(view)
+        if found is None:
+            found = views[view] = encode()
+        return found
+
+    def join(self, sink: Sink) -> None:
+        self.audience.setdefault(sink.view, set()).add(sink)
+
+    def leave(self, sink: Sink) -> None:
+        sinks = self.audience.get(sink.view)
+        if sinks is not None:
+            sinks.discard(sink)
+            if not sinks:
+                del self.audience[sink.view]
+
+    def deliver(self, envelope: Envelope) -> None:
+        """Write `envelope` to every caught-up socket: one frame per view, the same bytes for each."""
+        for view, sinks in list(self.audience.items()):
+            framed = None
+            for sink in list(sinks):
+                if envelope.seq <= sink.last:
+                    continue
+                if envelope.seq != sink.last + 1:
+                    sink.demote(GAP)            # its task fills the gap from the store, then comes back
+                    sinks.discard(sink)
+                    continue
+                if framed is None:
+                    framed = self.frame(envelope, view, lambda: sink.encode(envelope))
+                if sink.outlet.write(framed):
+                    sink.last = envelope.seq
+                else:
+                    sink.demote(SLOW if sink.outlet.slow() else GONE)   # its task ends the socket
+                    sinks.discard(sink)
+            if not sinks:
+                self.audience.pop(view, None)
+
+    def frame(self, envelope: Envelope, view: Hashable, encode: Callable[[], str]) -> bytes:
+        found = self._frames.get(envelope.seq, {}).get(view)
+        if found is None:
+            found = frame(self.text(envelope, view, encode))
+            if envelope.seq in self._texts:         # cached with its text, dropped with it
+                self._frames.setdefault(envelope.seq, {})[view] = found
+        return found
+
+    def _push(self, envelope: Envelope) -> None:
+        if len(self.tail) == TAIL:
+            self._texts.pop(self.tail[0].seq, None)
+            self._frames.pop(self.tail[0].seq, None)
+        self.tail.append(envelope)
+
+    def _restart(self) -> None:
+        self.tail.clear()
+        self._texts.clear()
+        self._frames.clear()
