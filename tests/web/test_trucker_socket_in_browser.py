@@ -91,7 +91,9 @@ async def test_the_trucker_socket_opens_with_a_lobby_ticket_and_knows_each_playe
     await bob.page.reload()
     await expect(bob.page.locator("section.realtime[data-realtime=live]")).to_be_visible()
     assert "after" not in parse_qs(urlparse(routes[0].url).query)     # the welcome's view is the whole state
-    seen = int(await bob.page.locator("section.realtime").get_attribute("data-realtime-seq"))
+    panel = bob.page.locator("section.realtime")
+    await expect(panel).not_to_have_attribute("data-realtime-seq", "0")    # welcomed: it knows a seq
+    seen = int(await panel.get_attribute("data-realtime-seq"))
     async with bob.page.expect_websocket(lambda ws: ws.url.startswith(trucker), timeout=30_000):
         await routes[-1].close(code=1011, reason="test cuts the Trucker socket")
     await expect(bob.page.locator("section.realtime[data-realtime=live]")).to_be_visible(timeout=30_000)
