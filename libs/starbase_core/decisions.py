@@ -35,6 +35,7 @@ from starbase_core.envelope import Envelope
 from starbase_core.gamestream import GAME_CREATED, NO_EFFECT, GameRecord, is_platform, replay
 from starbase_core.pause import CLOCK_PAUSED, CLOCK_RESUMED, PAUSE_TYPES
 from starbase_core.timecontrol import TimeControl
+from starbase_core.transaction import realtime_service
 from starbase_rules.contract import Game
 from starbase_rules.registry import get_game
 
@@ -124,8 +125,7 @@ def game_of(stream: str) -> str | None:
 def owed_after(record: GameRecord, envelope: Envelope, before: dict[str, Owed]) -> dict[str, Owed]:
     """Who owes a decision once `envelope` (already folded into `record`) is in, and since when."""
     engine, state = record.engine, record.state
-    realtime = getattr(engine, "realtime_service", None)
-    if realtime is not None and realtime(state) is not None:
+    if realtime_service(record) is not None:
         return {}
     acted = envelope.actor if envelope.type != NO_EFFECT and envelope.type not in PAUSE_TYPES else None
     moment = parse_time(envelope.time)

@@ -101,7 +101,7 @@ def open_game(engine: Game, players: list[str], options: dict, seed: bytes) -> l
 
 def realtime_service(record: GameRecord) -> str | None:
     """The service that plays the game's current phase in real time (Trucker's building), or None."""
-    # Engines without a real-time phase may not have the method yet (the engine base will give a default).
+    # An optional part of the contract: engines on the base answer it; a bare contract engine may not have it.
     phase_of = getattr(record.engine, "realtime_service", None)
     return phase_of(record.state) if phase_of is not None else None
 

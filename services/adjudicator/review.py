@@ -30,6 +30,7 @@ from starbase_core.envelope import Envelope
 from starbase_core.gamestream import GameRecord, ends_game, game_stream, replay
 from starbase_core.snapshots import Snapshots
 from starbase_core.store import EventStore
+from starbase_core.transaction import realtime_service
 from starbase_rules.contract import Game, RuleViolation
 
 log = structlog.get_logger(__name__)
@@ -45,8 +46,7 @@ def owing(record: GameRecord) -> list[str]:
     a real-time phase (Trucker's building is timed by the service that runs it, as the clock has it)."""
     if record.ended is not None:
         return []
-    realtime = getattr(record.engine, "realtime_service", None)
-    if realtime is not None and realtime(record.state) is not None:
+    if realtime_service(record) is not None:
         return []
     return list(record.engine.to_act(record.state))
 
