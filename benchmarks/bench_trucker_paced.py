@@ -59,16 +59,16 @@ class PacedBot(base.SocketBot):
         if self.holding is None:
             sent, began = time.monotonic(), time.perf_counter()
             answer = await self._send(socket, "grab_face_down")
-            if answer["type"] == "ack":
+            if answer["kind"] == "ack":
                 self.timed.append((sent, time.perf_counter() - began))
                 self.holding = answer["events"][0]["data"]["component"]
-            elif answer.get("code") == "HAND_FULL":
+            elif answer.get("error", {}).get("code") == "HAND_FULL":
                 await self._send(socket, "return")
             return
         spot = base.spot_for(ship, self.holding)
         if spot is not None:
             placed = await self._send(socket, "place", square=list(spot[0]), rotation=spot[1])
-            if placed["type"] == "ack":
+            if placed["kind"] == "ack":
                 ship.tiles[spot[0]] = Placed(self.holding, spot[1])
                 self.holding = None
                 return

@@ -109,7 +109,7 @@ class SocketBot:
     async def _read(self, socket) -> None:
         async for raw in socket:
             message = json.loads(raw)
-            if message["type"] == "event":
+            if message["kind"] == "event":
                 event = message["event"]
                 if event["type"] == "ComponentReturned":
                     self.face_up.add(event["data"]["component"])
@@ -122,9 +122,9 @@ class SocketBot:
         self.counter += 1
         message_id = str(self.counter)
         waiter = self.pending[message_id] = asyncio.get_running_loop().create_future()
-        await socket.send(json.dumps({"id": message_id, "op": op, **fields}))
+        await socket.send(json.dumps({"v": 1, "kind": "move", "id": message_id, "op": op, **fields}))
         answer = await asyncio.wait_for(waiter, 60)
-        if answer["type"] == "ack":
+        if answer["kind"] == "ack":
             self.acked += 1
         else:
             self.refused += 1
@@ -136,10 +136,10 @@ class SocketBot:
             answer = await self._send(socket, "grab_face_up", component=random.choice(sorted(self.face_up)))
         else:
             answer = await self._send(socket, "grab_face_down")
-            if answer["type"] == "refused" and answer["code"] == "WAREHOUSE_EMPTY" and self.face_up:
+            if answer["kind"] == "error" and answer["error"]["code"] == "WAREHOUSE_EMPTY" and self.face_up:
                 answer = await self._send(socket, "grab_face_up", component=random.choice(sorted(self.face_up)))
-        if answer["type"] != "ack":
-            if answer["code"] == "HAND_FULL":
+        if answer["kind"] != "ack":
+            if answer["error"]["code"] == "HAND_FULL":
                 await self._send(socket, "return")
             return
         self.latencies.append(time.perf_counter() - started)
@@ -149,7 +149,7 @@ class SocketBot:
             await self._send(socket, "return")
             return
         placed = await self._send(socket, "place", square=list(spot[0]), rotation=spot[1])
-        if placed["type"] == "ack":
+        if placed["kind"] == "ack":
             ship.tiles[spot[0]] = Placed(component, spot[1])
         else:
             await self._send(socket, "return")

@@ -74,13 +74,13 @@ class TruckerPlayer:
                     break
                 await asyncio.sleep(0.3)
                 continue
-            if answer["type"] == "ack":
+            if answer["kind"] == "ack":
                 seqs = tuple(range(answer["first_seq"], answer["seq"] + 1))
                 self.journal.record(TRUCKER, self.game_id, command_id, ACKNOWLEDGED, seqs)
                 self._learn_from(op, answer["events"])
             else:
-                self.journal.record(TRUCKER, self.game_id, command_id, REFUSED, code=answer["code"])
-                self._learn(answer["code"], fields)
+                self.journal.record(TRUCKER, self.game_id, command_id, REFUSED, code=answer["error"]["code"])
+                self._learn(answer["error"]["code"], fields)
             return
         self.journal.record(TRUCKER, self.game_id, command_id, UNANSWERED)
 
@@ -117,7 +117,7 @@ class TruckerPlayer:
                 self.socket = await websockets.connect(f"{self.url}{query}", subprotocols=protocols,
                                                        max_size=2**22, open_timeout=5)
                 welcome = json.loads(await asyncio.wait_for(self.socket.recv(), ANSWER_TIMEOUT))
-                if welcome.get("type") != "welcome":
+                if welcome.get("kind") != "welcome":
                     raise ConnectionError(f"no welcome: {welcome}")
             return await asyncio.wait_for(self._answer(self.socket, op, fields, client_id), ANSWER_TIMEOUT)
         except (OSError, asyncio.TimeoutError, websockets.WebSocketException, ConnectionError, httpx.HTTPError):
@@ -128,10 +128,10 @@ class TruckerPlayer:
 
     @staticmethod
     async def _answer(socket, op: str, fields: dict, client_id: str) -> dict:
-        await socket.send(json.dumps({"id": client_id, "op": op, **fields}))
+        await socket.send(json.dumps({"v": 1, "kind": "move", "id": client_id, "op": op, **fields}))
         while True:                            # the table's events come on the same socket: skip them
             message = json.loads(await socket.recv())
-            if message.get("id") == client_id and message["type"] in ("ack", "refused"):
+            if message.get("id") == client_id and message["kind"] in ("ack", "error"):
                 return message
 
 

@@ -1,8 +1,9 @@
 """The HTTP/WebSocket entry point: `/tables/{game}/ws` for players and spectators, plus health and metrics.
 
 Thin on purpose: a socket message becomes one `TableService.play` call, and its answer (an ack once the
-move is durable, or a refusal with a stable code) goes back on the socket. The wire format is in
-`schemas.py`.
+move is durable, or an error with a stable code) goes back on the socket. The wire format is protocol
+version 1 (`schemas.py`, docs/asyncapi.yaml), the lobby's: a welcome with the whole view at its `seq`,
+then the events past `?after=` up to that seq (none without `after`: the view has them), then live ones.
 """
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from trucker_rules.game import GAME
 
 from trucker import observe, schemas
 from trucker.auth import Caller
-from trucker.fanout import Listener
+from trucker.fanout import Listener, wire_event
 from trucker.metrics import CONNECTIONS, MOVE_SECONDS, MOVES
 from trucker.relay import NotDurable
 from trucker.runtime import Runtime
@@ -29,9 +30,11 @@ from trucker.state_doc import Folded
 from trucker.warehouse import Refused
 
 log = structlog.get_logger(__name__)
+CLOSE_BAD_REQUEST = 4400  # a bad `after`, or a message of another protocol version
 CLOSE_POLICY = 4401       # a bad ticket, or a token in the URL
 CLOSE_NOT_FOUND = 4404    # no Trucker game of that id
 CLOSE_TOO_SLOW = 4408     # the connection could not keep up with the table
+MAX_POSITION = 2**53 - 1  # the largest seq a JSON client reads exactly (the lobby's cap too)
 
 
 def create_app(settings: TruckerSettings) -> FastAPI:
@@ -58,13 +61,18 @@ def create_app(settings: TruckerSettings) -> FastAPI:
         offered = list(socket.scope.get("subprotocols") or [])
         await socket.accept(subprotocol=runtime.auth.protocol(offered))
         try:
+            after = _after(socket.query_params.get("after"))
+        except Refused as refusal:      # before the ticket is redeemed: a fixed URL can use it
+            await _refuse_and_close(socket, refusal, CLOSE_BAD_REQUEST)
+            return
+        try:
             caller = await runtime.auth.identify(runtime.redis, offered, dict(socket.query_params))
         except Refused as refusal:
             await _refuse_and_close(socket, refusal, CLOSE_POLICY)
             return
         CONNECTIONS.inc()
         try:
-            await Connection(runtime, socket, game, caller).serve()
+            await Connection(runtime, socket, game, caller, after).serve()
         except WebSocketDisconnect:
             pass
         finally:
@@ -73,8 +81,18 @@ def create_app(settings: TruckerSettings) -> FastAPI:
     return app
 
 
+def _after(raw: str | None) -> int | None:
+    """`?after=`: the last seq the client handled (None: it has seen nothing; the welcome's view is all)."""
+    if raw is None:
+        return None
+    # ASCII digits only (str.isdigit() also passes '²'), within the cap the HTTP routes use.
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 16 or int(raw) > MAX_POSITION:
+        raise Refused("BAD_AFTER", f"after must be the last seq you saw: a whole number from 0 to {MAX_POSITION}")
+    return int(raw)
+
+
 async def _refuse_and_close(socket: WebSocket, refusal: Refused, code: int) -> None:
-    await socket.send_json({"type": "refused", "id": None, "code": refusal.code, "message": refusal.message})
+    await socket.send_json(schemas.error(None, refusal.code, refusal.message))
     await socket.close(code)
 
 
@@ -82,10 +100,12 @@ class Connection:
     """One socket at one table: a writer task sends events and answers in order; the reader handles
     the client's messages one at a time (a client's moves apply in the order it sent them)."""
 
-    def __init__(self, runtime: Runtime, socket: WebSocket, game: str, caller: Caller):
-        self.runtime, self.socket, self.game, self.caller = runtime, socket, game, caller
+    def __init__(self, runtime: Runtime, socket: WebSocket, game: str, caller: Caller, after: int | None = None):
+        self.runtime, self.socket, self.game, self.caller, self.after = runtime, socket, game, caller, after
+        self.stream = game_stream(game)
         self.viewer = caller.player
         self.listener: Listener | None = None
+        self.read: list = []
 
     async def serve(self) -> None:
         folded = await self._welcome_state()
@@ -95,9 +115,11 @@ class Connection:
                                                     folded.building and folded.state.building_started)
         writer = None
         try:
-            # The welcome goes first; events after its seq wait in the queue until the writer starts.
-            await self.socket.send_json({"type": "welcome", "you": self.viewer, "seq": folded.seq,
-                                         "view": GAME.view(folded.state, self.viewer)})
+            # The welcome goes first, then what the client missed up to its seq; events after it wait in
+            # the queue until the writer starts.
+            await self.socket.send_json(schemas.message("welcome", stream=self.stream, you=self.viewer,
+                                                        seq=folded.seq, view=GAME.view(folded.state, self.viewer)))
+            await self._catch_up(folded.seq)
             writer = asyncio.create_task(self._write())
             while True:
                 raw = await self._receive()
@@ -111,6 +133,7 @@ class Connection:
 
     async def _welcome_state(self) -> Folded | None:
         envelopes = await self.runtime.store.read(game_stream(self.game))
+        self.read = list(envelopes)         # what the welcome is folded from: a resume is sent from it too
         folded = Folded(envelopes)
         # A private game does not exist for anyone the lobby did not let in (auth.py).
         if folded.state.round == 0 or not self.runtime.auth.may_watch(
@@ -127,7 +150,16 @@ class Connection:
             if await self.runtime.service.open_current_round(self.game, folded):
                 for envelope in await self.runtime.store.read(game_stream(self.game), from_seq=folded.seq + 1):
                     folded.add(envelope)
+                    self.read.append(envelope)
         return folded
+
+    async def _catch_up(self, seq: int) -> None:
+        """The events past the client's `after` up to the welcome's seq, each as this viewer may see it."""
+        if self.after is None or self.after >= seq:
+            return
+        for envelope in self.read:
+            if self.after < envelope.seq <= seq:
+                await self.socket.send_json(schemas.message("event", event=wire_event(envelope, self.viewer)))
 
     async def _receive(self) -> str:
         message = await self.socket.receive()
@@ -142,6 +174,9 @@ class Connection:
                 await self.socket.send_text(item)
             elif item.get("type") == "overflow":
                 await self.socket.close(CLOSE_TOO_SLOW)
+                return
+            elif item.get("type") == "close":       # after a message the client cannot go on from
+                await self.socket.close(item["code"])
                 return
             else:
                 await self.socket.send_text(json.dumps(item, separators=(",", ":")))
@@ -173,22 +208,25 @@ class Connection:
             MOVES.labels(op, "refused").inc()
             if client_id is None:   # refused before its id was read: name it if it has a usable one
                 client_id = schemas.peek_id(raw, max_bytes)
-            self._send({"type": "refused", "id": client_id, "code": refusal.code, "message": refusal.message})
+            self._send(schemas.error(client_id, refusal.code, refusal.message))
+            if isinstance(refusal, schemas.UnsupportedVersion):
+                self._send({"type": "close", "code": CLOSE_BAD_REQUEST})    # after the error, in order
             return
         except NotDurable as lost:
             MOVES.labels(op, "lost").inc()
-            self._send({"type": "refused", "id": client_id, "code": "RETRY", "message": str(lost)})
+            self._send(schemas.error(client_id, "RETRY", str(lost)))
             return
         except Exception:  # Redis or NATS trouble: the move may or may not have applied; a resend is safe
             log.exception("move_failed", game=self.game, player=self.viewer, op=op)
             MOVES.labels(op, "failed").inc()
-            self._send({"type": "refused", "id": client_id, "code": "RETRY",
-                        "message": "the move could not be completed: send it again with the same id"})
+            self._send(schemas.error(client_id, "RETRY",
+                                     "the move could not be completed: send it again with the same id"))
             return
         MOVES.labels(op, "acked").inc()
         MOVE_SECONDS.labels(op).observe(time.perf_counter() - started)
-        answer = {"type": "ack", "id": client_id, "first_seq": applied.first_seq, "seq": applied.last_seq,
-                  "events": [schemas.public_event(e) for e in applied.events], "retried": applied.retried}
+        answer = schemas.message("ack", id=client_id, first_seq=applied.first_seq, seq=applied.last_seq,
+                                 events=[schemas.public_event(self.stream, e) for e in applied.events],
+                                 retried=applied.retried)
         if op == "LookAtPile" and applied.events:
             answer["pile"] = await self._pile(applied.events[0]["data"]["pile"])
         self._send(answer)

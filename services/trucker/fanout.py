@@ -22,6 +22,7 @@ from starbase_core.store import EventStore
 from trucker_rules.game import GAME
 
 log = structlog.get_logger(__name__)
+HIDDEN = "Hidden"
 QUEUE_LIMIT = 10_000      # a connection this far behind is too slow to follow the table: it is closed
 
 
@@ -34,18 +35,21 @@ PUBLIC_TYPES = frozenset({
 })
 
 
-def viewer_event(envelope: Envelope, viewer: str | None) -> dict | None:
-    """One stored event as the viewer may see it (the platform's redaction, then the engine's)."""
+def wire_event(envelope: Envelope, viewer: str | None) -> dict:
+    """One stored event as the viewer may see it (the platform's redaction, then the engine's), in
+    protocol version 1's shape. An event hidden from the viewer as a whole keeps its place (`Hidden`,
+    data null), as on the lobby's sockets, so a client's seqs have no gaps and its `after` is right."""
     if envelope.type in PUBLIC_TYPES:
         data = {k: v for k, v in envelope.data.items() if k not in ("type", "v")}
-        return {"seq": envelope.seq, "type": envelope.type, "actor": envelope.actor, "data": data,
-                "time": envelope.time}
+        return {"stream": envelope.stream, "seq": envelope.seq, "type": envelope.type, "actor": envelope.actor,
+                "data": data, "time": envelope.time}
     public = redact(GAME, envelope, viewer)
     if public is None:
-        return None
+        return {"stream": envelope.stream, "seq": envelope.seq, "type": HIDDEN, "actor": None, "data": None,
+                "time": envelope.time}
     data = {k: v for k, v in public["data"].items() if k not in ("type", "v")}
-    return {"seq": public["seq"], "type": public["type"], "actor": public["actor"], "data": data,
-            "time": public["time"]}
+    return {"stream": envelope.stream, "seq": public["seq"], "type": public["type"], "actor": public["actor"],
+            "data": data, "time": public["time"]}
 
 
 @dataclass(eq=False)
@@ -168,11 +172,8 @@ class TableHub:
             return
         listener.after = envelope.seq
         listener.follow(envelope)
-        text = shared if shared is not None else _encoded(envelope, listener.viewer)
-        if text is not None:
-            listener.push(text)
+        listener.push(shared if shared is not None else _encoded(envelope, listener.viewer))
 
 
-def _encoded(envelope: Envelope, viewer: str | None) -> str | None:
-    event = viewer_event(envelope, viewer)
-    return None if event is None else json.dumps({"type": "event", "event": event}, separators=(",", ":"))
+def _encoded(envelope: Envelope, viewer: str | None) -> str:
+    return json.dumps({"v": 1, "kind": "event", "event": wire_event(envelope, viewer)}, separators=(",", ":"))

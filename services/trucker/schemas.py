@@ -1,35 +1,33 @@
-"""The WebSocket wire format: what a client may send, and what the service answers.
+"""The WebSocket wire format, protocol version 1 (docs/asyncapi.yaml): what a client may send, and what
+the service answers. Every message either way is one JSON object `{"v": 1, "kind": ...}`, as on the
+lobby's sockets.
 
-Client → service, one JSON object per message, `id` chosen by the client (a retry reuses it, and the
-move is then applied at most once). A move is one of the rules engine's building commands, exactly as
-`legal_actions` lists them (`GET /games/<id>/actions` in the lobby, or the engine itself):
+Client → service: a move, `id` chosen by the client (a resend reuses it, and the move is then applied at
+most once). A move is one of the rules engine's building commands, exactly as `legal_actions` lists them
+(`GET /games/<id>/actions` in the lobby, or the engine itself):
 
-    {"id": "7", "command": {"type": "GrabFaceDown"}}
-    {"id": "8", "command": {"type": "GrabFaceUp", "component": "cab-03"}}
-    {"id": "9", "command": {"type": "PlaceComponent", "square": [7, 6], "rotation": 1}}
-    {"id": "10", "command": {"type": "TurnTimer", "at": 1712.5}}    # `at` is the service's clock, not yours
+    {"v": 1, "kind": "move", "id": "7", "command": {"type": "GrabFaceDown"}}
+    {"v": 1, "kind": "move", "id": "8", "command": {"type": "GrabFaceUp", "component": "cab-03"}}
+    {"v": 1, "kind": "move", "id": "9", "command": {"type": "PlaceComponent", "square": [7, 6], "rotation": 1}}
+    {"v": 1, "kind": "move", "id": "10", "command": {"type": "TurnTimer"}}    # `at`: the service's clock
 
-or the same moves in short form:
+or the same moves in short form, `op` and the command's own fields in place of `command`:
 
-    {"id": "7", "op": "grab_face_down"}
-    {"id": "8", "op": "grab_face_up", "component": "cab-03"}
-    {"id": "9", "op": "take_reserved", "component": "eng-02"}
-    {"id": "10", "op": "place", "square": [7, 6], "rotation": 1}
-    {"id": "11", "op": "move_newest", "square": [6, 7], "rotation": 0}    # move and/or turn
-    {"id": "12", "op": "return"}          # the component in hand, else the newest placed one
-    {"id": "13", "op": "reserve"}
-    {"id": "14", "op": "look_at_pile", "pile": 2}
-    {"id": "15", "op": "put_back_pile"}
-    {"id": "16", "op": "turn_timer"}
-    {"id": "17", "op": "finish"}          # or {"op": "finish", "order_tile": 3}
+    {"v": 1, "kind": "move", "id": "7", "op": "grab_face_down"}
+    {"v": 1, "kind": "move", "id": "9", "op": "place", "square": [7, 6], "rotation": 1}
+    ... take_reserved, move_newest, return, reserve, look_at_pile, put_back_pile, turn_timer, finish (OPS)
 
 Service → client:
 
-    {"type": "welcome", "you": "ann" | null, "seq": 41, "view": {...}}     # null: a spectator
-    {"type": "ack", "id": "7", "first_seq": 42, "seq": 42, "events": [...], "retried": false,
+    {"v": 1, "kind": "welcome", "stream": "game.<id>", "you": "ann" | null, "seq": 41, "view": {...}}
+    {"v": 1, "kind": "event", "event": {"stream", "seq", "type", "actor", "data", "time"}}
+    {"v": 1, "kind": "ack", "id": "7", "first_seq": 42, "seq": 42, "events": [...], "retried": false,
      "pile": [...]?}                      # durable in the stream; `pile` only to its holder
-    {"type": "refused", "id": "7", "code": "HAND_FULL", "message": "..."}  # nothing changed
-    {"type": "event", "event": {"seq": 42, "type": "ComponentGrabbed", "actor": "ann", "data": {...}}}
+    {"v": 1, "kind": "error", "id": "7" | null, "error": {"code": "HAND_FULL", "message": "..."}}
+
+A message of an earlier shape (no `v`, e.g. `{"id", "command"}` or `{"type": ...}`) or of another version
+is refused with UNSUPPORTED_VERSION and the socket closed with 4400: such a client cannot read the
+answers either, so it is told once and clearly rather than left waiting.
 """
 from __future__ import annotations
 
@@ -56,6 +54,26 @@ STAMPED = frozenset({"TurnTimer", "StartBuilding", "CallTimeUp"})
 CLIENT_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 COMPONENT_ID = re.compile(r"^[a-z0-9-]{1,32}$")
 MAX_COORDINATE = 20
+VERSION = 1
+UPGRADE = ("this socket speaks protocol version 1: send {\"v\": 1, \"kind\": \"move\", \"id\": ..., "
+           "\"command\": {\"type\": ...}} (docs/asyncapi.yaml)")
+
+
+class UnsupportedVersion(Refused):
+    """A message of another protocol version, or of the shape before version 1: the socket closes."""
+
+    def __init__(self) -> None:
+        super().__init__("UNSUPPORTED_VERSION", UPGRADE)
+
+
+def message(kind: str, **fields) -> dict:
+    """One service message of protocol version 1."""
+    return {"v": VERSION, "kind": kind, **fields}
+
+
+def error(client_id: str | None, code: str, text: str) -> dict:
+    """A refusal, in the HTTP API's error shape: of a move (its id), or of the connection (None)."""
+    return message("error", id=client_id, error={"code": code, "message": text})
 
 
 def parse(raw: str | bytes, max_bytes: int) -> tuple[str, Command]:
@@ -68,6 +86,11 @@ def parse(raw: str | bytes, max_bytes: int) -> tuple[str, Command]:
         raise Refused("MALFORMED_MESSAGE", "a message is one JSON object") from None
     if not isinstance(data, dict):
         raise Refused("MALFORMED_MESSAGE", "a message is one JSON object")
+    if data.pop("v", None) != VERSION:
+        raise UnsupportedVersion()
+    kind = data.pop("kind", None)
+    if kind != "move":
+        raise Refused("UNKNOWN_KIND", f"a client sends only moves (kind \"move\"), not {str(kind)[:40]!r}")
     client_id = data.pop("id", None)
     if not isinstance(client_id, str) or not CLIENT_ID.match(client_id):
         raise Refused("MALFORMED_MESSAGE", "id: 1 to 64 letters, digits or _.:-")
@@ -78,7 +101,8 @@ def _command_data(data: dict) -> dict:
     if "command" in data:
         command = data.pop("command")
         if data or not isinstance(command, dict):
-            raise Refused("MALFORMED_MESSAGE", "a move is {\"id\": ..., \"command\": {\"type\": ...}}")
+            raise Refused("MALFORMED_MESSAGE", "a move is {\"v\": 1, \"kind\": \"move\", \"id\": ..., "
+                                               "\"command\": {\"type\": ...}}")
         if command.get("type") not in _COMMANDS:
             raise Refused("UNKNOWN_OPERATION", f"no command {str(command.get('type'))[:40]!r}")
         return dict(command)
@@ -119,7 +143,13 @@ def peek_id(raw: str | bytes, max_bytes: int) -> str | None:
     return candidate if isinstance(candidate, str) and 0 < len(candidate) <= 64 else None
 
 
-def public_event(event: dict) -> dict:
-    """What every viewer may see of one of the service's events (they are all public once applied)."""
-    return {"seq": event["seq"], "type": event["type"], "actor": event.get("actor"),
-            "data": {k: v for k, v in event["data"].items() if k not in ("type", "v")}}
+def public_event(stream: str, event: dict) -> dict:
+    """What every viewer may see of one of the service's events (they are all public once applied), in
+    an ack. Its `time` is the stream's when known (a resent move's events are read back from the stream);
+    a fresh move's events are acknowledged as soon as they are durable, without reading them back, and
+    their `time` then comes with their `event` messages."""
+    shown = {"stream": stream, "seq": event["seq"], "type": event["type"], "actor": event.get("actor"),
+             "data": {k: v for k, v in event["data"].items() if k not in ("type", "v")}}
+    if event.get("time"):
+        shown["time"] = event["time"]
+    return shown

@@ -70,10 +70,10 @@ async def test_a_trucker_table_starts_in_the_lobby_and_its_players_build_on_the_
         assert [c.welcome["you"] for c in players.values()] == [ann.player_id, bob.player_id]
         assert watcher.welcome["you"] is None and watcher.welcome["view"]["timer"]["started"]
         answer = await players[ann.player_id].send("grab_face_down")
-        assert answer["type"] == "ack"
-        assert (await watcher.send("grab_face_down"))["code"] == "NOT_A_PLAYER"
+        assert answer["kind"] == "ack"
+        assert (await watcher.send("grab_face_down"))["error"]["code"] == "NOT_A_PLAYER"
         forged = await connect(url, offered=tickets.subprotocols("not-a-lobby-ticket"))
-        assert forged.welcome["code"] == "BAD_TICKET"
+        assert forged.welcome["error"]["code"] == "BAD_TICKET"
 
         # The lobby's turn-based route hands commands to the adjudicator, which refuses while building.
         refused = await bob.post(f"/games/{game_id}/commands", {"command": {"type": "GrabFaceDown"}})

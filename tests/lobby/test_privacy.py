@@ -112,8 +112,8 @@ async def test_a_private_trucker_game_is_closed_to_strangers_on_the_trucker_serv
         guest_of_invite = await connect(invited.json()["protocols"])       # no account, but the invite
         assert player.welcome["you"] == ann.player_id
         for refused in (stranger, anonymous):
-            assert (refused.welcome["type"], refused.welcome["code"]) == ("refused", "NOT_A_TRUCKER_GAME")
-        assert guest_of_invite.welcome["type"] == "welcome" and guest_of_invite.welcome["you"] is None
+            assert (refused.welcome["kind"], refused.welcome["error"]["code"]) == ("error", "NOT_A_TRUCKER_GAME")
+        assert guest_of_invite.welcome["kind"] == "welcome" and guest_of_invite.welcome["you"] is None
         for client in (player, stranger, anonymous, guest_of_invite):
             await client.close()
 

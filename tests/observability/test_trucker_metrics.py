@@ -86,7 +86,7 @@ async def test_the_service_exposes_its_relay_figures_on_its_metrics_port(
         before = await scrape(settings.metrics_port)
         ann, bob = await Client.connect(child.url, game, "ann"), await Client.connect(child.url, game, "bob")
         acks = [await ann.send("grab_face_down"), await bob.send("grab_face_down")]
-        assert [ack["type"] for ack in acks] == ["ack", "ack"], acks
+        assert [ack["kind"] for ack in acks] == ["ack", "ack"], acks
         after = await scrape(settings.metrics_port)
         await ann.close(), await bob.close()
     finally:

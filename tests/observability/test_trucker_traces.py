@@ -28,7 +28,7 @@ async def test_a_move_is_one_trace_from_the_socket_to_the_append_and_the_push_on
         ann, bob = await Client.connect(one, game, "ann"), await Client.connect(other, game, "bob")
         spans.clear()
         ack = await ann.send("grab_face_down", "traced-1")
-        assert ack["type"] == "ack", ack
+        assert ack["kind"] == "ack", ack
         await bob.wait_for_seq(ack["seq"])
         moves = [s for s in spans.get_finished_spans() if s.name == "trucker.move"]
         assert len(moves) == 1
@@ -64,7 +64,7 @@ async def test_concurrent_moves_each_keep_their_own_trace_in_the_stream_whoever_
         stored = await jetstream_store.read(game_stream(game))
         for client in clients:
             await client.close()
-    assert all(ack["type"] == "ack" for ack in acks), acks
+    assert all(ack["kind"] == "ack" for ack in acks), acks
     moves = {s.attributes["starbase.move_id"]: s for s in spans.get_finished_spans() if s.name == "trucker.move"}
     appends = [s for s in spans.get_finished_spans() if s.name == "store.append"]
     by_seq = {e.seq: e for e in stored}
@@ -89,6 +89,6 @@ async def test_with_tracing_off_the_moves_store_no_trace_ids(nats_url, redis_url
         ann = await Client.connect(base, game, "ann")
         ack = await ann.send("grab_face_down")
         await ann.close()
-    assert ack["type"] == "ack"
+    assert ack["kind"] == "ack"
     stored = await jetstream_store.read(game_stream(game))
     assert not [e for e in stored if "trace_id" in e.meta or "span_id" in e.meta]

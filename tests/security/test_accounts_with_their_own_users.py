@@ -142,9 +142,9 @@ async def test_the_trucker_service_admits_a_player_by_a_lobby_ticket_as_its_own_
             offered = tickets.subprotocols(await ann.ticket())
             player = await connect(offered)
             assert player.welcome["you"] == ann.player_id
-            assert (await player.send("grab_face_down"))["type"] == "ack"
+            assert (await player.send("grab_face_down"))["kind"] == "ack"
             spent = await connect(offered)                     # redeemed once, by the Trucker service
-            assert spent.welcome["code"] == "BAD_TICKET"
+            assert spent.welcome["error"]["code"] == "BAD_TICKET"
             for client in (player, spent):
                 await client.close()
     assert secured.violations() == []

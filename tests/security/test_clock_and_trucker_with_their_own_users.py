@@ -85,7 +85,7 @@ async def test_the_trucker_service_plays_moves_as_itself(secured):
         async with in_process(settings) as base:
             ann, watcher = await Client.connect(base, game, "ann"), await Client.connect(base, game)
             ack = await ann.send("grab_face_down")
-            assert ack["type"] == "ack"
+            assert ack["kind"] == "ack"
             await watcher.wait_for_seq(ack["seq"])          # fanned out over NATS as the trucker user
             assert (await store.read(game_stream(game), from_seq=ack["seq"]))[0].type == "ComponentGrabbed"
             await ann.close(), await watcher.close()

@@ -124,7 +124,7 @@ class Client:
             async for raw in self.socket:
                 message = json.loads(raw)
                 self.received.append(message)
-                if message["type"] == "event":
+                if message["kind"] == "event":
                     self.events.append(message["event"])
                 elif message.get("id") is not None:
                     self.answers[message["id"]] = message
@@ -143,7 +143,7 @@ class Client:
         if self._reader.done():
             raise ConnectionError("the socket is closed")
         waiter = self._waiters[message_id] = asyncio.get_running_loop().create_future()
-        await self.socket.send(json.dumps({"id": message_id, "op": op, **fields}))
+        await self.socket.send(json.dumps({"v": 1, "kind": "move", "id": message_id, "op": op, **fields}))
         return await asyncio.wait_for(waiter, 30)
 
     async def send_command(self, command: dict) -> dict:
@@ -152,7 +152,7 @@ class Client:
         if self._reader.done():
             raise ConnectionError("the socket is closed")
         waiter = self._waiters[message_id] = asyncio.get_running_loop().create_future()
-        await self.socket.send(json.dumps({"id": message_id, "command": command}))
+        await self.socket.send(json.dumps({"v": 1, "kind": "move", "id": message_id, "command": command}))
         return await asyncio.wait_for(waiter, 30)
 
     async def send_raw(self, raw: str | bytes) -> dict:
@@ -160,7 +160,7 @@ class Client:
         await self.socket.send(raw)
         for _ in range(3000):
             for message in self.received[before:]:
-                if message["type"] in ("refused", "ack"):
+                if message["kind"] in ("error", "ack"):
                     return message
             await asyncio.sleep(0.01)
         raise AssertionError("no answer")
@@ -168,6 +168,14 @@ class Client:
     async def wait_for_seq(self, seq: int) -> None:
         for _ in range(3000):
             if self.events and self.events[-1]["seq"] >= seq or self.welcome["seq"] >= seq:
+                return
+            await asyncio.sleep(0.01)
+        raise AssertionError(f"event {seq} never arrived (last {self.events[-1:]})")
+
+    async def wait_for_event(self, seq: int) -> None:
+        """Until this socket has been sent the event `seq` itself (a welcome past it does not count)."""
+        for _ in range(3000):
+            if self.events and self.events[-1]["seq"] >= seq:
                 return
             await asyncio.sleep(0.01)
         raise AssertionError(f"event {seq} never arrived (last {self.events[-1:]})")

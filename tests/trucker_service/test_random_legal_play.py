@@ -79,12 +79,12 @@ async def _play(live, adjudicator, checker, vault, count: int, rnd: random.Rando
         sent += 1
         if state.phase == BUILDING:
             answer = await sockets[player].send_command(action)
-            if answer["type"] == "ack":
+            if answer["kind"] == "ack":
                 acked.add(action["type"])
                 await check_invariants(checker, game)
             else:   # listed at the moment its sand runs out; the service's clock may not be there yet
-                timer_early = action["type"] == "TurnTimer" and answer["code"] == "SAND_STILL_RUNNING"
-                assert timer_early or answer["code"] == "TIME_UP", (action, answer)
+                timer_early = action["type"] == "TurnTimer" and answer["error"]["code"] == "SAND_STILL_RUNNING"
+                assert timer_early or answer["error"]["code"] == "TIME_UP", (action, answer)
         else:
             await adjudicator.submit(game, player, action, f"random-{sent}")   # raises if refused
     await stream.catch_up()

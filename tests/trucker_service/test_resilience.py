@@ -48,7 +48,7 @@ class Bot:
         except (websockets.ConnectionClosed, asyncio.TimeoutError, ConnectionError):
             return None
         self.unanswered.remove((message_id, op, fields))
-        if answer["type"] == "ack":
+        if answer["kind"] == "ack":
             self.acked[message_id] = answer
         return answer
 
@@ -58,7 +58,7 @@ class Bot:
         for message_id, op, fields in list(self.unanswered):
             answer = await self.client.send(op, message_id, **fields)
             self.unanswered.remove((message_id, op, fields))
-            if answer["type"] == "ack":
+            if answer["kind"] == "ack":
                 self.acked[message_id] = answer
             answers.append(answer)
         return answers
@@ -68,8 +68,8 @@ class Bot:
             grabbed = await self.send("grab_face_down")
             if grabbed is None:
                 return
-            if grabbed["type"] != "ack":
-                if grabbed["code"] == "HAND_FULL" and await self.send("return") is None:
+            if grabbed["kind"] != "ack":
+                if grabbed["error"]["code"] == "HAND_FULL" and await self.send("return") is None:
                     return
                 continue
             spot = legal_spot(await ship_of(self.player), grabbed["events"][0]["data"]["component"])
@@ -126,7 +126,7 @@ async def test_sigkill_in_a_busy_round_loses_no_acknowledged_move_and_applies_no
         for bot in bots:
             await bot.connect(child.url)
             resent = await bot.resend_unanswered()     # a move applied before the kill is not applied again
-            assert all(answer["type"] in ("ack", "refused") for answer in resent)
+            assert all(answer["kind"] in ("ack", "error") for answer in resent)
         await assert_acked_moves_stored_once(jetstream_store, game, bots)
         await asyncio.gather(*(bot.build(3, ship_of) for bot in bots))
         assert sum(len(b.acked) for b in bots) > acked_before
@@ -160,10 +160,10 @@ async def test_redis_emptied_mid_round_is_rebuilt_from_the_event_store(nats_url,
             await redis.flushall()
             expected_next = future[0]
             answer = await bots[1].send("grab_face_down")
-            assert answer["type"] == "ack"
+            assert answer["kind"] == "ack"
             assert answer["events"][0]["data"]["component"] == expected_next
-            assert (await bots[0].send("grab_face_down"))["code"] == "HAND_FULL"   # the hand survived
-            assert (await bots[0].send("return"))["type"] == "ack"
+            assert (await bots[0].send("grab_face_down"))["error"]["code"] == "HAND_FULL"   # the hand survived
+            assert (await bots[0].send("return"))["kind"] == "ack"
             rebuilt = (await RedisWarehouse(redis).snapshot(game, secret=True))["facedown"]
             assert rebuilt == future[1:]                       # the same future order after the rebuild
             await asyncio.gather(*(bot.build(3, ship_of) for bot in bots))
@@ -196,7 +196,8 @@ async def test_a_move_stored_but_not_acknowledged_when_redis_is_lost_is_answered
         again = await service.play(game, "ann", move("grab_face_down"), "ann:17")
 
         assert again.retried and (again.first_seq, again.last_seq) == (grab.first_seq, grab.last_seq)
-        assert [public_event(e) for e in again.events] == [public_event(e) for e in grab.events]
+        stream = game_stream(game)
+        assert [public_event(stream, e) for e in again.events] == [public_event(stream, e) for e in grab.events]
         envelopes = await store.read(game_stream(game))
         grabs = [e for e in envelopes if e.type == "ComponentGrabbed"]
         assert [(e.actor, e.data["component"], e.meta.get("request_id")) for e in grabs] == \
@@ -223,7 +224,7 @@ async def test_two_replicas_serve_one_table(nats_url, redis_url, namespace, jets
         await ann.send("return")
         racers = [await Client.connect((first, second)[i % 2], game, players[i % 4]) for i in range(26)]
         answers = await asyncio.gather(*(c.send("grab_face_up", component=tile) for c in racers))
-        assert len([a for a in answers if a["type"] == "ack"]) == 1
+        assert len([a for a in answers if a["kind"] == "ack"]) == 1
         await bob.send("grab_face_down")
         last = await jetstream_store.last_seq(game_stream(game))
         for client in [ann, bob, *watchers]:

@@ -31,7 +31,7 @@ async def test_players_and_spectators_are_welcomed_with_their_view(live, jetstre
     assert view["timer"]["started"] and view["face_down_count"] == 140
     assert "face_down" not in json.dumps(watcher.welcome["view"]).replace("face_down_count", "")
     refused = await watcher.send("grab_face_down")
-    assert refused["code"] == "NOT_A_PLAYER"
+    assert refused["error"]["code"] == "NOT_A_PLAYER"
     await ann.close(), await watcher.close()
 
 
@@ -40,7 +40,7 @@ async def test_a_move_is_acknowledged_once_durable_and_reaches_every_viewer(live
     ann, bob = await Client.connect(live, game, "ann"), await Client.connect(live, game, "bob")
     watcher = await Client.connect(live, game)
     ack = await ann.send("grab_face_down")
-    assert ack["type"] == "ack"
+    assert ack["kind"] == "ack"
     stored = await jetstream_store.read(game_stream(game), from_seq=ack["seq"])
     assert stored[0].type == "ComponentGrabbed" and stored[0].data["player"] == "ann"
     assert stored[0].data["component"] == ack["events"][0]["data"]["component"]
@@ -70,11 +70,11 @@ async def test_bad_input_gets_a_refusal_with_a_stable_code_and_changes_nothing(l
     ]
     for pending, code in cases:
         answer = await pending
-        assert (answer["type"], answer["code"]) == ("refused", code), answer
+        assert (answer["kind"], answer["error"]["code"]) == ("error", code), answer
     assert await last_seq(jetstream_store, game) == before
     await ann.send("finish")
     after_finish = await last_seq(jetstream_store, game)
-    assert (await ann.send("grab_face_down"))["code"] == "ALREADY_FINISHED"
+    assert (await ann.send("grab_face_down"))["error"]["code"] == "ALREADY_FINISHED"
     assert await last_seq(jetstream_store, game) == after_finish
     await ann.close(), await bob.close()
 
@@ -89,11 +89,11 @@ async def test_the_engines_commands_are_accepted_as_legal_actions_lists_them(liv
     offered = GAME.legal_actions(Folded(await jetstream_store.read(game_stream(game))).state, "ann")
     assert {"type": "GrabFaceDown"} in offered
     grabbed = await ann.send_command({"type": "GrabFaceDown"})
-    assert grabbed["type"] == "ack" and grabbed["events"][0]["type"] == "ComponentGrabbed"
+    assert grabbed["kind"] == "ack" and grabbed["events"][0]["type"] == "ComponentGrabbed"
     state = Folded(await jetstream_store.read(game_stream(game))).state
     place = next(a for a in GAME.legal_actions(state, "ann") if a["type"] == "PlaceComponent")
-    assert (await ann.send_command(place))["type"] == "ack"
-    assert (await ann.send_command({"type": "Finish", "order_tile": 2}))["type"] == "ack"
+    assert (await ann.send_command(place))["kind"] == "ack"
+    assert (await ann.send_command({"type": "Finish", "order_tile": 2}))["kind"] == "ack"
     before = await last_seq(jetstream_store, game)
     cases = [({"type": "RepairShip", "remove": []}, "NOT_A_REALTIME_MOVE"),
              ({"type": "CallTimeUp", "at": 1e12}, "NOT_A_REALTIME_MOVE"),
@@ -106,7 +106,7 @@ async def test_the_engines_commands_are_accepted_as_legal_actions_lists_them(liv
              ({"type": "TurnTimer", "at": 1e12}, "SAND_STILL_RUNNING")]  # the service's clock, not the client's
     for command, code in cases:
         answer = await ann.send_command(command)
-        assert (answer["type"], answer["code"]) == ("refused", code), (command, answer)
+        assert (answer["kind"], answer["error"]["code"]) == ("error", code), (command, answer)
     assert await last_seq(jetstream_store, game) == before
     await ann.close()
 
@@ -118,9 +118,9 @@ async def test_fifty_two_clients_race_for_one_face_up_tile_and_exactly_one_wins(
     tile = (await clients[0].send("grab_face_down"))["events"][0]["data"]["component"]
     await clients[0].send("return")
     answers = await asyncio.gather(*(c.send("grab_face_up", component=tile) for c in clients))
-    winners = [a for a in answers if a["type"] == "ack"]
+    winners = [a for a in answers if a["kind"] == "ack"]
     assert len(winners) == 1
-    assert {a["code"] for a in answers if a["type"] == "refused"} <= {"NOT_FACE_UP", "HAND_FULL"}
+    assert {a["error"]["code"] for a in answers if a["kind"] == "error"} <= {"NOT_FACE_UP", "HAND_FULL"}
     grabs = [e for e in await jetstream_store.read(game_stream(game))
              if e.type == "ComponentGrabbed" and e.data["component"] == tile and e.data["source"] == "face_up"]
     assert len(grabs) == 1 and grabs[0].seq == winners[0]["seq"]
@@ -132,9 +132,9 @@ async def test_fifty_two_clients_race_for_the_last_order_tile_and_it_is_taken_on
     game = await new_game(jetstream_store, players, vault=vault)
     clients = [await Client.connect(live, game, players[i % 4]) for i in range(52)]
     for index in range(3):   # ann, bob and cy finish; dee's thirteen sockets race the others for tile 4
-        assert (await clients[index].send("finish", order_tile=index + 1))["type"] == "ack"
+        assert (await clients[index].send("finish", order_tile=index + 1))["kind"] == "ack"
     answers = await asyncio.gather(*(c.send("finish", order_tile=4) for c in clients))
-    assert len([a for a in answers if a["type"] == "ack"]) == 1
+    assert len([a for a in answers if a["kind"] == "ack"]) == 1
     finished = [e for e in await jetstream_store.read(game_stream(game)) if e.type == "ShipFinished"]
     assert sorted(e.data["order_tile"] for e in finished) == [1, 2, 3, 4]
     assert sorted(e.data["player"] for e in finished) == sorted(players)
@@ -151,7 +151,7 @@ async def test_no_face_down_identity_reaches_anyone_before_it_is_grabbed(live, j
         client = clients[player]
         for _ in range(12):
             answer = await client.send("grab_face_down")
-            if answer["type"] != "ack":
+            if answer["kind"] != "ack":
                 continue
             spot = legal_spot(_ship_from(client)(player), answer["events"][0]["data"]["component"])
             if spot:
@@ -193,7 +193,7 @@ def _ship_from(client: Client):
     def ship(player: str):
         mine = client.welcome["view"]["players"][player]["ship"]
         tiles = {tuple(t["square"]): Placed(t["component"], t["rotation"]) for t in mine["tiles"]}
-        for answer in sorted((a for a in client.answers.values() if a["type"] == "ack"), key=lambda a: a["seq"]):
+        for answer in sorted((a for a in client.answers.values() if a["kind"] == "ack"), key=lambda a: a["seq"]):
             for event in answer["events"]:
                 if event["type"] == "ComponentPlaced":
                     tiles[tuple(event["data"]["square"])] = Placed(event["data"]["component"],
@@ -207,14 +207,14 @@ async def test_when_the_sand_runs_out_on_start_building_stops_and_its_end_is_rec
     ann, bob = await Client.connect(live, game, "ann"), await Client.connect(live, game, "bob")
     await bob.send("grab_face_down")                      # bob still holds it when time is up
     refused = await ann.send("turn_timer")
-    while refused["type"] == "refused" and refused["code"] == "SAND_STILL_RUNNING":
+    while refused["kind"] == "error" and refused["error"]["code"] == "SAND_STILL_RUNNING":
         await asyncio.sleep(0.05)
         refused = await ann.send("turn_timer")
-    assert refused["code"] == "NOT_FINISHED"              # only a finished player may move it onto START
-    assert (await ann.send("finish"))["type"] == "ack"
+    assert refused["error"]["code"] == "NOT_FINISHED"              # only a finished player may move it onto START
+    assert (await ann.send("finish"))["kind"] == "ack"
     turned = await ann.send("turn_timer")
-    assert turned["type"] == "ack" and turned["events"][0]["data"]["timer_space"] == 0
-    assert (await ann.send("turn_timer"))["code"] in ("TIMER_ON_START", "SAND_STILL_RUNNING", "TIME_UP",
+    assert turned["kind"] == "ack" and turned["events"][0]["data"]["timer_space"] == 0
+    assert (await ann.send("turn_timer"))["error"]["code"] in ("TIMER_ON_START", "SAND_STILL_RUNNING", "TIME_UP",
                                                       "NOT_BUILDING")
     for _ in range(200):
         types = [e.type for e in await jetstream_store.read(game_stream(game))]
@@ -236,9 +236,9 @@ async def test_when_the_sand_runs_out_on_start_building_stops_and_its_end_is_rec
     assert_reruns_through_the_rules(await jetstream_store.read(game_stream(game)), await vault.get(game))
     answer = await bob.send("grab_face_down")
     if state.round == 1:
-        assert answer["code"] in ("TIME_UP", "NOT_BUILDING")
+        assert answer["error"]["code"] in ("TIME_UP", "NOT_BUILDING")
     else:   # the flight needed nobody's decision and round 2's building began by itself
-        assert answer["type"] == "ack"
+        assert answer["kind"] == "ack"
     await ann.close(), await bob.close()
 
 
@@ -283,8 +283,8 @@ async def test_a_ticket_opens_one_socket_and_a_forged_one_or_a_token_in_the_url_
         forged = await connect(base, tickets.subprotocols("a-guessed-ticket"))
         in_url = await connect(base, query="?token=anything")
         claimed = await connect(base, query="?player=bob")                   # ?player= is not trusted here
-        assert [(c.welcome["type"], c.welcome.get("code")) for c in (again, forged, in_url)] == [
-            ("refused", "BAD_TICKET"), ("refused", "BAD_TICKET"), ("refused", "TOKEN_IN_URL")]
+        assert [(c.welcome["kind"], c.welcome["error"]["code"]) for c in (again, forged, in_url)] == [
+            ("error", "BAD_TICKET"), ("error", "BAD_TICKET"), ("error", "TOKEN_IN_URL")]
         assert claimed.welcome["you"] is None
         for client in (ann, again, forged, in_url, claimed):
             await client.close()
@@ -320,7 +320,7 @@ async def test_a_game_that_is_not_trucker_is_refused(live, jetstream_store):
     await jetstream_store.append(game_stream(game), [game_created("moon21", ["ann", "bob"], {}, "0" * 64, 0)],
                                  expected_seq=0)
     client = await Client.connect(live, game, "ann")
-    assert (client.welcome["type"], client.welcome["code"]) == ("refused", "NOT_A_TRUCKER_GAME")
+    assert (client.welcome["kind"], client.welcome["error"]["code"]) == ("error", "NOT_A_TRUCKER_GAME")
     missing = await Client.connect(live, "nosuchgame1", "ann")
-    assert missing.welcome["code"] == "NOT_A_TRUCKER_GAME"
+    assert missing.welcome["error"]["code"] == "NOT_A_TRUCKER_GAME"
     await client.close(), await missing.close()

@@ -62,12 +62,12 @@ async def test_a_whole_game_through_the_trucker_service_and_the_adjudicator_pass
             # The engine's own command goes over the socket; a round the adjudicator started (the bots
             # then send StartBuilding) is opened and started by the service for that move.
             answer = await sockets[actor].send_command(command.model_dump(mode="json"))
-            assert answer["type"] == "ack", (command, answer)
+            assert answer["kind"] == "ack", (command, answer)
         else:
             if state.round not in flown_rounds:     # once a round: the service takes no building move now
                 flown_rounds.add(state.round)
                 answer = await sockets["bob"].send("grab_face_down")
-                assert (answer["type"], answer["code"]) == ("refused", "NOT_BUILDING")
+                assert (answer["kind"], answer["error"]["code"]) == ("error", "NOT_BUILDING")
             actor = bots.choice(GAME.to_act(state))
             command = GAME.bot_command(state, actor, bots).model_dump(mode="json")
             await adjudicator.submit(game, actor, command, f"adj-move-{commands}")

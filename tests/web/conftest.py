@@ -4,13 +4,16 @@ fails the run: these tests never skip."""
 from pathlib import Path
 
 import pytest
-from playwright.async_api import async_playwright
+from playwright.async_api import async_playwright, expect
 
 from tests.support import testjack
 from tests.trucker_service.live import in_process, settings_for
 from tests.support.lobby_stack import http, register, stack, stack_options  # noqa: F401  (fixtures)
 
 testjack.register()         # a tiny game that ends in a few moves: standings, ratings and history
+# Expect-style waits give a page 15 s (Playwright's default is 5 s): these tests share two cores with
+# other engineers' suites, and a page drawn late is not a failure; a wrong page still fails at the end.
+expect.set_options(timeout=15_000)
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")

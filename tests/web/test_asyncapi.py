@@ -4,43 +4,21 @@ the document, and the client's protocol reader tested on that shape (services/we
 run by test_client_source.py)."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import jsonschema
 import pytest
 import websockets
-import yaml
 
 from tests.support import sockets
 from tests.support.stack import seat_and_start
-
-ROOT = Path(__file__).resolve().parents[2]
-DOC = yaml.safe_load((ROOT / "docs" / "asyncapi.yaml").read_text())
-
-
-def resolved(node):
-    """The schema with `#/components/...` references replaced by what they point at."""
-    if isinstance(node, dict):
-        if "$ref" in node:
-            target = DOC
-            for part in node["$ref"].lstrip("#/").split("/"):
-                target = target[part]
-            return resolved(target)
-        return {key: resolved(value) for key, value in node.items()}
-    if isinstance(node, list):
-        return [resolved(item) for item in node]
-    return node
-
-
-def payload(name: str) -> dict:
-    return resolved(DOC["components"]["messages"][name]["payload"])
+from tests.web.asyncapi_doc import DOC, payload, resolved, valid
 
 
 def test_the_document_names_every_socket_and_message():
     assert DOC["asyncapi"].startswith("3.")
     assert {c["address"] for c in DOC["channels"].values()} == {
         "/games/{game_id}/ws", "/tables/{table_id}/ws", "/tables/{game_id}/ws"}
-    assert set(DOC["components"]["messages"]) == {"Welcome", "Event", "Chat", "Ack", "Error", "Move", "Clock"}
+    assert set(DOC["components"]["messages"]) == {"Welcome", "Event", "Chat", "Ack", "Error", "Move", "YourTurn",
+                                                  "Presence", "Clock"}
     for name, channel in DOC["channels"].items():
         for message in channel["messages"].values():
             assert message["$ref"].startswith("#/components/messages/"), name
@@ -66,13 +44,6 @@ def test_examples_and_the_earlier_shapes_against_the_schemas():
                         payload("Error"))
     assert not jsonschema.Draft202012Validator(payload("Error")).is_valid(
         {"type": "refused", "id": "7", "code": "HAND_FULL", "message": "…"})                # Trucker's today
-
-
-def valid(message: dict) -> dict:
-    """`message` checked against the document's schema for its kind."""
-    name = {"welcome": "Welcome", "event": "Event", "chat": "Chat", "error": "Error"}[message["kind"]]
-    jsonschema.validate(message, payload(name), format_checker=jsonschema.FormatChecker())
-    return message
 
 
 @pytest.mark.integration

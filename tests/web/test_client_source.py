@@ -15,7 +15,8 @@ CATALOGUE = sorted((SOURCES / "i18n").glob("en*.ts"))          # en.ts joins the
 DYNAMIC = ("status.", "connection.", "error.", "command.", "event.", "field.", "game.", "option.", "moon21.holder.",
            "auth.signedOut.", "role.", "t2038.round.", "t2038.ore.", "t2038.kind.", "t2038.box.", "stellar.round.",
            "stellar.kind.", "stellar.step.", "stellar.timing.", "stellar.purpose.", "stellar.status.", "trucker.phase.",
-           "trucker.kind.", "trucker.short.", "trucker.connector.", "trucker.side.", "trucker.source.", "trucker.good.")
+           "trucker.kind.", "trucker.short.", "trucker.connector.", "trucker.side.", "trucker.source.", "trucker.good.",
+           "trucker.pick.", "trucker.colour.", "trucker.crewKind.")
 
 
 def keys_of(path: Path) -> list[str]:

@@ -82,7 +82,8 @@ async def test_lobby_screens_private_table_chat_clock_and_the_generic_table(stac
     await ann.page.get_by_role("button", name="Start the game").click()
     for person in (ann, bob, cy):
         await expect(person.page.locator("section.game[data-game=testjack]")).to_be_visible()
-        await expect(person.page.locator(".clock")).to_contain_text("Time left for this decision")
+        await expect(person.page.locator(".seat-clocks li")).to_have_count(3)      # every seat's clock
+        await expect(person.page.locator(".seat-clocks li.running")).to_have_count(1)   # the one to act counts
         await expect(person.page.locator("details.panel[open] > dl.tree")).to_be_visible()   # the view, readably
 
     # A few moves on the generic table: whoever's page says it is their turn clicks an action.

@@ -1,7 +1,8 @@
 """Trucker's real-time building played in browsers: two players (one at phone width) grab components
 from the shared warehouse at the same time, turn them and place them on their ships by clicking, over
-the Trucker service's socket with a lobby ticket, then finish; a visitor watches both ships grow. Then a few of the flight's decisions are answered from
-the action list. Every
+the Trucker service's socket with a lobby ticket, then finish; a visitor watches both ships grow. Then a
+few of the flight's decisions are answered: those that use pieces of the ship by picking them on the drawn
+ship, the others from the action list. Every
 wait is for a state the page shows (the lobby's view caught up with the service's last seq), never a
 sleep."""
 from __future__ import annotations
@@ -62,6 +63,23 @@ async def grab_and_place(person: Person) -> str:
         await expect(page.locator(f".my-ship [data-component='{component}']")).to_have_count(1)
         return component
     raise AssertionError(f"{person.name} found nothing that fits in six grabs")
+
+
+async def answer_on_the_ship(person: Person) -> None:
+    """Pick pieces on the decision's ship, each up to as often as an answer uses it, until some answer
+    uses exactly what is picked (none picked may already be one); then confirm the first such answer."""
+    decision = person.page.locator("section.decision")
+    answers = decision.locator("button[data-answer]")
+    for target in await decision.locator("[data-pick]").all():
+        if await answers.count():
+            break
+        for _ in range(int(await target.get_attribute("data-most"))):
+            picked = await target.get_attribute("data-picked")
+            await target.click()
+            await expect(target).not_to_have_attribute("data-picked", picked)
+            if await answers.count():
+                break
+    await answers.first.click()
 
 
 async def build(person: Person, count: int) -> list[str]:
@@ -134,18 +152,24 @@ async def test_two_players_build_their_ships_at_once_while_a_visitor_watches(sta
     await expect(cy.page.locator(f".trucker tr[data-player='{bob.player_id}'] td").nth(2)).to_have_text("2")
     await cy.screenshot(screenshots / "trucker-after-building.png")
 
-    # After building the game goes on through the lobby: repairs and the flight's decisions are answered
-    # from the generic action list, and every page draws each answer.
+    # After building the game goes on through the lobby: the flight's decisions that use pieces of the ship
+    # are answered on the drawn ship, repairs and the rest from the action list; every page draws each answer.
     answered = 0
     while answered < FLIGHT_ANSWERS:
         seq = max([await person.seq() for person in people])
         for person in people:
             await person.wait_drawn(seq)
-        acting = [p for p in (ann, bob) if await p.action_commands()]
+        acting = [p for p in (ann, bob)
+                  if await p.action_commands() or await p.page.locator("section.decision").count()]
         if not acting:
             break
-        choice = await generic_choice(acting[0], [])
-        await act_and_wait(acting[0], lambda: acting[0].send_command(choice), people)
+        person = acting[0]
+        if await person.page.locator("section.decision").count():
+            await act_and_wait(person, lambda: answer_on_the_ship(person), people)
+        else:
+            others = [c for c in await person.action_commands() if c["type"] != "GiveUp"]
+            choice = others[0] if others else await generic_choice(person, [])
+            await act_and_wait(person, lambda: person.send_command(choice), people)
         answered += 1
     # The cards may ask nothing of ships this small: then the round's flight has run to its end.
     board = cy.page.locator("[data-board=trucker]")

@@ -56,7 +56,7 @@ class Person:
 
     async def open_table(self, table_id: str) -> None:
         await self.goto(f"/tables/{table_id}")
-        await expect(self.page.locator("#table-title")).to_be_visible()
+        await expect(self.page.locator("#table-title")).to_be_visible(timeout=30_000)
 
     async def seq(self) -> int:
         return int(await self.page.locator("section.game").get_attribute("data-seq") or 0)

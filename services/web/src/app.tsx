@@ -9,17 +9,20 @@ import { PlayerPage } from "./screens/PlayerPage";
 import { TableRoom } from "./screens/TableRoom";
 import { signedOutReason } from "./api/auth";
 import { useSession } from "./ui/hooks";
+import { useMyTurns } from "./ui/myTurns";
 
 export function App() {
   const route = useRoute();
   const me = useSession();
+  const waiting = useMyTurns(Boolean(me));
   return (
     <>
       <a class="skip" href="#main">{t("nav.skip")}</a>
       <header class="top">
         <a class="brand" href={href({ name: "lobby" })}>{t("app.name")}</a>
         <nav aria-label={t("nav.label")}>
-          <a href={href({ name: "lobby" })} aria-current={route.name === "lobby" ? "page" : undefined}>{t("nav.lobby")}</a>
+          <a href={href({ name: "lobby" })} aria-current={route.name === "lobby" ? "page" : undefined}>{t("nav.lobby")}
+            {waiting > 0 && <span class="badge turn-badge" data-my-turns={waiting} role="status">{t("nav.yourTurns", { count: waiting })}</span>}</a>
           <a href={href({ name: "create" })} aria-current={route.name === "create" ? "page" : undefined}>{t("nav.create")}</a>
           <a href={href({ name: "leaderboards" })} aria-current={route.name === "leaderboards" ? "page" : undefined}>{t("nav.leaderboards")}</a>
           <a href={href({ name: "account" })} aria-current={route.name === "account" ? "page" : undefined} data-me={me?.playerId ?? ""}>

@@ -20,6 +20,11 @@ export const api = {
   openapi: () => call<{ paths?: Record<string, Record<string, { parameters?: { name: string }[] }>> }>("openapi"),
 
   listTables: (query: TableQuery = {}) => authed<TablePage>("listTables", { query: { ...query } }),
+  /** The tables I sit at, most urgent first; `to_act: true` only those where I owe a decision. */
+  myTables: (query: { status?: TableStatus; to_act?: boolean; offset?: number; limit?: number } = {}) =>
+    authed<TablePage>("myTables", { query: { ...query } }),
+  /** Seat me at the best waiting table of this kind, or open one; it starts by itself once full. */
+  quickPlay: (body: { game: string; seats: number; rated: boolean }) => authed<Table>("quickPlay", { body }),
   createTable: (body: { game: string; seats: number; options: Record<string, unknown>; private: boolean }) =>
     authed<Table>("createTable", { body }),
   getTable: (id: string, invite?: string) => authed<Table>("getTable", { ...table(id), query: { invite } }),

@@ -1,9 +1,8 @@
-// The socket protocol, as docs/asyncapi.yaml defines it (version 1): every server message is
-// `{"v": 1, "kind": ...}`. The lobby speaks it; the Trucker service still sends
-// `{"type": "welcome" | "ack" | "refused" | "event", ...}`, and a lobby from before version 1 sent
-// `{"kind": "event", seq, type, ...}` (the event's fields at the top). `normalize` reads all three,
-// so the client works with each server before and after it moves to version 1.
-import type { ChatMessage, GameEvent } from "./types";
+// The socket protocol, as docs/asyncapi.yaml defines it (version 1): every message either way is
+// `{"v": 1, "kind": ...}`, on the lobby's sockets and the Trucker service's alike. A lobby from before
+// version 1 sent `{"kind": "event", seq, type, ...}` (the event's fields at the top); `normalize` still
+// reads that, for a lobby not yet upgraded.
+import type { ChatMessage, ClockState, GameEvent } from "./types";
 
 export const PROTOCOL_VERSION = 1;
 
@@ -11,17 +10,19 @@ export interface ProtocolError { code: string; message: string }
 
 export type ServerMessage =
   | { kind: "welcome"; stream: string | null; you: string | null; seq: number; view?: unknown }
-  | { kind: "event"; event: GameEvent }
+  | { kind: "event"; event: GameEvent; clock?: ClockState | null }
   | { kind: "chat"; chat: ChatMessage }
   | { kind: "ack"; id: string | null; seq: number; events: GameEvent[]; raw: Record<string, unknown> }
   | { kind: "error"; id: string | null; error: ProtocolError }
+  | { kind: "your_turn"; gameId: string; seq: number; dueAt: string | null }
+  | { kind: "clock"; gameId: string; seq: number; clock: ClockState }
   | { kind: "unknown"; raw: unknown };
 
 type Raw = Record<string, unknown>;
 
 const asError = (raw: Raw): ProtocolError => {
   const nested = raw.error as Partial<ProtocolError> | undefined;
-  return { code: String(nested?.code ?? raw.code ?? "ERROR"), message: String(nested?.message ?? raw.message ?? "") };
+  return { code: String(nested?.code ?? "ERROR"), message: String(nested?.message ?? "") };
 };
 
 const chatOf = (value: unknown): ChatMessage | null => {
@@ -46,13 +47,15 @@ export function normalize(input: unknown): ServerMessage {
   if (!input || typeof input !== "object") return { kind: "unknown", raw: input };
   const raw = input as Raw;
   const unified = typeof raw.v === "number" && raw.v >= PROTOCOL_VERSION;
-  // Version 1 and the lobby today name the message in `kind`; Trucker today in `type`.
-  const kind = typeof raw.kind === "string" ? raw.kind : typeof raw.type === "string" ? raw.type : "";
+  const kind = typeof raw.kind === "string" ? raw.kind : "";
   const legacyLobbyEvent = !unified && typeof raw.kind === "string";
   switch (kind) {
     case "event": {
       const event = eventOf(legacyLobbyEvent ? raw : raw.event);
-      return event ? { kind: "event", event } : { kind: "unknown", raw };
+      if (!event) return { kind: "unknown", raw };
+      // A push may carry the game's clock as of its event (as a view does): the page need not ask again.
+      const clock = unified && raw.clock && typeof raw.clock === "object" ? (raw.clock as ClockState) : undefined;
+      return clock ? { kind: "event", event, clock } : { kind: "event", event };
     }
     case "chat": {
       const chat = chatOf(unified ? raw.chat : raw);
@@ -67,8 +70,15 @@ export function normalize(input: unknown): ServerMessage {
         events: ((raw.events as unknown[]) ?? []).map(eventOf).filter((e): e is GameEvent => e !== null),
       };
     case "error":
-    case "refused":
       return { kind: "error", id: (raw.id as string | null) ?? null, error: asError(raw) };
+    case "clock":
+      return unified && typeof raw.game_id === "string" && raw.clock && typeof raw.clock === "object"
+        ? { kind: "clock", gameId: raw.game_id, seq: Number(raw.seq ?? 0), clock: raw.clock as ClockState }
+        : { kind: "unknown", raw };
+    case "your_turn":
+      return unified && typeof raw.game_id === "string"
+        ? { kind: "your_turn", gameId: raw.game_id, seq: Number(raw.seq ?? 0), dueAt: typeof raw.due_at === "string" ? raw.due_at : null }
+        : { kind: "unknown", raw };
     default:
       return { kind: "unknown", raw };
   }
@@ -77,13 +87,14 @@ export function normalize(input: unknown): ServerMessage {
 // Commands a real-time service stamps with its own clock: an `at` from the client is not its to say.
 const STAMPED = new Set(["TurnTimer", "StartBuilding", "CallTimeUp"]);
 
-/** A move for the Trucker service, as it reads one today: `{id, command}` with the engine's command
- *  (as `legal_actions` lists it), `at` left out where the service stamps its own clock. Version 1's
- *  `{"v": 1, "kind": "move", …}` once the service reads it (docs/web-client.md, "Sockets"). */
-export function moveMessage(id: string, command: { type: string; [field: string]: unknown }): { id: string; command: Record<string, unknown> } {
-  if (!STAMPED.has(command.type)) return { id, command };
+export interface MoveMessage { v: 1; kind: "move"; id: string; command: Record<string, unknown> }
+
+/** A move for the Trucker service: `{"v": 1, "kind": "move", id, command}` with the engine's command
+ *  (as `legal_actions` lists it), `at` left out where the service stamps its own clock. */
+export function moveMessage(id: string, command: { type: string; [field: string]: unknown }): MoveMessage {
+  if (!STAMPED.has(command.type)) return { v: PROTOCOL_VERSION, kind: "move", id, command };
   const { at: _at, ...rest } = command;
-  return { id, command: rest };
+  return { v: PROTOCOL_VERSION, kind: "move", id, command: rest };
 }
 
 /** Close codes: 4000 + the HTTP status of the refusal (4401 bad credentials, 4404 no such game, …). */

@@ -3,12 +3,13 @@
 import { ApiError } from "./http";
 import { socketProtocols, stillSignedIn } from "./auth";
 import { CLOSE_RATE_LIMITED, CLOSE_SIGNED_OUT, isFinalClose, normalize, type ProtocolError, type ServerMessage } from "./protocol";
-import type { ChatMessage, GameEvent } from "./types";
+import type { ChatMessage, ClockState, GameEvent } from "./types";
 
 export type FeedStatus = "connecting" | "live" | "reconnecting" | "closed" | "signedOut";
 
 export interface FeedHandlers {
-  onEvent: (event: GameEvent) => void;
+  /** `clock`: the game's clock as of this event, when the push carries one. */
+  onEvent: (event: GameEvent, clock?: ClockState | null) => void;
   onChat?: (chat: ChatMessage) => void;
   onWelcome?: (welcome: Extract<ServerMessage, { kind: "welcome" }>) => void;
   /** Anything else the server sends (Trucker's acks and refusals of moves). */
@@ -23,6 +24,8 @@ export interface FeedTarget {
   /** The game or table the ticket is for (the lobby checks a private one's membership or invite). */
   gameId: string;
   invite?: string;
+  /** More query parameters (the lobby's `notify=true` for `your_turn` pushes). */
+  query?: Record<string, string>;
 }
 
 const RETRY_MS = [250, 500, 1000, 2000, 4000];
@@ -42,8 +45,9 @@ export class LiveFeed {
   private timer: number | undefined;
   private refusal: string | null = null;
 
-  /** `lastSeq`: the last seq already shown (0: from the start). */
-  constructor(private readonly target: FeedTarget, public lastSeq: number, private readonly handlers: FeedHandlers) {}
+  /** `lastSeq`: the last seq already shown (0: from the start; null: nothing, and the welcome brings the
+   *  whole state at its seq, as Trucker's does: the first connection asks for no events before it). */
+  constructor(private readonly target: FeedTarget, public lastSeq: number | null, private readonly handlers: FeedHandlers) {}
 
   async start(): Promise<void> {
     this.stopped = false;
@@ -58,7 +62,8 @@ export class LiveFeed {
     }
     if (this.stopped) return;
     this.refusal = null;
-    const socket = new WebSocket(socketUrl(this.target.path, { after: String(this.lastSeq) }), protocols);
+    const query: Record<string, string> = { ...this.target.query, ...(this.lastSeq === null ? {} : { after: String(this.lastSeq) }) };
+    const socket = new WebSocket(socketUrl(this.target.path, query), protocols);
     this.socket = socket;
     socket.onopen = () => {
       this.attempt = 0;
@@ -117,12 +122,13 @@ export class LiveFeed {
     }
     const message = normalize(parsed);
     if (message.kind === "event") {
-      if (message.event.seq <= this.lastSeq) return;      // already shown (a resume may overlap)
+      if (this.lastSeq !== null && message.event.seq <= this.lastSeq) return;   // already shown (a resume may overlap)
       this.lastSeq = message.event.seq;
-      this.handlers.onEvent(message.event);
+      this.handlers.onEvent(message.event, message.clock);
     } else if (message.kind === "chat") {
       this.handlers.onChat?.(message.chat);
     } else if (message.kind === "welcome") {
+      if (this.lastSeq === null) this.lastSeq = message.seq;     // the welcome's state covers up to its seq
       this.handlers.onWelcome?.(message);
     } else if (message.kind === "error") {
       if (message.id === null) this.refusal = message.error.code;

@@ -20,6 +20,23 @@ export interface Table {
   standings: Standing[];
   seq: number;
   realtime_url: string | null;
+  quickplay?: boolean;
+  /** A running game with time controls: each seat's clock (docs/clock.md); null or absent: untimed. */
+  clock?: ClockState | null;
+}
+
+/** One seat's clock: its time bank left (as of when it was read), and what it owes since when, until when. */
+export interface SeatClock { bank_seconds: number | null; owes_since: string | null; due_at: string | null }
+
+/** A game's clock as views and `GET /tables/{id}` carry it: the time controls and each seat's clock.
+ *  `paused_at`, when present and set: the clock stopped counting then (a pause by agreement). */
+export interface ClockState {
+  control: { decision_seconds?: number | null; bank_seconds?: number | null; increment_seconds?: number | null;
+             timeout_policy?: string | null } | null;
+  seq: number;
+  seats: Record<string, SeatClock>;
+  paused?: boolean;
+  paused_at?: string | null;
 }
 
 export interface Standing { player: string; rank: number; score?: number | null; [key: string]: unknown }
@@ -100,4 +117,6 @@ export interface ViewReply {
   players: string[];
   ended: string | null;
   view: GameView;
+  /** The game's clock now (docs/clock.md): each seat's bank and due time; null when untimed or over. */
+  clock?: ClockState | null;
 }

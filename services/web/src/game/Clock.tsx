@@ -1,10 +1,9 @@
-// Whose turn it is, and the decision clock when the table has one (`decision_seconds`): the time left
-// counts from the last event that changed the game, as the clock service counts it (docs/clock.md).
+// Whose turn it is, and the clock: every seat's time as the lobby's view carries it (`clock`, the fold the
+// decision clock itself runs: docs/clock.md), counted down on the page, low time marked.
 import { useEffect, useState } from "preact/hooks";
-import type { GameEvent } from "../api/types";
+import type { ClockState } from "../api/types";
 import { t } from "../i18n";
-
-const NO_EFFECT = "CommandHadNoEffect";
+import { seatTime, splitTime } from "./clockMath";
 
 export function Turn({ toAct, myTurn, names, ended }:
   { toAct: string[] | null; myTurn: boolean; names: Record<string, string>; ended: boolean }) {
@@ -16,16 +15,49 @@ export function Turn({ toAct, myTurn, names, ended }:
   return <p class={myTurn && !ended ? "turn mine" : "turn"} role="status" aria-live="polite" data-my-turn={myTurn && !ended}>{text}</p>;
 }
 
-export function Clock({ seconds, events, ended }: { seconds: number; events: GameEvent[]; ended: boolean }) {
+function useNow(): number {
   const [now, setNow] = useState(Date.now());
   useEffect(() => {
     const timer = window.setInterval(() => setNow(Date.now()), 1000);
     return () => window.clearInterval(timer);
   }, []);
-  if (ended || !(seconds > 0)) return <p class="clock muted">{t("game.noClock")}</p>;
-  const last = [...events].reverse().find((e) => e.type !== NO_EFFECT);
-  if (!last) return null;
-  const left = Math.max(0, Math.round((Date.parse(last.time) + seconds * 1000 - now) / 1000));
-  const text = t("game.clock", { minutes: Math.floor(left / 60), seconds: String(left % 60).padStart(2, "0") });
-  return <p class={left < 15 ? "clock urgent" : "clock"} role="timer" aria-label={t("game.clockLabel")}>{text}</p>;
+  return now;
+}
+
+function timeText(left: number): string {
+  const { days, clock } = splitTime(left);
+  return days > 0 ? t("game.clockDays", { days, time: clock }) : clock;
+}
+
+/** Each seat's clock, in seat order: running (the seat owes a decision) and low time marked. */
+export function Clocks({ clock, players, names, me, ended }:
+  { clock: ClockState | null; players: string[]; names: Record<string, string>; me: string | null; ended: boolean }) {
+  const now = useNow();
+  if (ended || !clock || !clock.control) return <p class="clock muted">{t("game.noClock")}</p>;
+  const paused = Boolean(clock.paused || clock.paused_at);
+  const mine = me ? seatTime(clock, clock.seats[me], now) : null;
+  return (
+    <div class="clocks" data-paused={paused}>
+      {mine?.running && mine.left !== null && (
+        <p class={mine.low ? "clock urgent" : "clock"} role="timer" aria-label={t("game.clockLabel")}>
+          {t("game.clock", { time: timeText(mine.left) })}</p>
+      )}
+      {paused && <p class="clock paused" role="status">{t("game.clockPaused")}</p>}
+      <ul class="seat-clocks" aria-label={t("game.clocksLabel")}>
+        {players.map((player) => {
+          const time = seatTime(clock, clock.seats[player], now);
+          const classes = ["seat-clock", time.running ? "running" : "", time.low ? "low" : ""].filter(Boolean).join(" ");
+          return (
+            <li key={player} class={classes} data-player={player} data-left={time.left ?? ""} data-running={time.running}
+                data-low={time.low}>
+              <span class="who">{names[player] ?? player}</span>{" "}
+              <span class="time">{time.left === null ? "—" : timeText(time.left)}</span>
+              {time.running && <span class="owes"> {t("game.clockOwes")}</span>}
+              {time.low && <span class="low-note"> {t("game.clockLow")}</span>}
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
 }

@@ -9,7 +9,9 @@ import type { BoardModule } from "../boards/types";
 import { t } from "../i18n";
 import { ErrorNote } from "../ui/ErrorNote";
 import { Actions } from "./Actions";
-import { Clock, Turn } from "./Clock";
+import { Clocks, Turn } from "./Clock";
+import { withPush } from "./clockMath";
+import { refreshMyTurns } from "../ui/myTurns";
 import { GameLog } from "./GameLog";
 import { markBoardDrawn, markDrawn, markSent } from "./metrics";
 import { Review } from "./Review";
@@ -63,6 +65,7 @@ export function GameTable({ gameId, game, names, me, invite, table }: Props) {
     markSent(state.drawnSeq);
     try {
       await api.submit(gameId, command, commandId());
+      refreshMyTurns();             // the badge: this game may no longer wait for me
     } catch (error) {
       setRefusal(error);
       throw error;
@@ -73,7 +76,9 @@ export function GameTable({ gameId, game, names, me, invite, table }: Props) {
   const send = (command: Command) => void submit(command).catch(() => undefined);
 
   const standings = useMemo(() => finalStandings(table, view), [table, view]);
-  const seconds = Number((table.options as { decision_seconds?: unknown }).decision_seconds ?? 0);
+  // The live clock (not a past position's): the view's, with a newer `your_turn` push's due time.
+  const clock = withPush(state.clock, me, state.turnPush);
+  const players = table.seats.map((s) => s.player_id).filter((p): p is string => Boolean(p));
   return (
     <section class="game" aria-labelledby="game-title" data-game={game} data-seq={state.drawnSeq}
              data-actions-seq={seated ? state.actionsSeq : state.drawnSeq}
@@ -81,7 +86,7 @@ export function GameTable({ gameId, game, names, me, invite, table }: Props) {
       <div class="panel game-head">
         <h2 id="game-title">{t("game.title")}</h2>
         <Turn toAct={toAct} myTurn={myTurn} names={names} ended={ended} />
-        <Clock seconds={seconds} events={state.events} ended={ended} />
+        <Clocks clock={clock} players={players} names={names} me={seated ? me : null} ended={ended} />
         <p class="connection" data-connection={state.status}>{t(`connection.${state.status}`)}</p>
         {!seated && <p class="muted">{t("game.spectating")}</p>}
         {reviewable && state.drawnSeq > 0 && (

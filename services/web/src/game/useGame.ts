@@ -4,7 +4,8 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { ApiError, api } from "../api/client";
 import { LiveFeed, type FeedStatus } from "../api/socket";
-import type { Command, GameEvent, GameView } from "../api/types";
+import type { ClockState, Command, GameEvent, GameView } from "../api/types";
+import { refreshMyTurns } from "../ui/myTurns";
 
 export interface GameState {
   events: GameEvent[];
@@ -18,6 +19,10 @@ export interface GameState {
   actionsSeq: number;
   status: FeedStatus;
   error: unknown;
+  /** The game's clock as the last view carried it (null: untimed, or over). */
+  clock: ClockState | null;
+  /** The latest `your_turn` push for my seat: the seq after which I owe a decision, and its due time. */
+  turnPush: { seq: number; dueAt: string | null } | null;
 }
 
 async function wholeLog(gameId: string, invite?: string): Promise<GameEvent[]> {
@@ -32,7 +37,8 @@ async function wholeLog(gameId: string, invite?: string): Promise<GameEvent[]> {
 
 export function useGame(gameId: string, seated: boolean, invite?: string): GameState & { refresh: () => void } {
   const [state, setState] = useState<GameState>(
-    { events: [], view: null, ended: null, actions: [], drawnSeq: 0, actionsSeq: 0, status: "connecting", error: null });
+    { events: [], view: null, ended: null, actions: [], drawnSeq: 0, actionsSeq: 0, status: "connecting", error: null,
+      clock: null, turnPush: null });
   const latest = useRef(0);
   const refreshing = useRef<Promise<void> | null>(null);
   const again = useRef(false);
@@ -46,7 +52,8 @@ export function useGame(gameId: string, seated: boolean, invite?: string): GameS
     // The view is drawn as soon as it arrives; my actions (slower to compute for some games) follow.
     const view = api.view(gameId, invite).then((reply) => {
       if (reply.seq < upTo) again.current = true;      // a replica behind the push: ask again
-      setState((old) => ({ ...old, view: reply.view, ended: reply.ended, drawnSeq: Math.max(old.drawnSeq, reply.seq), error: null }));
+      setState((old) => ({ ...old, view: reply.view, ended: reply.ended, clock: reply.clock ?? null,
+                           drawnSeq: Math.max(old.drawnSeq, reply.seq), error: null }));
     });
     const actions = (seated ? api.actions(gameId) : Promise.resolve([])).then((list) => {
       setState((old) => ({ ...old, actions: list, actionsSeq: Math.max(old.actionsSeq, upTo) }));
@@ -70,11 +77,23 @@ export function useGame(gameId: string, seated: boolean, invite?: string): GameS
       latest.current = events.length ? events[events.length - 1].seq : 0;
       setState((old) => ({ ...old, events }));
       refresh();
-      feed = new LiveFeed({ path: `/games/${encodeURIComponent(gameId)}/ws`, gameId, invite }, latest.current, {
-        onEvent: (event) => {
+      // A seat asks for `your_turn` pushes: they move the header's badge and my clock at once.
+      const query = seated ? { notify: "true" } : undefined;
+      feed = new LiveFeed({ path: `/games/${encodeURIComponent(gameId)}/ws`, gameId, invite, query }, latest.current, {
+        onEvent: (event, clock) => {
           latest.current = Math.max(latest.current, event.seq);
-          setState((old) => ({ ...old, events: [...old.events, event] }));
+          setState((old) => ({ ...old, events: [...old.events, event], clock: clock === undefined ? old.clock : clock }));
           queueMicrotask(refresh);
+        },
+        onMessage: (message) => {
+          // The lobby's `clock` push (a decision began or ended, a pause): shown at once.
+          if (message.kind === "clock" && message.gameId === gameId) {
+            setState((old) => ({ ...old, clock: !old.clock || message.seq >= old.clock.seq ? message.clock : old.clock }));
+            return;
+          }
+          if (message.kind !== "your_turn" || message.gameId !== gameId) return;
+          setState((old) => ({ ...old, turnPush: { seq: message.seq, dueAt: message.dueAt } }));
+          refreshMyTurns();
         },
         onStatus: (status) => {
           setState((old) => ({ ...old, status }));

@@ -41,7 +41,8 @@ export function useRealtime(url: string | null, gameId: string, invite?: string)
   useEffect(() => {
     if (!url) return;
     const moves = pending.current;
-    const live = new LiveFeed({ path: url, gameId, invite }, 0, {
+    // No `after` at first (the welcome's view is the whole state); after a drop, the last seq handled.
+    const live = new LiveFeed({ path: url, gameId, invite }, null, {
       onWelcome: (welcome) => {
         setYou(welcome.you);
         setSeq((old) => Math.max(old, welcome.seq));

@@ -1,4 +1,4 @@
-// The lobby: my games (with a badge where I am to act), and every table with filters.
+// The lobby: my games (with a badge where I am to act), quick play, and every table with filters.
 import { useEffect, useState } from "preact/hooks";
 import { api, type TableQuery } from "../api/client";
 import type { Table, TableStatus } from "../api/types";
@@ -8,6 +8,7 @@ import { ErrorNote } from "../ui/ErrorNote";
 import { gameName, useEngines } from "../ui/engines";
 import { useLoad, useSession } from "../ui/hooks";
 import { MyGames } from "./MyGames";
+import { QuickPlay } from "./QuickPlay";
 import { SignIn } from "./Account";
 
 const PAGE = 20;
@@ -19,6 +20,7 @@ export function LobbyScreen() {
   return (
     <div class="lobby">
       {me ? <MyGames me={me.playerId} /> : <SignIn />}
+      {me && <QuickPlay />}
       <TableList />
     </div>
   );

@@ -1,5 +1,5 @@
-// "My games": the tables I sit at, with a badge where I am to act (the view's `to_act`, or my legal
-// actions for an engine whose view does not say). Polled while the lobby is open.
+// "My games": the tables I sit at, most urgent first, with a badge where I owe a decision
+// (`GET /players/me/tables`, and `?to_act=true` for the badges). Polled while the lobby is open.
 import { useEffect } from "preact/hooks";
 import { api } from "../api/client";
 import type { Table } from "../api/types";
@@ -9,21 +9,15 @@ import { useLoad } from "../ui/hooks";
 import { TableRows } from "./Lobby";
 
 const POLL_MS = 10_000;
+const LIMIT = 100;
 
-async function myTables(me: string): Promise<{ tables: Table[]; toAct: Set<string> }> {
-  const pages = await Promise.all((["playing", "open"] as const).map((status) => api.listTables({ status, limit: 100 })));
-  const tables = pages.flatMap((page) => page.items).filter((table) => table.seats.some((s) => s.player_id === me));
-  const toAct = new Set<string>();
-  await Promise.all(tables.filter((table) => table.status === "playing" && table.game_id).map(async (table) => {
-    const { view } = await api.view(table.game_id!);
-    const mine = Array.isArray(view.to_act) ? view.to_act.includes(me) : (await api.actions(table.game_id!)).length > 0;
-    if (mine) toAct.add(table.table_id);
-  }));
-  return { tables, toAct };
+async function myTables(): Promise<{ tables: Table[]; toAct: Set<string> }> {
+  const [all, waiting] = await Promise.all([api.myTables({ limit: LIMIT }), api.myTables({ to_act: true, limit: LIMIT })]);
+  return { tables: all.items, toAct: new Set(waiting.items.map((table) => table.table_id)) };
 }
 
 export function MyGames({ me }: { me: string }) {
-  const mine = useLoad(() => myTables(me), [me]);
+  const mine = useLoad(() => myTables(), [me]);
   useEffect(() => {
     const timer = window.setInterval(() => document.visibilityState === "visible" && mine.reload(), POLL_MS);
     return () => window.clearInterval(timer);

@@ -2,8 +2,9 @@
 // table's realtime link; the adjudicator refuses them), the view and my legal actions come from the
 // lobby, which follows the same stream. Drawn: the shared warehouse, my hand with its rotation, my ship
 // with the squares where the hand may go, the reserve, the hourglass and finishing, everyone else's
-// ship; then the flight board, the card and the players. Decisions of the flight and repairs stay in
-// the generic action list.
+// ship; then the flight board, the card and the players. The flight's decisions that use pieces of my
+// ship (cannons, engines, the part to keep, crew, goods, aliens, cargo) are chosen by clicking them on my
+// drawn ship (Decision.tsx); repairs, planets, offers, defending and giving up stay in the action list.
 import { useEffect, useMemo, useState } from "preact/hooks";
 import type { Command, GameEvent } from "../../api/types";
 import { t, tx } from "../../i18n";
@@ -13,6 +14,8 @@ import "./trucker.css";
 import { Hand, Hourglass, Warehouse } from "./Building";
 import { loadData, type TruckerData } from "./data";
 import { cabinColour, FlightBoard, Players } from "./Flight";
+import { ShipDecision } from "./Decision";
+import { PICKED_ON_SHIP, shipAnswers } from "./picking";
 import { ShipSvg, shipLabel } from "./Ship";
 import type { TruckerView } from "./view";
 
@@ -24,6 +27,7 @@ function TruckerBoard({ view: raw, actions, submit, names, me, reviewing, realti
   const [error, setError] = useState<unknown>(null);
   const [refusal, setRefusal] = useState<unknown>(null);
   const [rotation, setRotation] = useState(0);
+  const [sending, setSending] = useState(false);
   useEffect(() => { loadData().then(setData, setError); }, []);
   const view = raw as unknown as TruckerView;
   const building = view.phase === "building";
@@ -31,9 +35,10 @@ function TruckerBoard({ view: raw, actions, submit, names, me, reviewing, realti
 
   const send = (command: Command) => {
     setRefusal(null);
+    setSending(true);
     // Building moves go to the real-time service; everything else (repairs, the flight) to the lobby.
     const sent = building && realtime ? realtime.send(command) : submit(command);
-    sent.catch(setRefusal);
+    sent.catch(setRefusal).finally(() => setSending(false));
   };
   const targets = useMemo(() => {
     const player = view.players?.[me ?? ""];
@@ -67,6 +72,9 @@ function TruckerBoard({ view: raw, actions, submit, names, me, reviewing, realti
             <Hourglass view={view} actions={mine} send={send} />
           </div>
         </div>
+      )}
+      {!building && me && myShip && shipAnswers(mine).length > 0 && (
+        <ShipDecision data={data} ship={myShip} answers={shipAnswers(mine)} busy={sending} send={send} name={names[me] ?? me} />
       )}
       {!building && <FlightBoard data={data} view={view} names={names} />}
       <section class="panel ships" aria-labelledby="trucker-ships-title">
@@ -105,4 +113,4 @@ function describe(event: GameEvent, names: Record<string, string>): string | nul
   }
 }
 
-export const board: BoardModule = { Board: TruckerBoard, describe, handles: BUILDING_ACTIONS };
+export const board: BoardModule = { Board: TruckerBoard, describe, handles: [...BUILDING_ACTIONS, ...PICKED_ON_SHIP] };
