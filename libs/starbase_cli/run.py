@@ -201,7 +201,9 @@ def notifier_child(env: dict, lobby_port: int) -> Child:
     health = free_port()
     return Child("notifier", "notifier", f"http://127.0.0.1:{health}/readyz",
                  {"NOTIFIER_HEALTH_PORT": str(health), "NOTIFIER_HEALTH_HOST": "127.0.0.1",
-                  "NOTIFIER_PUBLIC_URL": f"http://127.0.0.1:{lobby_port}"},
+                  "NOTIFIER_PUBLIC_URL": f"http://127.0.0.1:{lobby_port}",
+                  # the clock's default, so a table timed by it is warned of low time too
+                  "CLOCK_DEFAULT_SECONDS": env.get("CLOCK_DEFAULT_SECONDS", "120")},
                  address=f"health http://127.0.0.1:{health}/readyz  (webhooks; e-mail when NOTIFIER_SMTP_HOST is set)")
 
 

@@ -3,6 +3,7 @@ scoring's durable consumer):
 
     await finish_shielded(handle(messages))   # a stop (cancel) waits for the batch, then is raised
     heartbeat = keep_alive(messages, every)   # `in_progress` while handling; cancel it when done
+    raise_if_cancelled()                      # each turn of the pull loop: a swallowed stop still stops
     await quietly(*(m.nak() for m in messages))
 
 Shielded because a cancel landing inside a Redis or NATS call may be swallowed by the client library,
@@ -22,6 +23,15 @@ async def finish_shielded(work: Awaitable[Any]) -> Any:
     except asyncio.CancelledError:
         await asyncio.wait({step})
         raise
+
+
+def raise_if_cancelled() -> None:
+    """Raise CancelledError when the running task has been asked to stop. Python 3.11's `wait_for` (used
+    inside nats-py's fetch) can swallow a cancel that lands as its timeout fires; a pull loop that just
+    goes round again on a timeout would then never stop, so it asks here on each turn."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError()
 
 
 async def quietly(*calls: Awaitable[Any]) -> None:

@@ -1,18 +1,18 @@
 """The sockets' messages in one shape, whichever protocol the server speaks (no I/O here).
 
-Two shapes are live at once while the servers move to the versioned protocol (`docs/asyncapi.yaml` on
-the web client's branch):
+The servers speak the versioned protocol (`docs/asyncapi.yaml`); the older shapes are still read, so
+the load tool can measure a server of an earlier release:
 
-- the lobby's game and table sockets: today `{"kind": "event", "seq", "type", "data", …}` (the event's
+- the lobby's game and table sockets: before version 1 `{"kind": "event", "seq", "type", "data", …}` (the event's
   fields at the top), `{"kind": "error", "error": {code, message}}`; version 1 `{"v": 1, "kind":
   "welcome", …}`, `{"v": 1, "kind": "event", "event": {…}}`, `{"v": 1, "kind": "error", "id": null,
   "error": {…}}`, `{"v": 1, "kind": "chat", "chat": {…}}`;
-- the Trucker service's socket: today `{"type": "welcome" | "event" | "ack" | "refused", …}` with a
+- the Trucker service's socket: before version 1 `{"type": "welcome" | "event" | "ack" | "refused", …}` with a
   refusal's `code` at the top; version 1 the same `kind`s as the lobby plus `ack`, a refusal being an
   `error` with the move's `id`.
 
 `read` turns any of them into a `Message`; `move` writes a Trucker move in the shape the service
-spoke in its welcome (today's service refuses the version-1 fields, a version-1 one expects them).
+spoke in its welcome (an older service refuses the version-1 fields, a version-1 one expects them).
 """
 from __future__ import annotations
 

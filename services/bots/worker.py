@@ -29,7 +29,7 @@ from prometheus_client import Counter
 
 from bots.tracker import Move, Tracker
 from starbase_core import consumer_lag
-from starbase_core.batches import finish_shielded, keep_alive, quietly
+from starbase_core.batches import finish_shielded, keep_alive, quietly, raise_if_cancelled
 from starbase_core.envelope import Envelope
 from starbase_core.gamestream import game_stream
 from starbase_core.store_jetstream import JetStreamEventStore
@@ -61,6 +61,7 @@ class BotWorker:
         subscription = await self._subscribe()
         try:
             while True:
+                raise_if_cancelled()
                 try:
                     messages = await subscription.fetch(BATCH, timeout=FETCH_TIMEOUT)
                 except (NatsTimeout, asyncio.TimeoutError):

@@ -26,10 +26,9 @@ import structlog
 from prometheus_client import Counter, Gauge
 
 from clock import observe
-from clock.tracker import Due, Tracker, game_of
-from starbase_core.decisionfeed import catch_up, fold_in_order, refold
+from clock.tracker import Due, Tracker
+from starbase_core.decisionfeed import BookFeed
 from starbase_core.envelope import Envelope
-from starbase_core.gamestream import RefoldNeeded
 from starbase_core.seats import CLOCK
 from starbase_core.store import EventStore
 from starbase_core.supervise import Supervisor
@@ -65,7 +64,7 @@ class DecisionClock:
         self._end = 0
         self._last_seen = time.monotonic()
         self.position = 0                       # the last envelope folded: a restarted follow goes on after it
-        self._refold: dict[str, int] = {}       # game → the seq of an undo reaching back: fold it again
+        self.feed = BookFeed(store, tracker, "clock_game_dropped", ENVELOPES.inc)
         self.supervisor = Supervisor("clock")
 
     def healthy(self) -> bool:
@@ -150,35 +149,7 @@ class DecisionClock:
         return True
 
     async def _catch_up(self, game_id: str) -> None:
-        """Fold what the store holds beyond what the tracker saw (the follow may lag behind it)."""
-        await catch_up(self.store, self.tracker, game_id, self._observe)
-        await self._refold_games()
+        await self.feed.catch_up(game_id)
 
     async def _fold(self, envelope: Envelope) -> None:
-        await fold_in_order(self.store, self.tracker, envelope, self._observe)   # gaps are read first
-        await self._refold_games()
-
-    async def _refold_games(self) -> None:
-        """An undo takes back envelopes the fold already holds: rebuild those games' state from the
-        stream up to the undo (`DecisionBook.refold`), then fold on from there."""
-        while self._refold:
-            game_id, undo_seq = self._refold.popitem()
-            await refold(self.store, self.tracker, game_id, undo_seq)
-            log.info("clock_game_refolded", game_id=game_id, seq=undo_seq)
-            await catch_up(self.store, self.tracker, game_id, self._observe)
-
-    def _observe(self, envelope: Envelope) -> None:
-        game_id = game_of(envelope.stream)
-        if game_id in self._refold:
-            return                      # folded from the stream once this batch is done
-        try:
-            self.tracker.observe(envelope)
-        except RefoldNeeded:
-            if game_id:
-                self._refold[game_id] = envelope.seq
-        except Exception as problem:   # an engine that cannot fold its own stream: stop timing that game
-            game_id = game_of(envelope.stream)
-            log.error("clock_game_dropped", game_id=game_id, seq=envelope.seq, problem=repr(problem))
-            if game_id:
-                self.tracker.forget(game_id)
-        ENVELOPES.inc()
+        await self.feed.fold(envelope)

@@ -228,20 +228,32 @@ class LobbyRuntime:
                 and self.directory.supervisor.healthy())
 
     async def stop(self) -> None:
-        await self.feed.stop()
-        await self.supervisor.stop()
+        await _bounded("feed", self.feed.stop())
+        await _bounded("supervisor", self.supervisor.stop())
         if hasattr(self, "loop"):
-            await self.loop.stop()
+            await _bounded("loop", self.loop.stop())
         for part in ("sessions", "directory"):
             if hasattr(self, part):
-                await getattr(self, part).stop()
+                await _bounded(part, getattr(self, part).stop())
         if hasattr(self, "limits"):
-            await self.limits.close()
+            await _bounded("limits", self.limits.close())
         if hasattr(self, "nc") and not self.nc.is_closed:
-            await self.nc.drain()
+            await _bounded("nats", self.nc.drain())
         for resource in reversed(self._owned):
-            try:
-                await (resource.aclose() if hasattr(resource, "aclose") else resource.close())
-            except Exception:
-                log.exception("close_failed", resource=type(resource).__name__)
+            await _bounded(type(resource).__name__,
+                           resource.aclose() if hasattr(resource, "aclose") else resource.close())
         log.info("lobby_stopped")
+
+
+STOP_STEP_SECONDS = 10.0
+
+
+async def _bounded(step: str, stopping) -> None:
+    """One step of stopping, bounded in time: a part that hangs is logged and left behind, so the other
+    parts still close and the process exits inside its grace period (which would end in a kill anyway)."""
+    try:
+        await asyncio.wait_for(stopping, STOP_STEP_SECONDS)
+    except asyncio.TimeoutError:
+        log.error("lobby_stop_step_hung", step=step, seconds=STOP_STEP_SECONDS)
+    except Exception:
+        log.exception("lobby_stop_step_failed", step=step)

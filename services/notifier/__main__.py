@@ -60,7 +60,8 @@ async def serve(settings: NotifierSettings, stop: asyncio.Event) -> None:
     consumer = NotifierConsumer(store, causes, deliverer, settings.notifier_durable, settings.notifier_in_flight,
                                 settings.notifier_ack_wait_seconds)
     watch = ClockLowWatch(store, deliverer.deliver, settings.notifier_clock_low_seconds,
-                          settings.notifier_clock_low_fraction, settings.notifier_clock_tick_seconds)
+                          settings.notifier_clock_low_fraction, settings.notifier_clock_tick_seconds,
+                          default_seconds=settings.clock_default_seconds)
     responder = await ProbeResponder(nc, deliverer, settings.notifier_test_subject).start()
     health_of_consumer = {"down": False}
     task = asyncio.create_task(supervised(consumer.run, log, health_of_consumer), name="notifier-consumer")

@@ -27,7 +27,8 @@ import structlog
 
 from starbase_core.decisions import DecisionBook, FollowedGame, game_of, owed_after, parse_time
 from starbase_core.envelope import Envelope
-from starbase_core.gamestream import GameRecord, ends_game
+from starbase_core.decisionfeed import refold
+from starbase_core.gamestream import GameRecord, RefoldNeeded, ends_game
 from starbase_rules.contract import Game
 from starbase_rules.registry import get_game
 
@@ -96,8 +97,8 @@ class Causes:
             if game is None and stored and ends_game(stored[-1]):
                 return await self._refold(stream, last, stored)   # over: fold aside, never follow it again
             for earlier in appends([e for e in stored if e.seq < first]):
-                self._fold(self.book, earlier)
-        notes = self._fold(self.book, append)
+                await self._fold(self.book, earlier)
+        notes = await self._fold(self.book, append)
         return notes if notes is not None else []
 
     async def _refold(self, stream: str, last: int, stored: list[Envelope] | None = None) -> list[Notification]:
@@ -106,12 +107,12 @@ class Causes:
         aside = NoticeBook(self.games)
         stored = stored if stored is not None and stored and stored[0].seq == 1 else await self.store.read(stream)
         for append in appends([e for e in stored if e.seq <= last]):
-            notes = self._fold(aside, append)
+            notes = await self._fold(aside, append)
             if append[-1].seq == last:
                 return notes or []
         return []
 
-    def _fold(self, book: NoticeBook, append: list[Envelope]) -> list[Notification] | None:
+    async def _fold(self, book: NoticeBook, append: list[Envelope]) -> list[Notification] | None:
         """Fold one append into `book`: its notifications, None when the book does not follow the game."""
         game_id = game_of(append[0].stream) or ""
         before = book.followed.get(game_id)
@@ -119,7 +120,11 @@ class Causes:
         game = None
         try:
             for envelope in append:
-                game = book.observe(envelope) or game
+                try:
+                    game = book.observe(envelope) or game
+                except RefoldNeeded:      # an undo takes back what the book folded: the game from the stream
+                    await refold(self.store, book, game_id, envelope.seq)
+                    game = book.followed.get(game_id) or game
         except Exception as problem:   # an engine that cannot fold its own stream: stop following that game
             log.error("notifier_game_dropped", game_id=game_id, seq=append[-1].seq, problem=repr(problem))
             book.forget(game_id)

@@ -22,9 +22,8 @@ from typing import Callable
 
 import structlog
 
-from starbase_core.decisionfeed import catch_up, fold_in_order
-from starbase_core.decisions import FollowedGame, Owed, TimedBook, game_of
-from starbase_core.envelope import Envelope
+from starbase_core.decisionfeed import BookFeed
+from starbase_core.decisions import FollowedGame, Owed, TimedBook
 from starbase_core.supervise import Supervisor
 
 from notifier.claims import Busy
@@ -40,9 +39,10 @@ def utc_now() -> datetime:
 
 class ClockLowWatch:
     def __init__(self, store, deliver, lead_seconds: float = 300.0, fraction: float = 0.25,
-                 tick_seconds: float = 1.0, now: Callable[[], datetime] = utc_now):
+                 tick_seconds: float = 1.0, now: Callable[[], datetime] = utc_now, default_seconds: float = 0.0):
         self.store, self.deliver = store, deliver
-        self.book = TimedBook()
+        self.book = TimedBook(default_seconds=default_seconds)    # the clock's CLOCK_DEFAULT_SECONDS
+        self.feed = BookFeed(store, self.book, "notifier_clock_game_dropped")
         self.position = 0               # the last envelope of the store folded: a restarted follow goes on
         self.supervisor = Supervisor("notifier-clock-low")
         self.lead_seconds, self.fraction, self.tick_seconds, self.now = lead_seconds, fraction, tick_seconds, now
@@ -73,7 +73,7 @@ class ClockLowWatch:
             note = self._note(game_id, owed)
             if note is None or note.id in self.done or note.id in self._sending:
                 continue
-            await catch_up(self.store, self.book, game_id, self._observe)   # answered meanwhile?
+            await self.feed.catch_up(game_id)   # answered meanwhile?
             game = self.book.followed.get(game_id)
             if game is None or game.owed.get(owed.player) != owed:
                 continue
@@ -114,16 +114,9 @@ class ClockLowWatch:
 
     async def follow(self) -> None:
         async for position, envelope in self.store.follow(self.position, "game.>"):
-            await fold_in_order(self.store, self.book, envelope, self._observe)
+            await self.feed.fold(envelope)
             self.position = position
         raise ConnectionError("the follow of the game streams ended")
-
-    def _observe(self, envelope: Envelope) -> None:
-        try:
-            self.book.observe(envelope)
-        except Exception as problem:   # an engine that cannot fold its own stream: stop watching that game
-            log.error("notifier_clock_game_dropped", game_id=game_of(envelope.stream), problem=repr(problem))
-            self.book.forget(game_of(envelope.stream) or "")
 
     def healthy(self) -> bool:
         return self.supervisor.healthy()

@@ -48,6 +48,7 @@ class NotifierSettings(CoreSettings, StorageNames):
     notifier_clock_low_seconds: float = Field(default=300.0, ge=0, le=30 * 86400)   # "clock running low" lead…
     notifier_clock_low_fraction: float = Field(default=0.25, gt=0, le=1)     # …at most this share of the decision
     notifier_clock_tick_seconds: float = Field(default=1.0, gt=0, le=60)     # how often low clocks are looked for
+    clock_default_seconds: float = Field(default=0.0, ge=0)    # the clock's, so default-timed tables are warned too
     notifier_in_flight: int = Field(default=256, ge=1)              # appends being notified at once
     notifier_concurrent_sends: int = Field(default=64, ge=1)        # webhook or mail attempts at once
     notifier_ack_wait_seconds: float = Field(default=30.0, ge=1)    # an unacknowledged append comes back after

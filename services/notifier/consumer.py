@@ -25,6 +25,7 @@ from prometheus_client import Counter
 from pydantic import TypeAdapter
 
 from starbase_core import consumer_lag
+from starbase_core.batches import raise_if_cancelled
 from starbase_core.envelope import Envelope
 
 from notifier.causes import Causes
@@ -75,6 +76,7 @@ class NotifierConsumer:
                 if free <= 0:
                     await asyncio.wait(set(self._tasks), return_when=asyncio.FIRST_COMPLETED)
                     continue
+                raise_if_cancelled()
                 try:
                     messages = await subscription.fetch(min(FETCH, free), timeout=2)
                 except (NatsTimeout, asyncio.TimeoutError):

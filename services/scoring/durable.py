@@ -36,7 +36,7 @@ from nats.js import api
 from nats.js.errors import NotFoundError
 from prometheus_client import Counter, Gauge
 
-from starbase_core.batches import finish_shielded, keep_alive, quietly
+from starbase_core.batches import finish_shielded, keep_alive, quietly, raise_if_cancelled
 from starbase_core.envelope import Envelope
 from starbase_core.store_jetstream import JetStreamEventStore
 
@@ -82,6 +82,7 @@ class DurableScoring:
         subscription = await self._subscribe()
         try:
             while True:
+                raise_if_cancelled()
                 try:
                     messages = await subscription.fetch(BATCH, timeout=FETCH_TIMEOUT)
                 except (NatsTimeout, asyncio.TimeoutError):

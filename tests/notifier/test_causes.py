@@ -150,3 +150,16 @@ async def test_an_invitation_tells_the_invited_player_with_the_tables_game():
     [note] = await Causes(store).of_append([invited])
     assert (note.kind, note.player, note.game, note.table_id, note.details) == (INVITED, "cy", "moon21", "t1",
                                                                                {"by": "ann"})
+
+
+async def test_an_undo_keeps_the_game_followed_and_the_turns_after_it_told():
+    table = Table()
+    await table.adjudicator.create_game(GAME, "testjack", ["ann", "bob"], {"rated": False})
+    await table.act("ann", "Stand")          # bob's turn
+    await table.act("ann", "Undo")           # ann's stand taken back: ann's turn again
+    await table.act("ann", "Stand")          # bob's turn again
+    assert [e.type for e in await table.store.read(STREAM)].count("CommandsUndone") == 1
+    causes = Causes(table.store, turn_interval=0)
+    found = await told(causes, table)
+    assert GAME in causes.book.followed      # the undo did not make the notifier drop the game
+    assert found.count((YOUR_TURN, "bob")) == 2 and found.count((YOUR_TURN, "ann")) == 2

@@ -15,6 +15,7 @@ from notifier.clocklow import ClockLowWatch
 from notifier.kinds import CLOCK_LOW, notification_id
 from notifier.preferences import Preferences, Webhook
 from starbase_core.seeds import MemorySeedVault
+from starbase_core.store_memory import MemoryEventStore
 from tests.notifier.helpers import parts
 from tests.notifier.receiver import Receiver, verified
 
@@ -100,3 +101,30 @@ async def settled(watches) -> None:
     for watch in watches:
         for task in list(watch._sending.values()):
             await task
+
+
+async def folded_watch(store, default_seconds: float = 0.0) -> ClockLowWatch:
+    async def never_sent(note):      # these tests read the watch's fold; nothing is due to be sent
+        raise AssertionError(f"nothing may be sent here: {note}")
+    watch = ClockLowWatch(store, never_sent, lead_seconds=60, default_seconds=default_seconds)
+    for envelope in await store.read("game.d"):
+        await watch.feed.fold(envelope)
+    return watch
+
+
+async def test_a_table_timed_by_the_clocks_default_is_watched_and_an_undo_keeps_it_watched():
+    store = MemoryEventStore()
+    adjudicator = Adjudicator(store, MemorySeedVault())
+    await adjudicator.create_game("d", "testjack", ["ann", "bob"], {"rated": False})    # no time controls
+    assert "d" not in (await folded_watch(store)).book.followed          # untimed without a default
+    watch = await folded_watch(store, default_seconds=300)
+    game = watch.book.followed["d"]
+    ann = game.owed["ann"]
+    low_from, due = watch.low_from(game, ann)
+    assert due - ann.since == timedelta(seconds=300) and due - low_from == timedelta(seconds=60)
+
+    await adjudicator.submit("d", "ann", {"type": "Stand"}, "d-1")
+    await adjudicator.submit("d", "ann", {"type": "Undo"}, "d-2")       # takes back what the watch folded
+    for envelope in await store.read("game.d", watch.book.expects("d")):
+        await watch.feed.fold(envelope)
+    assert list(watch.book.followed["d"].owed) == ["ann"]               # still watched: ann owes again
