@@ -13,6 +13,8 @@ from trucker_rules.state import TruckerState
 # A level's chance of flying past a planet with room in its hold (the bot worker plays flight decisions;
 # building is the real-time service's).
 SKIP_PLANET = {"easy": 0.4, "normal": 0.2, "strong": 0.0}
+# Humans a level keeps aboard after manning an abandoned ship.
+KEEP_HUMANS = {"easy": 2, "normal": 2, "strong": 5}
 
 
 def flight_command(state: TruckerState, player: str, rnd: random.Random, level: str = "normal"):
@@ -23,6 +25,8 @@ def flight_command(state: TruckerState, player: str, rnd: random.Random, level: 
     options = ask["options"]
     kind = ask["kind"]
     if kind == "aliens":
+        if level == "strong":
+            return f.ChooseAliens(aliens=[])    # an alien replaces two humans: a ship without humans gives up
         chosen, used = [], set()
         for square, colours in options["cabins"]:
             free = [c for c in colours if c not in used]
@@ -44,6 +48,7 @@ def flight_command(state: TruckerState, player: str, rnd: random.Random, level: 
     if kind == "offer":
         card = catalog.cards()[state.card]
         if card["type"] == "abandoned_ship":
-            return f.AnswerOffer(accept=ship.human_crew() - card["crew_lost"] >= 2)
+            keep = KEEP_HUMANS[level]      # slavers take up to 5, combat zones 4: crew is the ship's life
+            return f.AnswerOffer(accept=ship.human_crew() - card["crew_lost"] >= keep)
         return f.AnswerOffer(accept=True)
     return default_command(state, player)
