@@ -22,6 +22,12 @@ _WANT = {"engine": 4, "double_engine": 1, "cannon": 4, "double_cannon": 1, "cabi
 # components (each lost one costs a credit).
 _WANT_STRONG = dict(_WANT, cabin=6, cannon=5, double_cannon=2, shield=3, battery=3, engine=3)
 
+# Building may stop any moment (another seat turns the hourglass), so the strong bot first takes what
+# keeps a ship flying: cabins (a starting cabin's two humans die to the first slavers), a few cannons.
+_FIRST_CABINS = 2
+_FIRST_NEEDS = {"cabin": _FIRST_CABINS, "engine": 2, "double_engine": 1, "cannon": 2, "double_cannon": 1,
+                "battery": 1}
+
 
 def bot_command(state: TruckerState, player: str, rnd: random.Random, level: str = "normal") -> Command | None:
     if state.phase == BUILDING:
@@ -57,6 +63,8 @@ def _wanted(ship, component_id: str, level: str = "normal") -> bool:
     counts = _counts(ship)
     if counts.get("engine", 0) + counts.get("double_engine", 0) == 0:
         return tile.is_engine          # an engine first, while the rear of the ship is still open
+    if level == "strong" and counts.get("cabin", 0) < _FIRST_CABINS:
+        return counts.get(tile.kind, 0) < _FIRST_NEEDS.get(tile.kind, 0)
     want = _WANT_STRONG if level == "strong" else _WANT
     return counts.get(tile.kind, 0) < want.get(tile.kind, 0)
 
