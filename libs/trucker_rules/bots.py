@@ -17,11 +17,21 @@ from trucker_rules.state import BUILDING, REPAIR, TruckerState
 _WANT = {"engine": 4, "double_engine": 1, "cannon": 4, "double_cannon": 1, "cabin": 4, "battery": 2,
          "shield": 2, "cargo_hold": 2, "special_cargo_hold": 1, "life_support_purple": 1,
          "life_support_brown": 1, "structural": 1}
+# The strong bot's wants: crew first (slavers, combat zones and meteors take humans; a ship without humans
+# gives up and loses its arrival reward), firepower to beat the enemies, shields and batteries to keep
+# components (each lost one costs a credit).
+_WANT_STRONG = dict(_WANT, cabin=6, cannon=5, double_cannon=2, shield=3, battery=3, engine=3)
+
+# Building may stop any moment (another seat turns the hourglass), so the strong bot first takes what
+# keeps a ship flying: cabins (a starting cabin's two humans die to the first slavers), a few cannons.
+_FIRST_CABINS = 2
+_FIRST_NEEDS = {"cabin": _FIRST_CABINS, "engine": 2, "double_engine": 1, "cannon": 2, "double_cannon": 1,
+                "battery": 1}
 
 
 def bot_command(state: TruckerState, player: str, rnd: random.Random, level: str = "normal") -> Command | None:
     if state.phase == BUILDING:
-        return build_command(state, player, rnd)
+        return build_command(state, player, rnd, level)
     if state.phase == REPAIR:
         remove, keep = building.auto_repair(state.seats[player].ship)
         return m.RepairShip(remove=remove, keep=keep)
@@ -48,12 +58,15 @@ def _counts(ship) -> dict[str, int]:
     return counts
 
 
-def _wanted(ship, component_id: str) -> bool:
+def _wanted(ship, component_id: str, level: str = "normal") -> bool:
     tile = catalog.component(component_id)
     counts = _counts(ship)
     if counts.get("engine", 0) + counts.get("double_engine", 0) == 0:
         return tile.is_engine          # an engine first, while the rear of the ship is still open
-    return counts.get(tile.kind, 0) < _WANT.get(tile.kind, 0)
+    if level == "strong" and counts.get("cabin", 0) < _FIRST_CABINS:
+        return counts.get(tile.kind, 0) < _FIRST_NEEDS.get(tile.kind, 0)
+    want = _WANT_STRONG if level == "strong" else _WANT
+    return counts.get(tile.kind, 0) < want.get(tile.kind, 0)
 
 
 def best_placement(ship, component_id: str, strict: bool = True) -> tuple[tuple[int, int], int] | None:
@@ -90,7 +103,7 @@ def _blocks_a_future_engine(ship, square) -> bool:
     return placed is not None and placed.tile.is_engine
 
 
-def build_command(state: TruckerState, player: str, rnd: random.Random) -> Command:
+def build_command(state: TruckerState, player: str, rnd: random.Random, level: str = "normal") -> Command:
     me = state.seats[player]
     ship = me.ship
     if not state.building_started:
@@ -98,14 +111,15 @@ def build_command(state: TruckerState, player: str, rnd: random.Random) -> Comma
     if me.looking_at is not None:
         return m.PutBackPile()
     if me.hand is not None:
-        wanted = _wanted(ship, me.hand) or me.from_reserve or (ship.built_count() > 2 and rnd.random() < 0.15)
+        wanted = _wanted(ship, me.hand, level) or me.from_reserve or (ship.built_count() > 2 and rnd.random() < 0.15)
         spot = best_placement(ship, me.hand) if wanted else None
         if spot is not None:
             return m.PlaceComponent(square=spot[0], rotation=spot[1])
         if me.from_reserve:
             return m.ReserveComponent()
         from trucker_rules.build_phase import reserve_slots
-        if wanted and len(ship.reserve) < reserve_slots(state) and rnd.random() < 0.3:
+        # A reserved tile left unplaced costs a credit at launch: the strong bot never reserves.
+        if level != "strong" and wanted and len(ship.reserve) < reserve_slots(state) and rnd.random() < 0.3:
             return m.ReserveComponent()
         return m.ReturnComponent()
     for component_id in ship.reserve:
@@ -127,7 +141,7 @@ def build_command(state: TruckerState, player: str, rnd: random.Random) -> Comma
         free = [n for n in (1, 2, 3) if all(p.looking_at != n for p in state.seats.values())]
         if free:
             return m.LookAtPile(pile=rnd.choice(free))
-    wanted = [c for c in state.face_up if _wanted(ship, c)]
+    wanted = [c for c in state.face_up if _wanted(ship, c, level)]
     for component_id in rnd.sample(wanted, min(2, len(wanted))):
         if best_placement(ship, component_id) is not None:
             return m.GrabFaceUp(component=component_id)

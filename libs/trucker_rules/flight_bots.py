@@ -13,6 +13,8 @@ from trucker_rules.state import TruckerState
 # A level's chance of flying past a planet with room in its hold (the bot worker plays flight decisions;
 # building is the real-time service's).
 SKIP_PLANET = {"easy": 0.4, "normal": 0.2, "strong": 0.0}
+# Humans a level keeps aboard after manning an abandoned ship.
+KEEP_HUMANS = {"easy": 2, "normal": 2, "strong": 5}
 
 
 def flight_command(state: TruckerState, player: str, rnd: random.Random, level: str = "normal"):
@@ -23,6 +25,8 @@ def flight_command(state: TruckerState, player: str, rnd: random.Random, level: 
     options = ask["options"]
     kind = ask["kind"]
     if kind == "aliens":
+        if level == "strong":
+            return f.ChooseAliens(aliens=[])    # an alien replaces two humans: a ship without humans gives up
         chosen, used = [], set()
         for square, colours in options["cabins"]:
             free = [c for c in colours if c not in used]
@@ -32,6 +36,9 @@ def flight_command(state: TruckerState, player: str, rnd: random.Random, level: 
         return f.ChooseAliens(aliens=chosen)
     if kind == "engines":
         return f.PowerEngines(count=options["max"], batteries=sv.battery_squares(ship, options["max"]))
+    if kind == "cannons" and level == "strong":
+        doubles = _doubles_to_fire(state, ship, options)
+        return f.FireCannons(squares=doubles, batteries=sv.battery_squares(ship, len(doubles)))
     if kind == "cannons":
         doubles = [tuple(sq) for sq in options["double_cannons"]][:options["max"]]
         return f.FireCannons(squares=doubles, batteries=sv.battery_squares(ship, len(doubles)))
@@ -44,6 +51,36 @@ def flight_command(state: TruckerState, player: str, rnd: random.Random, level: 
     if kind == "offer":
         card = catalog.cards()[state.card]
         if card["type"] == "abandoned_ship":
-            return f.AnswerOffer(accept=ship.human_crew() - card["crew_lost"] >= 2)
+            keep = KEEP_HUMANS[level]      # slavers take up to 5, combat zones 4: crew is the ship's life
+            return f.AnswerOffer(accept=ship.human_crew() - card["crew_lost"] >= keep)
         return f.AnswerOffer(accept=True)
+    if kind == "keep_part" and level == "strong":
+        return f.KeepPart(square=tuple(_part_to_keep(ship, options["parts"])[0]))
     return default_command(state, player)
+
+
+def _doubles_to_fire(state: TruckerState, ship, options) -> list:
+    """Against an enemy, the fewest double cannons (front-facing first) that beat it, else that draw
+    with it, else none: a battery spent on a lost fight is wasted, and one is kept for a shield.
+    Elsewhere (a combat zone's weakest-firepower line) all it may fire."""
+    available = [tuple(sq) for sq in options["double_cannons"]][:options["max"]]
+    card = catalog.cards()[state.card] if state.card is not None else {}
+    if "firepower" not in card:
+        return available
+    available.sort(key=lambda sq: -sv.firepower(ship, [sq]))
+    fired = [available[:k] for k in range(len(available) + 1)]
+    for enough in (lambda power: power > card["firepower"], lambda power: power == card["firepower"]):
+        for doubles in fired:
+            if enough(sv.firepower(ship, doubles)):
+                return doubles
+    return []
+
+
+def _part_to_keep(ship, parts):
+    """The part that can still finish the flight: humans aboard, an engine, then the most components."""
+    def value(part):
+        squares = [tuple(sq) for sq in part]
+        humans = sum(ship.humans.get(sq, 0) for sq in squares)
+        engines = sum(1 for sq in squares if sq in ship.tiles and ship.tiles[sq].tile.is_engine)
+        return (humans > 0, engines > 0, len(squares), humans)
+    return max(parts, key=value)
