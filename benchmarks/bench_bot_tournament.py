@@ -24,7 +24,8 @@ from starbase_rules.registry import get_game  # noqa: E402
 GAMES = int(sys.argv[1]) if len(sys.argv) > 1 else 12
 BUDGET = 25.0         # seconds per pairing (a game in progress is finished)
 MAX_COMMANDS = 6000
-ENGINES = [("moon21", 3, {}), ("moon21", 2, {}), ("t2038", 3, {"variant": "short"}), ("stellar", 3, {})]
+ENGINES = [("moon21", 3, {}), ("moon21", 2, {}), ("t2038", 3, {"variant": "short"}), ("stellar", 3, {}),
+           ("trucker", 3, {}), ("trucker", 2, {})]
 BELOW = {"strong": "normal", "normal": "easy"}
 
 
