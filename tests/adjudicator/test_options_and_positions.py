@@ -9,20 +9,10 @@ from starbase_core.gamestream import (
     DECISION_SECONDS, GAME_CREATED, PLATFORM_OPTIONS, engine_options, platform_option_problems,
 )
 from starbase_core.seeds import MemorySeedVault
-from starbase_core.store_memory import MemoryEventStore
 from starbase_rules.contract import RuleViolation
+from tests.support.in_memory import adjudicator, store  # noqa: F401 (fixtures)
 
 PLAYERS = ["ann", "bob", "cyd"]
-
-
-@pytest.fixture
-def store():
-    return MemoryEventStore()
-
-
-@pytest.fixture
-def adjudicator(store):
-    return Adjudicator(store, MemorySeedVault())
 
 
 # ---- platform options -------------------------------------------------------------------------------

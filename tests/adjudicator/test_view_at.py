@@ -13,18 +13,9 @@ from starbase_core.snapshots import MemorySnapshotBucket, Snapshots
 from starbase_core.store_memory import MemoryEventStore
 from starbase_rules.contract import RuleViolation
 from starbase_rules.registry import get_game
+from tests.support.in_memory import adjudicator, store  # noqa: F401 (fixtures)
 
 PLAYERS = ["ann", "bob", "cyd"]
-
-
-@pytest.fixture
-def store():
-    return MemoryEventStore()
-
-
-@pytest.fixture
-def adjudicator(store):
-    return Adjudicator(store, MemorySeedVault())
 
 
 async def play_recording_views(adjudicator, game_id: str, seed: int = 5) -> dict[int, dict]:

@@ -8,14 +8,12 @@ import uuid
 
 import pytest
 
-from adjudicator.service import Adjudicator
 from starbase_core.audit import PASS, audit_game
 from starbase_core.gamestream import redact
-from starbase_core.seeds import MemorySeedVault
-from starbase_core.store_memory import MemoryEventStore
 from starbase_rules.contract import RuleViolation
 from starbase_rules.registry import ENGINES, get_game
 from tests.engines import tiny_game
+from tests.support.in_memory import adjudicator, store  # noqa: F401 (fixtures)
 
 PLAYERS = ["ann", "bob", "cy"]
 
@@ -23,16 +21,6 @@ PLAYERS = ["ann", "bob", "cy"]
 @pytest.fixture(autouse=True)
 def registered(monkeypatch):
     monkeypatch.setitem(ENGINES, "tiny", tiny_game.ENGINE_PATH)
-
-
-@pytest.fixture
-def store():
-    return MemoryEventStore()
-
-
-@pytest.fixture
-def adjudicator(store):
-    return Adjudicator(store, MemorySeedVault())
 
 
 @pytest.mark.parametrize("options, code", [({"colour": "red"}, "UNKNOWN_OPTION"), ({"counters": 99}, "BAD_OPTION"),
