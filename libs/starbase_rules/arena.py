@@ -73,6 +73,23 @@ def play_match(game: Game, seats: dict[str, SeatPolicy], seed: int, options: dic
     return None
 
 
+def state_after(game: Game, players: list[str], options: dict, commands: int, seed: int) -> Any:
+    """The state after `commands` moves of the engine's own bot (the first seat to act each time):
+    a position from the middle of a real game, for tests that compare choices on it."""
+    rng, rnd = FairRng(f"levels-{seed}".encode()), random.Random(seed)
+    state = game.initial_state()
+    for event in game.setup(players, options, rng):
+        state = game.evolve(state, event)
+    for _ in range(commands):
+        actor = game.to_act(state)[0]
+        command = game.bot_command(state, actor, rnd)
+        if command is None:
+            raise ValueError(f"{actor} is to act but the engine's bot has no move")
+        for event in game.decide(state, command, actor, rng):
+            state = game.evolve(state, event)
+    return state
+
+
 def rotated(names: list[str], seed: int) -> list[str]:
     """Seat order rotated by the seed, so a series of games gives every seat every position."""
     k = seed % len(names)

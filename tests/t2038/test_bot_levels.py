@@ -5,21 +5,12 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from starbase_rules.arena import level_seat, play_match, rotated, winner
-from starbase_rules.fair import FairRng
+from starbase_rules.arena import level_seat, play_match, rotated, state_after, winner
 from t2038.game import GAME
 
 
 def _state_after(commands: int, seed: int = 4):
-    rng, rnd = FairRng(f"levels-{seed}".encode()), random.Random(seed)
-    state = GAME.initial_state()
-    for event in GAME.setup(["a", "b", "c"], {"variant": "short"}, rng):
-        state = GAME.evolve(state, event)
-    for _ in range(commands):
-        actor = GAME.to_act(state)[0]
-        for event in GAME.decide(state, GAME.bot_command(state, actor, rnd), actor, rng):
-            state = GAME.evolve(state, event)
-    return state
+    return state_after(GAME, ["a", "b", "c"], {"variant": "short"}, commands, seed)
 
 
 def test_a_bot_chooses_the_same_whatever_the_order_of_the_face_down_pool():
