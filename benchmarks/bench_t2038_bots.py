@@ -4,10 +4,10 @@ Bounded by a game count, a command cap per game and a wall-clock budget; prints 
 """
 from __future__ import annotations
 
-import math
 import random
 import time
 
+from starbase_rules.arena import wilson
 from starbase_rules.contract import RuleViolation
 from starbase_rules.fair import FairRng
 from t2038.bots import bot_command
@@ -54,15 +54,6 @@ def play(seed: int) -> tuple[str | None, str]:
         for event in events:
             state = GAME.evolve(state, event)
     return None, state.bankrupt
-
-
-def wilson(wins: int, n: int) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    z, p = 1.96, wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 def main() -> None:

@@ -12,27 +12,17 @@ import json
 
 import httpx
 import pytest
-from opentelemetry.sdk.trace import TracerProvider
-from opentelemetry.sdk.trace.export import SimpleSpanProcessor
-from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 from starbase_core import tracing
 from starbase_core.audit import PASS, audit_game
 from starbase_core.logging import configure_logging
 from starbase_rules.registry import get_game
 from tests.support.stack import ApiPlayer, local_stack, seat_and_start
+from tests.support.tracing_and_seeds import spans  # noqa: F401 (fixtures)
 
 TRACE = "4bf92f3577b34da6a3ce929d0e0e4736"
 
 
-@pytest.fixture
-def spans():
-    exporter = InMemorySpanExporter()
-    provider = TracerProvider()
-    provider.add_span_processor(SimpleSpanProcessor(exporter))
-    tracing.install(provider)
-    yield exporter
-    tracing.uninstall()
 
 
 @pytest.mark.integration

@@ -1,36 +1,8 @@
-"""Fixtures of the observability tests: spans kept in memory, the Trucker service's seed vault, an
-adjudicator behind gRPC, and the test engine the clock tests time."""
+"""Fixtures of the observability tests: spans kept in memory and the Trucker service's seed vault
+(shared, tests/support/tracing_and_seeds.py), and the test engine the clock tests time."""
 from __future__ import annotations
 
-import pytest
-from opentelemetry.sdk.trace import TracerProvider
-from opentelemetry.sdk.trace.export import SimpleSpanProcessor
-from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
-
-from starbase_core import tracing
-from starbase_core.seeds import JetStreamSeedVault
 from tests.support import testjack
+from tests.support.tracing_and_seeds import spans, vault  # noqa: F401 (fixtures)
 
 testjack.register()
-
-
-@pytest.fixture
-def spans():
-    """Tracing on for this test (everything built from now on traces), its spans kept in memory."""
-    exporter = InMemorySpanExporter()
-    provider = TracerProvider()
-    provider.add_span_processor(SimpleSpanProcessor(exporter))
-    tracing.install(provider)
-    yield exporter
-    tracing.uninstall()
-
-
-@pytest.fixture
-async def vault(jetstream_store, namespace):
-    """The seed vault the Trucker service and the adjudicator read (its own bucket, removed afterwards)."""
-    vault = await JetStreamSeedVault(jetstream_store._nc, bucket=f"secrets_{namespace}").ensure()
-    yield vault
-    try:
-        await jetstream_store._nc.jetstream().delete_stream(f"KV_secrets_{namespace}")
-    except Exception:  # already gone: nothing to clean
-        pass

@@ -3,12 +3,13 @@ from __future__ import annotations
 import pytest
 from redis.asyncio import Redis
 
-from starbase_core.seeds import JetStreamSeedVault, MemorySeedVault
+from starbase_core.seeds import MemorySeedVault
 from starbase_core.store_memory import MemoryEventStore
 
 from trucker.relay import Relay
 from trucker.tables import TableService
 from trucker.warehouse import RedisWarehouse
+from tests.support.tracing_and_seeds import vault  # noqa: F401 (fixtures)
 
 
 @pytest.fixture
@@ -32,15 +33,6 @@ def service_settings(nats_url, redis_url, namespace):
     return settings_for(nats_url, redis_url, namespace)
 
 
-@pytest.fixture
-async def vault(jetstream_store, namespace):
-    """The seed vault the live service reads (its own KV bucket, removed afterwards)."""
-    vault = await JetStreamSeedVault(jetstream_store._nc, bucket=f"secrets_{namespace}").ensure()
-    yield vault
-    try:
-        await jetstream_store._nc.jetstream().delete_stream(f"KV_secrets_{namespace}")
-    except Exception:  # already gone: nothing to clean
-        pass
 
 
 @pytest.fixture
