@@ -81,9 +81,7 @@ class Supervisor:
         running = [state.task for state in self.tasks.values() if state.task is not None]
         if grace > 0 and running:
             await asyncio.wait(running, timeout=grace)
-        for task in running:
-            task.cancel()
-        await asyncio.gather(*running, return_exceptions=True)
+        await cancel_and_wait(running)
 
     async def _keep(self, state: TaskState, work: Callable[[], Awaitable[None]], once: bool) -> None:
         label = f"{self.name}.{state.name}"
@@ -124,3 +122,18 @@ class Supervisor:
             state.down_since = None
         state.state = new
         TASK_UP.labels(label).set(0 if new == DOWN else 1)
+
+
+async def cancel_and_wait(tasks) -> None:
+    """Cancel the tasks and wait until every one has ended (their errors are theirs: not raised here).
+
+    A task still running after a moment is asked again: a cancellation can be lost (Python 3.11's
+    asyncio.wait_for returns the inner result instead when it finishes in the same turn as the cancel,
+    which nats-py's requests hit), and one lost cancel would otherwise hang a stop for ever."""
+    tasks = [task for task in tasks if task is not None]
+    pending = set(tasks)
+    while pending:
+        for task in pending:
+            task.cancel()
+        _, pending = await asyncio.wait(pending, timeout=0.5)
+    await asyncio.gather(*tasks, return_exceptions=True)

@@ -42,6 +42,7 @@ from lobby.loop.pushes import NOTIFY_VALUES, attend
 from lobby.router import MAX_POSITION
 from lobby.outlet import Outlet
 from lobby.wire import message, text
+from starbase_core.supervise import cancel_and_wait
 
 log = structlog.get_logger(__name__)
 ws_router = APIRouter()
@@ -154,9 +155,7 @@ async def _pump(websocket: WebSocket, caller: Caller, slot, opened: Opened, chat
         except Exception:
             pass
     finally:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await cancel_and_wait(tasks)
         if subscription is not None:
             await subscription.unsubscribe()
         runtime.sockets.remove(caller.player, websocket)

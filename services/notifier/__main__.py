@@ -31,6 +31,7 @@ from notifier.mailer import Mailer
 from notifier.preferences import PreferenceStore
 from notifier.responder import ProbeResponder
 from notifier.webhook import WebhookSender
+from starbase_core.supervise import cancel_and_wait
 
 
 def mailer_of(settings: NotifierSettings) -> Mailer:
@@ -76,9 +77,7 @@ async def serve(settings: NotifierSettings, stop: asyncio.Event) -> None:
     try:
         await stop.wait()
     finally:
-        task.cancel()
-        watching.cancel()
-        await asyncio.gather(task, watching, return_exceptions=True)
+        await cancel_and_wait([task, watching])
         await responder.stop()
         await health.stop()
         await webhook.close()

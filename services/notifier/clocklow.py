@@ -24,7 +24,7 @@ import structlog
 
 from starbase_core.decisionfeed import BookFeed
 from starbase_core.decisions import FollowedGame, Owed, TimedBook
-from starbase_core.supervise import Supervisor
+from starbase_core.supervise import Supervisor, cancel_and_wait
 
 from notifier.claims import Busy
 from notifier.kinds import CLOCK_LOW, Notification
@@ -134,6 +134,4 @@ class ClockLowWatch:
                     log.warning("notifier_clock_low_tick_failed", problem=repr(problem))
         finally:
             await self.supervisor.stop()
-            for task in list(self._sending.values()):
-                task.cancel()
-            await asyncio.gather(*self._sending.values(), return_exceptions=True)
+            await cancel_and_wait(list(self._sending.values()))

@@ -31,6 +31,7 @@ from starbase_core.envelope import Envelope
 from notifier.causes import Causes
 from notifier.claims import Busy
 from notifier.delivery import Deliverer
+from starbase_core.supervise import cancel_and_wait
 
 log = structlog.get_logger(__name__)
 MESSAGES = Counter("notifier_messages_total", "Appends handled, by result", ["result"])
@@ -86,9 +87,7 @@ class NotifierConsumer:
                 for message in messages:
                     await self._take(message)
         finally:
-            for task in self._tasks:
-                task.cancel()
-            await asyncio.gather(*self._tasks, return_exceptions=True)
+            await cancel_and_wait(list(self._tasks))
             try:
                 await subscription.unsubscribe()
             except Exception:       # the connection is gone already

@@ -13,6 +13,7 @@ import json
 import structlog
 
 from notifier.delivery import Deliverer
+from starbase_core.supervise import cancel_and_wait
 
 log = structlog.get_logger(__name__)
 CONCURRENT = 16
@@ -31,9 +32,7 @@ class ProbeResponder:
     async def stop(self) -> None:
         if self._subscription is not None:
             await self._subscription.unsubscribe()
-        for task in self._tasks:
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await cancel_and_wait(list(self._tasks))
 
     async def _on_request(self, message) -> None:
         if len(self._tasks) >= CONCURRENT:

@@ -120,6 +120,28 @@ async def test_stop_cancels_every_task_and_restarts_nothing():
     assert len(started) == 2 and not supervisor.healthy()
 
 
+async def test_stop_asks_again_when_a_task_loses_its_cancellation():
+    """Python 3.11's asyncio.wait_for can swallow a cancel that races its result (nats-py requests hit
+    it): the task carries on as if never asked. The stop must still end."""
+    cancels_seen = []
+
+    async def swallows_the_first_cancel():
+        while True:
+            try:
+                await asyncio.Event().wait()
+            except asyncio.CancelledError:
+                cancels_seen.append(1)
+                if len(cancels_seen) > 1:
+                    raise
+                asyncio.current_task().uncancel()
+
+    supervisor = Supervisor("t8")
+    state = supervisor.start("watch", swallows_the_first_cancel)
+    await asyncio.sleep(0.01)
+    await asyncio.wait_for(supervisor.stop(), timeout=5)
+    assert state.task.done() and len(cancels_seen) == 2
+
+
 async def test_stop_with_grace_lets_a_task_finish_on_its_own_stop_signal():
     finished = []
     stop = asyncio.Event()

@@ -24,6 +24,7 @@ from datetime import datetime, timezone
 from typing import Awaitable, Callable
 
 import structlog
+from starbase_core.supervise import cancel_and_wait
 
 log = structlog.get_logger(__name__)
 Send = Callable[[dict], Awaitable[None]]
@@ -96,9 +97,7 @@ class ClockPushes:
         self._busy[game_id] = asyncio.get_running_loop().create_task(self._tell_all(game_id))
 
     async def stop(self) -> None:
-        for task in list(self._busy.values()):
-            task.cancel()
-        await asyncio.gather(*self._busy.values(), return_exceptions=True)
+        await cancel_and_wait(list(self._busy.values()))
 
     async def _tell_all(self, game_id: str) -> None:
         try:

@@ -28,6 +28,7 @@ import structlog
 from starbase_core.gamestream import game_stream
 
 from lobby.loop.turns import Step, Turn, TurnIndex, next_turn
+from starbase_core.supervise import cancel_and_wait
 
 log = structlog.get_logger(__name__)
 
@@ -73,9 +74,7 @@ class TurnTracker:
         return f"{self.prefix}:turn:{{{game_id}}}"
 
     async def stop(self) -> None:
-        for task in list(self._workers.values()):
-            task.cancel()
-        await asyncio.gather(*self._workers.values(), return_exceptions=True)
+        await cancel_and_wait(list(self._workers.values()))
 
     def seen(self, game_id: str, seq: int) -> None:
         """The game has reached `seq`: look at its turn (once per burst of envelopes)."""
