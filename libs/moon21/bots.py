@@ -132,11 +132,22 @@ def _sr(s: State, player: str, rnd: random.Random, style: Style) -> list:
         if style.share_order == "own":
             options.sort(key=lambda c: s.president(c) != player)
         elif style.share_order == "cheap":
-            options.sort(key=lambda c: s.price(c))
+            # the cheapest first, but never a share that could hand it another player's corporation: a
+            # cheap corporation is often one without a transport, which its new president must buy (11.6)
+            options = sorted((c for c in options if not _could_take_over(s, c, player)), key=s.price)
         for c in options[:3]:
             out.append(K.BuyShare(corp=c, source=rnd.choice(["ipo", "ipo", "pool"])))
             out.append(K.BuyShare(corp=c, source="ipo"))
     return out + [K.Pass()]
+
+
+def _could_take_over(s: State, corp: str, player: str) -> bool:
+    """Whether one more share of another's corporation could make the player its president."""
+    president = s.president(corp)
+    if president == player:
+        return False
+    held = s.shares.held_percent(corp, P(player)) + 10
+    return president is None or held >= s.shares.held_percent(corp, P(president))
 
 
 def _cr(s: State, rnd: random.Random, style: Style) -> list:
