@@ -120,6 +120,7 @@ def test_an_adversary_offering_the_worst_deals_never_gets_one_nor_bankrupts_a_bo
     assert adversary.proposed and answered
     assert all(not accepted or price >= value for accepted, price, value in answered), answered
     assert not any(accepted for accepted, price, value in answered if price < value)
-    assert winner(outcome) != "adv"
+    # With no deal below value taken, the adversary is only the normal bot, which may win a game on its own
+    # (seed 1, since the strong bot buys differently): no win through a bot, so the winner is not asserted.
     ranks = {s.player: s for s in outcome.standings}
     assert ranks["strong"].score > 0 and ranks["easy"].score >= 0
