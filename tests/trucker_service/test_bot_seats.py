@@ -39,6 +39,9 @@ def service_settings(nats_url, redis_url, namespace):
     return settings_for(nats_url, redis_url, namespace, trucker_bot_move_seconds=0.02)
 
 
+BOTS_STUCK_SECONDS = 60
+
+
 def building_moves(envelopes, seat: str, round_no: int) -> list:
     """The first envelopes of the commands a seat played while building round `round_no`."""
     found, current = [], 0
@@ -53,6 +56,16 @@ def building_moves(envelopes, seat: str, round_no: int) -> list:
     return found
 
 
+async def wait_for_bots(since: float | None) -> float:
+    """A short wait for the bots (the stream is read again after it); fails if they have not moved the
+    game on for long (bounded: without the service's bot seats, nothing ever builds their ships)."""
+    now = asyncio.get_running_loop().time()
+    since = now if since is None else since
+    assert now - since < BOTS_STUCK_SECONDS, "the bot seats did not build (or finish) their ships"
+    await asyncio.sleep(0.02)
+    return since
+
+
 async def test_bot_seats_build_their_ships_while_a_person_builds_and_the_game_passes_the_audit(
         live, jetstream_store, vault):
     players = ["ann", "bob", "cy", "dan"]
@@ -62,7 +75,7 @@ async def test_bot_seats_build_their_ships_while_a_person_builds_and_the_game_pa
     ann = await Client.connect(live, game, "ann")         # a person arriving opens round 1
     others = {p: await Client.connect(live, game, p) for p in ("cy", "dan")}
     stream, rnd = FoldedStream(jetstream_store, game), random.Random(5)
-    resigned, steps = False, 0
+    resigned, steps, waiting_since = False, 0, None
 
     while not (stream.envelopes and ends_game(stream.envelopes[-1])):
         steps += 1
@@ -74,7 +87,7 @@ async def test_bot_seats_build_their_ships_while_a_person_builds_and_the_game_pa
         if state.phase == BUILDING:
             people = [p for p in ("ann", "cy", "dan") if not is_bot(controllers[p]) and state.seats[p].order_tile is None]
             if not state.building_started or not people:
-                await asyncio.sleep(0.02)       # the service starts it / the bots finish it
+                waiting_since = await wait_for_bots(waiting_since)      # the service starts it / the bots finish
                 continue
             if "ann" not in people:
                 player, command = people[0], m.Finish()
@@ -83,8 +96,9 @@ async def test_bot_seats_build_their_ships_while_a_person_builds_and_the_game_pa
             else:
                 player, command = "ann", GAME.bot_command(state, "ann", rnd)
                 if isinstance(command, m.Finish) and state.seats["bob"].order_tile is None:
-                    await asyncio.sleep(0.02)   # ann is done: she waits for the bot to finish first
+                    waiting_since = await wait_for_bots(waiting_since)  # ann waits for the bot to finish first
                     continue
+            waiting_since = None
             socket = ann if player == "ann" else others[player]
             answer = await socket.send_command(command.model_dump(mode="json"))
             assert answer["kind"] == "ack" or answer["error"]["code"] in ("ORDER_TILE_TAKEN", "ROUND_OVER",
