@@ -30,7 +30,7 @@ from __future__ import annotations
 import asyncio
 import random
 import uuid
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 import structlog
 from redis.asyncio import Redis
@@ -83,8 +83,10 @@ async def list_game(redis: Redis, game: str) -> None:
 
 
 class BotSeats:
-    def __init__(self, service: "TableService", redis: Redis, move_seconds: float):
+    def __init__(self, service: "TableService", redis: Redis, move_seconds: float,
+                 touch: Callable[[str], None] | None = None):
         self.service, self.redis = service, redis
+        self.touch = touch      # the runtime's: a game played here is watched for its hourglass too
         self.move_seconds = move_seconds
         self.lease_ms = int(1000 * max(MIN_LEASE_SECONDS, 5 * move_seconds))
         self.me = uuid.uuid4().hex               # this replica, as the leases name it
@@ -162,6 +164,8 @@ class BotSeats:
         command = GAME.level_command(GAME.seat_state(view.state, seat), seat, rnd, play_level(level))
         if command is None:
             return False
+        if self.touch is not None:
+            self.touch(game)
         try:
             await self.service.play(game, seat, command, f"{seat}:bot:{uuid.uuid4().hex[:16]}", round=round,
                                     played_by=f"{BOT_PREFIX}{level}")

@@ -65,7 +65,7 @@ class Runtime:
         service = TableService(warehouse, store, Relay(warehouse, store, hub.publish), vault)
         runtime = cls(settings, redis, nc, store, hub, service, Authenticator(settings))
         runtime.supervisor.start("hourglasses", runtime._watch_hourglasses)
-        runtime.bots = BotSeats(service, redis, settings.trucker_bot_move_seconds)
+        runtime.bots = BotSeats(service, redis, settings.trucker_bot_move_seconds, runtime.touch)
         runtime.supervisor.start("bot-seats", runtime.bots.run)
         return runtime
 
