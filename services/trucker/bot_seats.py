@@ -151,6 +151,16 @@ class BotSeats:
 
     async def move(self, game: str, seat: str, level: str, round: int) -> bool:
         """One building move of a bot seat of `round`, decided on the seat's view now; True if played."""
+        try:
+            return await self._move(game, seat, level, round)
+        except Refused as refused:
+            # Another seat got there first (a face-up tile, an order tile), the sand ran out, the round
+            # ended: the next tick decides again on a fresh view.
+            BOT_MOVES.labels(outcome="refused").inc()
+            log.info("bot_move_refused", game=game, seat=seat, code=refused.code)
+            return False
+
+    async def _move(self, game: str, seat: str, level: str, round: int) -> bool:
         view = await self.service.view_of(game, seat)
         if view.state.round < round or (view.state.round == round and view.status == "ended"):
             # Redis still holds an earlier round's warehouse: load this one (and start it, as a
@@ -166,15 +176,8 @@ class BotSeats:
             return False
         if self.touch is not None:
             self.touch(game)
-        try:
-            await self.service.play(game, seat, command, f"{seat}:bot:{uuid.uuid4().hex[:16]}", round=round,
-                                    played_by=f"{BOT_PREFIX}{level}")
-        except Refused as refused:
-            # Another seat got there first (a face-up tile, an order tile), or the round ended: the
-            # next tick decides again on a fresh view.
-            BOT_MOVES.labels(outcome="refused").inc()
-            log.info("bot_move_refused", game=game, seat=seat, command=command.type, code=refused.code)
-            return False
+        await self.service.play(game, seat, command, f"{seat}:bot:{uuid.uuid4().hex[:16]}", round=round,
+                                played_by=f"{BOT_PREFIX}{level}")
         BOT_MOVES.labels(outcome="played").inc()
         return True
 
