@@ -88,7 +88,8 @@ async def test_bot_seats_build_their_ships_while_a_person_builds_and_the_game_pa
             break
         state, controllers = folded.state, folded.record.seats.controllers
         if state.phase == BUILDING:
-            people = [p for p in ("ann", "cy", "dan") if not is_bot(controllers[p]) and state.seats[p].order_tile is None]
+            people = [p for p in ("ann", "cy", "dan")
+                      if not is_bot(controllers[p]) and state.seats[p].order_tile is None]
             if not state.building_started or not people:
                 waiting_since = await wait_for_bots(waiting_since)      # the service starts it / the bots finish
                 continue

@@ -66,7 +66,8 @@ async def test_a_person_alone_with_a_bot_seat_at_a_trucker_table_races_a_bot_tha
             if state.phase != BUILDING or state.round != 1:
                 break
             assert loop.time() - since < BOTS_STUCK_SECONDS, "the bot seat did not build its ship"
-            command = GAME.bot_command(state, ann.player_id, rnd) if state.seats[ann.player_id].order_tile is None else None
+            building = state.seats[ann.player_id].order_tile is None
+            command = GAME.bot_command(state, ann.player_id, rnd) if building else None
             if command is None or (isinstance(command, m.Finish) and state.seats[bot].order_tile is None):
                 await asyncio.sleep(0.02)      # ann waits: the bot finishes first
                 continue
