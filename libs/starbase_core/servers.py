@@ -63,7 +63,8 @@ class _ManagedServer:
     def __init__(self, port: int | None = None, workdir: str | os.PathLike | None = None):
         self.port = port or free_port()
         self._own_workdir = workdir is None
-        self.workdir = Path(workdir) if workdir else Path(tempfile.mkdtemp(prefix=f"starbase-{self.name}-"))
+        # Absolute: a server may run in its workdir (Redis `--dir`), where a relative path means nothing.
+        self.workdir = Path(workdir).resolve() if workdir else Path(tempfile.mkdtemp(prefix=f"starbase-{self.name}-"))
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.process: subprocess.Popen | None = None
         self._log: BinaryIO | None = None

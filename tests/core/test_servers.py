@@ -23,3 +23,21 @@ async def test_redis_server_answers(redis_url, namespace):
         await client.delete(f"{namespace}:k")
     finally:
         await client.aclose()
+
+
+async def test_redis_with_an_acl_starts_from_a_relative_workdir(tmp_path, monkeypatch):
+    """`make run` keeps Redis in `.run/redis`, a relative path; Redis runs in its `--dir`, so the ACL
+    file must be named absolutely or Redis refuses to start (it did, on a fresh checkout)."""
+    from starbase_core.servers import RedisServer
+
+    monkeypatch.chdir(tmp_path)
+    server = RedisServer(workdir="relative/redis", acl="user default off\nuser ann on >ann-secret ~* +@all\n")
+    server.start()
+    try:
+        client = aioredis.from_url(server.url, username="ann", password="ann-secret")
+        try:
+            assert await client.ping() is True
+        finally:
+            await client.aclose()
+    finally:
+        server.stop()
