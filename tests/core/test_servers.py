@@ -41,3 +41,16 @@ async def test_redis_with_an_acl_starts_from_a_relative_workdir(tmp_path, monkey
             await client.aclose()
     finally:
         server.stop()
+
+
+def test_a_free_port_lies_below_the_ephemeral_range_and_is_never_handed_out_twice():
+    """Outgoing connections take ports from the ephemeral range at any moment; a server's port chosen
+    there could be taken between the choice and the bind (it stopped a fault trial)."""
+    from pathlib import Path
+
+    from starbase_core.servers import free_port
+
+    low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    ports = [free_port() for _ in range(50)]
+    assert all(1024 <= port < low for port in ports)
+    assert len(set(ports)) == len(ports)
