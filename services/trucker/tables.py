@@ -231,6 +231,11 @@ class TableService:
 
     async def _decide_and_commit(self, game: str, player: str, command: Command, command_id: str | None,
                                  view: View, round: int | None = None, played_by: str | None = None) -> Applied:
+        if (controller := view.controller(player)) != (played_by or ""):
+            if not view.fresh:
+                raise Stale("controller")       # refuse only on what the warehouse holds now
+            held = "a bot" if controller else "its player"
+            raise Refused("NOT_IN_CONTROL", f"seat {player} is played by {held} now, not by {played_by or player}")
         decision = self._decide(view, command, player)
         if isinstance(command, m.LookAtPile) and decision.events[0].cards:
             decision = await self._first_look(game, view, decision)
@@ -241,7 +246,7 @@ class TableService:
         try:
             applied = await self.warehouse.commit(
                 game, player, command_id, decision.command.model_dump_json(),
-                projection.guards(view, decision.command, decision.events),
+                [*projection.guards(view, decision.command, decision.events), ["controller", played_by or ""]],
                 [event_json(e) for e in decision.events], decision.extras, mark, played_by)
         except (Stale, WarehouseMissing):
             self.relay.marked(game, mark)       # the script ran, so the mark was made (or moot)

@@ -27,6 +27,7 @@ from trucker_rules.game import GAME
 from trucker_rules.state import BUILDING
 
 from trucker.bot_seats import BOT_GAMES, BotSeats, play_level
+from trucker.warehouse import Refused
 from tests.trucker_service.helpers import FoldedStream
 from tests.trucker_service.live import Client, settings_for
 
@@ -78,7 +79,7 @@ async def test_bot_seats_build_their_ships_while_a_person_builds_and_the_game_pa
     ann = await Client.connect(live, game, "ann")         # a person arriving opens round 1
     others = {p: await Client.connect(live, game, p) for p in ("cy", "dan")}
     stream, rnd = FoldedStream(jetstream_store, game), random.Random(5)
-    resigned, steps, waiting_since = False, 0, None
+    resigned, steps, waiting_since, refused_cy = False, 0, None, None
 
     while not (stream.envelopes and ends_game(stream.envelopes[-1])):
         steps += 1
@@ -88,6 +89,10 @@ async def test_bot_seats_build_their_ships_while_a_person_builds_and_the_game_pa
             break
         state, controllers = folded.state, folded.record.seats.controllers
         if state.phase == BUILDING:
+            if is_bot(controllers["cy"]) and state.building_started and not refused_cy:
+                # cy gave the seat up: the bot plays it now, and cy's own moves are refused
+                refused_cy = await others["cy"].send("grab_face_down")
+                assert refused_cy["error"]["code"] == "NOT_IN_CONTROL", refused_cy
             people = [p for p in ("ann", "cy", "dan")
                       if not is_bot(controllers[p]) and state.seats[p].order_tile is None]
             if not state.building_started or not people:
@@ -141,6 +146,7 @@ async def test_bot_seats_build_their_ships_while_a_person_builds_and_the_game_pa
     ids = [e.meta["request_id"] for e in envelopes if e.meta.get("played_by", "").startswith("bot:")
            and "request_id" in e.meta]
     assert len(ids) == len(set(ids))
+    assert refused_cy is not None
     report = audit_game(game, envelopes, get_game)
     assert report.verdict == PASS, report.render()
     for client in (ann, *others.values()):
@@ -187,3 +193,28 @@ async def test_one_replica_at_a_time_plays_a_games_bot_seats(service, redis):
             for held in list(replica.held):
                 await replica._let_go(held)
         await redis.srem(BOT_GAMES, game)
+
+
+async def test_a_bot_seat_is_played_by_its_bot_only_and_a_persons_seat_by_its_person(service):
+    """The warehouse knows which seats bots hold (from the stream): a move for a bot's seat without the
+    bot as `played_by`, or naming another controller, is refused (NOT_IN_CONTROL) and changes nothing."""
+    game = f"b{uuid.uuid4().hex[:10]}"
+    seed = await service.vault.get_or_create(game)
+    await service.store.append(f"game.{game}", open_game(GAME, ["ann", "bob"], {"bots": {"bob": "easy"}}, seed),
+                               expected_seq=0)
+    await service.open_table(game)
+
+    async def warehouse() -> dict:    # the game's part (a script may also mark the relay's stored events)
+        snapshot = await service.warehouse.snapshot(game, secret=True)
+        return {key: value for key, value in snapshot.items() if key not in ("durable", "outbox_seqs")}
+
+    before = await warehouse()
+    for player, played_by in (("bob", None), ("bob", "bot:strong"), ("ann", "bot:easy")):
+        with pytest.raises(Refused) as refused:
+            await service.play(game, player, m.GrabFaceDown(), None, played_by=played_by)
+        assert refused.value.code == "NOT_IN_CONTROL", (player, played_by)
+        assert await warehouse() == before
+    await service.play(game, "ann", m.GrabFaceDown(), None)
+    bot_move = await service.play(game, "bob", m.GrabFaceDown(), "bob:bot:1", played_by="bot:easy")
+    stored = await service.store.read(f"game.{game}", from_seq=bot_move.first_seq)
+    assert stored[0].meta["played_by"] == "bot:easy" and stored[0].actor == "bob"
