@@ -19,7 +19,7 @@ from adjudicator.service import Adjudicator
 from starbase_core.audit import PASS, audit_game
 from starbase_core.gamestream import ends_game
 from starbase_core.seats import is_bot
-from starbase_core.transaction import open_game
+from starbase_core.transaction import decide_next, open_game
 from starbase_rules import RuleViolation
 from starbase_rules.registry import get_game
 from trucker_rules import messages as m
@@ -27,6 +27,7 @@ from trucker_rules.game import GAME
 from trucker_rules.state import BUILDING
 
 from trucker.bot_seats import BOT_GAMES, BotSeats, play_level
+from trucker.state_doc import Folded
 from trucker.warehouse import Refused
 from tests.trucker_service.helpers import FoldedStream
 from tests.trucker_service.live import Client, settings_for
@@ -218,3 +219,37 @@ async def test_a_bot_seat_is_played_by_its_bot_only_and_a_persons_seat_by_its_pe
     bot_move = await service.play(game, "bob", m.GrabFaceDown(), "bob:bot:1", played_by="bot:easy")
     stored = await service.store.read(f"game.{game}", from_seq=bot_move.first_seq)
     assert stored[0].meta["played_by"] == "bot:easy" and stored[0].actor == "bob"
+
+
+async def test_a_seat_that_becomes_a_bots_while_building_is_built_by_the_bot(service, redis):
+    """Should a resignation land in the stream while a round builds (written by another writer: today
+    the adjudicator refuses every command then), the bot players see it in the stream at their next
+    tick; the next move finds the warehouse no longer matches the stream (`Diverged`) and loads it again,
+    seat control included, and the seat's bot builds from then on."""
+    players = ["ann", "bob", "cy", "dan"]
+    game = f"b{uuid.uuid4().hex[:10]}"
+    seed = await service.vault.get_or_create(game)
+    stream = f"game.{game}"
+    await service.store.append(stream, open_game(GAME, players, {"bots": {"cy": "easy"}}, seed), expected_seq=0)
+    await service.open_table(game)
+    await service.play(game, "bob", m.GrabFaceDown(), None)
+    await service.relay.flush(game)
+    folded = Folded(await service.store.read(stream))
+    resign = decide_next(folded.record, {"type": "Resign"}, "bob", seed, service="trucker")
+    await service.store.append(stream, resign.events, expected_seq=folded.seq)
+    bots = BotSeats(service, redis, 0.01)
+    try:
+        for _ in range(200):
+            await bots.tick()
+            await service.relay.flush(game)
+            stored = await service.store.read(stream)
+            if any(e.actor == "bob" and e.meta.get("played_by") == "bot:normal" for e in stored):
+                break
+        else:
+            raise AssertionError("the resigned seat was never played by its bot")
+        assert any(e.actor == "cy" and e.meta.get("played_by") == "bot:easy" for e in stored)
+        assert Folded(stored).record.seats.controllers["bob"] == "bot:normal"
+    finally:
+        for held in list(bots.held):
+            await bots._let_go(held)
+        await redis.srem(BOT_GAMES, game)
