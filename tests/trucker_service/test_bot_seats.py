@@ -253,3 +253,15 @@ async def test_a_seat_that_becomes_a_bots_while_building_is_built_by_the_bot(ser
         for held in list(bots.held):
             await bots._let_go(held)
         await redis.srem(BOT_GAMES, game)
+
+
+@pytest.mark.parametrize("pace", ["0", "-1", "61", "soon"])
+def test_a_bot_pace_that_would_spin_or_stall_the_bots_is_refused_at_start(pace):
+    from pydantic import ValidationError
+
+    from starbase_core.config import from_env
+    from trucker.settings import TruckerSettings
+
+    with pytest.raises(ValidationError, match="trucker_bot_move_seconds"):
+        from_env(TruckerSettings, {"TRUCKER_BOT_MOVE_SECONDS": pace})
+    assert from_env(TruckerSettings, {}).trucker_bot_move_seconds == 0.5
