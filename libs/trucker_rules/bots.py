@@ -104,6 +104,9 @@ def _blocks_a_future_engine(ship, square) -> bool:
 
 
 def build_command(state: TruckerState, player: str, rnd: random.Random, level: str = "normal") -> Command:
+    if level == "strong":
+        from trucker_rules import strong_build
+        return strong_build.build_command(state, player)
     me = state.seats[player]
     ship = me.ship
     if not state.building_started:
