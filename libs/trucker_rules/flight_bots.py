@@ -34,6 +34,9 @@ def flight_command(state: TruckerState, player: str, rnd: random.Random, level: 
                 chosen.append((tuple(square), free[0]))
                 used.add(free[0])
         return f.ChooseAliens(aliens=chosen)
+    if kind == "engines" and level == "strong":
+        count = _engines_to_power(state, ship, options["max"])
+        return f.PowerEngines(count=count, batteries=sv.battery_squares(ship, count))
     if kind == "engines":
         return f.PowerEngines(count=options["max"], batteries=sv.battery_squares(ship, options["max"]))
     if kind == "cannons" and level == "strong":
@@ -52,11 +55,38 @@ def flight_command(state: TruckerState, player: str, rnd: random.Random, level: 
         card = catalog.cards()[state.card]
         if card["type"] == "abandoned_ship":
             keep = KEEP_HUMANS[level]      # slavers take up to 5, combat zones 4: crew is the ship's life
+            if level == "strong":
+                keep = _humans_to_keep(state)
             return f.AnswerOffer(accept=ship.human_crew() - card["crew_lost"] >= keep)
         return f.AnswerOffer(accept=True)
     if kind == "keep_part" and level == "strong":
         return f.KeepPart(square=tuple(_part_to_keep(ship, options["parts"])[0]))
     return default_command(state, player)
+
+
+def _humans_to_keep(state: TruckerState) -> int:
+    """More than the strongest slavers of the round's deck can take (the round-I card 3, II 4, III 5):
+    an abandoned ship's credits are not worth the flight."""
+    levels = {1: ("I",), 2: ("I", "II"), 3: ("I", "II", "III")}[state.round]
+    taken = [c["defeat_penalty"]["crew_lost"] for c in catalog.cards().values()
+             if c["type"] == "slavers" and c["level"] in levels]
+    return max(taken, default=0) + 2
+
+
+def _engines_to_power(state: TruckerState, ship, most: int) -> int:
+    """In open space only what keeps the ship moving when it flies alone or leads (a battery kept is a
+    shield or a double cannon later); against others' engines (a combat zone), or chasing them, all."""
+    card = catalog.cards()[state.card] if state.card is not None else {}
+    if card.get("type") == "open_space":
+        from trucker_rules import track
+        order = track.flying(state)
+        if len(order) <= 1 or order[0] == _player_of(state, ship):
+            return 0 if sv.single_engines(ship) or "brown" in ship.aliens.values() else min(1, most)
+    return most
+
+
+def _player_of(state: TruckerState, ship) -> str | None:
+    return next((n for n, seat in state.seats.items() if seat.ship is ship), None)
 
 
 def _doubles_to_fire(state: TruckerState, ship, options) -> list:

@@ -25,6 +25,8 @@ GRABS = 100
 # A tile in hand is placed when its place is worth at least this much, a face-up tile grabbed likewise;
 # once the grabs are spent anything worth a place (SWEEP) is taken from the face-up tiles.
 PLACE, TAKE, SWEEP = 2.0, 3.0, 1.0
+# What a cabin (two humans: slavers take up to five) and a point of firepower are worth.
+CABIN, FIREPOWER = 10.0, 5.0
 # Firepower worth having: the strongest enemy of round III has 10 (pirates), slavers 8.
 FIREPOWER_GOAL = 10.0
 # What an uncovered side is worth covering with a shield (meteors and light fire come from every side,
@@ -175,7 +177,7 @@ def _worth(ship: Ship, counts: dict[str, int], tile, square, rotation, engines: 
     if tile.is_engine and neighbour(square, BOTTOM) in ship.squares:
         worth -= DEAD_SQUARE
     if tile.is_cannon and neighbour(square, tile.barrel_facing(rotation)) in ship.squares:
-        worth -= DEAD_SQUARE
+        worth -= DEAD_SQUARE / 2
     return worth
 
 
@@ -192,10 +194,10 @@ def _kind_worth(ship: Ship, counts: dict[str, int], tile, rotation) -> float:
         batteries = counts.get("battery", 0)
         if kind == "double_cannon" and batteries == 0:
             gain *= 0.5                  # a double cannon fires only on a battery
-        rate = 4.0 if _max_firepower(ship) < FIREPOWER_GOAL else 0.5
+        rate = FIREPOWER if _max_firepower(ship) < FIREPOWER_GOAL else 0.5
         return gain * rate + (0.5 if not front else 0.0)     # side barrels shoot large meteors too
     if kind == "cabin":
-        return 8.0 if has < 4 else 4.0 if has < 6 else 1.0
+        return CABIN if has < 5 else 4.0 if has < 7 else 1.0
     if kind == "engine":
         return 9.0 if has < 2 else 4.0 if has < 3 else 0.5
     if kind == "double_engine":
