@@ -7,7 +7,7 @@ from trucker_rules import catalog
 from trucker_rules import flight_messages as f
 from trucker_rules import shipvalues as sv
 from trucker_rules.flight_defaults import default_command
-from trucker_rules.state import TruckerState
+from trucker_rules.state import FLIGHT, TruckerState
 
 
 # A level's chance of flying past a planet with room in its hold (the bot worker plays flight decisions;
@@ -15,12 +15,17 @@ from trucker_rules.state import TruckerState
 SKIP_PLANET = {"easy": 0.4, "normal": 0.2, "strong": 0.0}
 # Humans a level keeps aboard after manning an abandoned ship.
 KEEP_HUMANS = {"easy": 2, "normal": 2, "strong": 5}
+# The lead over every other seat at which the strong bot, alone in the last round's flight, gives up
+# rather than risk more components (what the card being resolved may still destroy).
+LOCK_MARGIN = 3
 
 
 def flight_command(state: TruckerState, player: str, rnd: random.Random, level: str = "normal"):
     ask = state.step.get("ask") if state.step else None
     if ask is None or ask["player"] != player:
         return None
+    if level == "strong" and _win_is_locked(state, player):
+        return f.GiveUp()
     ship = state.seats[player].ship
     options = ask["options"]
     kind = ask["kind"]
@@ -62,6 +67,31 @@ def flight_command(state: TruckerState, player: str, rnd: random.Random, level: 
     if kind == "keep_part" and level == "strong":
         return f.KeepPart(square=tuple(_part_to_keep(ship, options["parts"])[0]))
     return default_command(state, player)
+
+
+def _win_is_locked(state: TruckerState, player: str, margin: int = LOCK_MARGIN) -> bool:
+    """Whether giving up now wins the game whatever follows: the last round, nobody else flying (so
+    the others' credits are final), and the seat's credits after giving up (goods at half value, its
+    lost components paid) ahead of everyone's by `margin` (what the card being resolved may still
+    break off). Flying on can only lose components then: the arrival reward no longer matters."""
+    from trucker_rules import track
+    seat = state.seats[player]
+    if state.phase != FLIGHT or state.round < catalog.scoring()["rounds"] or seat.giving_up:
+        return False
+    if track.flying(state) != [player]:
+        return False
+    mine = _final_credits(state, player, gave_up=True)
+    return all(mine - margin > _final_credits(state, other, gave_up=state.seats[other].gave_up)
+               for other in state.players if other != player)
+
+
+def _final_credits(state: TruckerState, player: str, gave_up: bool) -> int:
+    seat = state.seats[player]
+    goods = sum(sv.GOODS_VALUE[g] for g in seat.ship.goods_list()) if seat.ship else 0
+    if gave_up:
+        goods = goods // 2 if state.options.get("half_value_rounding", "down") == "down" else (goods + 1) // 2
+    lost = len(seat.ship.lost) if seat.ship else 0
+    return seat.credits + goods - lost * catalog.scoring()["lost_component_penalty"]
 
 
 def _humans_to_keep(state: TruckerState) -> int:

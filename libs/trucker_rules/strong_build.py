@@ -32,7 +32,7 @@ FIREPOWER_GOAL = 10.0
 # What an uncovered side is worth covering with a shield (meteors and light fire come from every side,
 # most often from the front).
 # The cost of a connector left toward an empty square of the board (against 1 toward the edge).
-OPEN = 0.2
+OPEN = -0.3
 # The cost of a square left unusable behind an exhaust or before a barrel.
 DEAD_SQUARE = 2.0
 SHIELD_SIDE = {TOP: 4.0, LEFT: 3.0, RIGHT: 3.0, BOTTOM: 2.0}
