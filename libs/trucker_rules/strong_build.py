@@ -31,6 +31,9 @@ CABIN, FIREPOWER = 10.0, 5.0
 FIREPOWER_GOAL = 10.0
 # What an uncovered side is worth covering with a shield (meteors and light fire come from every side,
 # most often from the front).
+# What each joint beyond the first is worth: a tile held by one joint takes everything behind it when
+# it is shot off.
+JOINT = 0.7
 # The cost of a connector left toward an empty square of the board (against 1 toward the edge).
 OPEN = -0.3
 # The cost of a square left unusable behind an exhaust or before a barrel.
@@ -96,7 +99,7 @@ def best_spot(ship: Ship, component_id: str) -> tuple[tuple[int, int], int, floa
             joints = _joints(ship, tile, square, rotation)
             if joints is None or not _faces_clear(ship, tile, square, rotation):
                 continue
-            worth = _worth(ship, counts, tile, square, rotation, engines) + 0.7 * (joints - 1) \
+            worth = _worth(ship, counts, tile, square, rotation, engines) + JOINT * (joints - 1) \
                 - _exposed_change(ship, tile, square, rotation)
             candidates.append((worth, square, rotation))
     candidates.sort(key=lambda c: (-c[0], c[1], c[2]))
