@@ -40,7 +40,7 @@ def flight_command(state: TruckerState, player: str, rnd: random.Random, level: 
                 used.add(free[0])
         return f.ChooseAliens(aliens=chosen)
     if kind == "engines" and level == "strong":
-        count = _engines_to_power(state, ship, options["max"])
+        count = _engines_to_power(state, player, options["max"])
         return f.PowerEngines(count=count, batteries=sv.battery_squares(ship, count))
     if kind == "engines":
         return f.PowerEngines(count=options["max"], batteries=sv.battery_squares(ship, options["max"]))
@@ -103,20 +103,16 @@ def _humans_to_keep(state: TruckerState) -> int:
     return max(taken, default=0) + 2
 
 
-def _engines_to_power(state: TruckerState, ship, most: int) -> int:
-    """In open space only what keeps the ship moving when it flies alone or leads (a battery kept is a
+def _engines_to_power(state: TruckerState, player: str, most: int) -> int:
+    """In open space, flying alone or in the lead, only what keeps the ship moving (a battery kept is a
     shield or a double cannon later); against others' engines (a combat zone), or chasing them, all."""
+    from trucker_rules import track
+    ship = state.seats[player].ship
     card = catalog.cards()[state.card] if state.card is not None else {}
-    if card.get("type") == "open_space":
-        from trucker_rules import track
-        order = track.flying(state)
-        if len(order) <= 1 or order[0] == _player_of(state, ship):
-            return 0 if sv.single_engines(ship) or "brown" in ship.aliens.values() else min(1, most)
+    order = track.flying(state)
+    if card.get("type") == "open_space" and (len(order) <= 1 or order[0] == player):
+        return 0 if sv.single_engines(ship) or "brown" in ship.aliens.values() else min(1, most)
     return most
-
-
-def _player_of(state: TruckerState, ship) -> str | None:
-    return next((n for n, seat in state.seats.items() if seat.ship is ship), None)
 
 
 def _doubles_to_fire(state: TruckerState, ship, options) -> list:
