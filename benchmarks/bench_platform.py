@@ -26,7 +26,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 import uuid
 from pathlib import Path
 
@@ -34,6 +33,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from adjudicator.service import Adjudicator  # noqa: E402
+from bench_capacity import cpu_seconds  # noqa: E402  (same directory: run as a script)
+from bench_lobby import wait_ready  # noqa: E402
 from starbase_core.envelope import NewEvent, seal_to_json  # noqa: E402
 from starbase_core.gamestream import GameRecord, game_stream  # noqa: E402
 from starbase_core.logging import configure_logging  # noqa: E402
@@ -198,31 +199,10 @@ def cold_games(namespace: str) -> None:
 
 # ---- 3. the adjudicator's CPU per command ---------------------------------------------------------
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a running process, from /proc (Linux), in seconds."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")   # utime, stime
-
-
 def start_adjudicator(env: dict, log_dir: Path, profile: str | None) -> subprocess.Popen:
     code = (PROFILED.format(root=str(ROOT), out=profile) if profile else LAUNCH.format(root=str(ROOT)))
     log = open(log_dir / "adjudicator.log", "ab")
     return subprocess.Popen([sys.executable, "-c", code], env=env, stdout=log, stderr=subprocess.STDOUT)
-
-
-def wait_ready(url: str, process: subprocess.Popen, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"the adjudicator exited with {process.returncode}")
-        try:
-            with urllib.request.urlopen(url, timeout=1) as reply:
-                if reply.status == 200:
-                    return
-        except OSError:
-            pass
-        time.sleep(0.2)
-    raise RuntimeError(f"{url} not ready after {timeout} s")
 
 
 async def drive(target: str, server_pid: int) -> None:

@@ -36,9 +36,12 @@ class Style:
     wander: float          # chance of a random sale, swap or transport move that serves no plan
     skip_tiles: float      # chance of leaving a base's tile lay unused
     buy_shares: float      # chance of buying shares in a stock round turn
-    share_order: str       # which corporations' shares to buy first: "random", "own" (its presidencies)
+    share_order: str       # which corporations' shares to buy first: "random", "own" (its presidencies),
+    #                        "cheap" (lowest price first: more certificates for the money, and low-priced
+    #                        corporations climb the market fastest; 3 players, 200 games: 0.69 vs 0.65 random)
     par: str               # the par of a corporation it starts: "random", "low" or "high" (of those affordable)
     bid_privates: float    # chance of bidding in the initial stock round
+    issue: str = "random"  # how many shares a corporation issues for money: "random" or "max" (of its limit)
 
 
 LEVELS = {
@@ -46,8 +49,8 @@ LEVELS = {
                   bid_privates=0.3),
     "normal": Style(wander=0.04, skip_tiles=0.05, buy_shares=0.75, share_order="random", par="random",
                     bid_privates=0.15),
-    "strong": Style(wander=0.0, skip_tiles=0.0, buy_shares=1.0, share_order="random", par="low",
-                    bid_privates=0.15),
+    "strong": Style(wander=0.0, skip_tiles=0.0, buy_shares=1.0, share_order="cheap", par="low",
+                    bid_privates=0.15, issue="max"),
 }
 
 
@@ -128,10 +131,23 @@ def _sr(s: State, player: str, rnd: random.Random, style: Style) -> list:
         rnd.shuffle(options)
         if style.share_order == "own":
             options.sort(key=lambda c: s.president(c) != player)
+        elif style.share_order == "cheap":
+            # the cheapest first, but never a share that could hand it another player's corporation: a
+            # cheap corporation is often one without a transport, which its new president must buy (11.6)
+            options = sorted((c for c in options if not _could_take_over(s, c, player)), key=s.price)
         for c in options[:3]:
             out.append(K.BuyShare(corp=c, source=rnd.choice(["ipo", "ipo", "pool"])))
             out.append(K.BuyShare(corp=c, source="ipo"))
     return out + [K.Pass()]
+
+
+def _could_take_over(s: State, corp: str, player: str) -> bool:
+    """Whether one more share of another's corporation could make the player its president."""
+    president = s.president(corp)
+    if president == player:
+        return False
+    held = s.shares.held_percent(corp, P(player)) + 10
+    return president is None or held >= s.shares.held_percent(corp, P(president))
 
 
 def _cr(s: State, rnd: random.Random, style: Style) -> list:
@@ -140,7 +156,9 @@ def _cr(s: State, rnd: random.Random, style: Style) -> list:
     limit = issue_limit(s, corp)
     wanted = rules().transport_cost[s.top_transport()] + 100      # money for the next transport
     if limit and not s.cr.issued and (not s.corps[corp].floated or s.cash(C(corp)) < wanted) and rnd.random() < 0.8:
-        out.append(K.IssueShares(count=rnd.randint(1, limit)))
+        # strong issues all it may: the one price drop is paid anyway, and the money buys transports sooner
+        count = limit if style.issue == "max" else rnd.randint(1, limit)
+        out.append(K.IssueShares(count=count))
     if rnd.random() < 4 * style.wander:
         others = [c for c in s.live_corps() if c != corp]
         if others:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import atexit
 import os
+import random
 import shutil
 import signal
 import socket
@@ -38,8 +39,36 @@ class ServerError(RuntimeError):
     pass
 
 
+_GIVEN: set[int] = set()        # ports this process handed out already: never the same one twice
+
+
+def _ephemeral_range() -> tuple[int, int]:
+    try:
+        low, high = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()
+        return int(low), int(high)
+    except (OSError, ValueError):
+        return 32768, 60999
+
+
 def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+    """A port free now on 127.0.0.1, for a server about to be started on it.
+
+    Chosen below the kernel's ephemeral range: a port from `bind(0)` lies inside it, where any outgoing
+    connection made before the server binds may take it ("address already in use" at start; it stopped
+    a fault trial in CI). Below the range only another explicit bind can, and the check here sees that."""
+    low = min(_ephemeral_range()[0], 32768)
+    for _ in range(200):
+        port = random.randrange(max(1024, low - 12000), low)
+        if port in _GIVEN:
+            continue
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        _GIVEN.add(port)
+        return port
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:   # a crowded machine: the kernel's pick
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
 
@@ -63,7 +92,8 @@ class _ManagedServer:
     def __init__(self, port: int | None = None, workdir: str | os.PathLike | None = None):
         self.port = port or free_port()
         self._own_workdir = workdir is None
-        self.workdir = Path(workdir) if workdir else Path(tempfile.mkdtemp(prefix=f"starbase-{self.name}-"))
+        # Absolute: a server may run in its workdir (Redis `--dir`), where a relative path means nothing.
+        self.workdir = Path(workdir).resolve() if workdir else Path(tempfile.mkdtemp(prefix=f"starbase-{self.name}-"))
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.process: subprocess.Popen | None = None
         self._log: BinaryIO | None = None

@@ -20,6 +20,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from starbase_core.servers import free_port
+
 CLASSES = {"moon21": "Moon21Player", "t2038": "T2038Player", "stellar": "StellarPlayer", "trucker": "TruckerPlayer"}
 STOP_MARGIN = 120.0       # seconds past the duration before the run's processes are stopped by force
 
@@ -94,7 +96,7 @@ def run(plan: Plan, log_name: str = "locust.log") -> Result:
     plan.out.mkdir(parents=True, exist_ok=True)
     with open(plan.out / log_name, "ab") as log:
         if plan.workers:
-            port = plan.master_port or _free_port()
+            port = plan.master_port or free_port()
             master = _start(command(*plan.arguments(), "--master", "--expect-workers", str(plan.workers),
                                     "--master-bind-host", "127.0.0.1", "--master-bind-port", str(port)), log)
             workers = [_start(command("--worker", "--master-host", "127.0.0.1", "--master-port", str(port),
@@ -134,13 +136,6 @@ def _rows(path: Path) -> list[dict]:
         return []
     with open(path, newline="") as stats:
         return [row for row in csv.DictReader(stats) if row.get("Name") != "Aggregated"]
-
-
-def _free_port() -> int:
-    import socket
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def stop_gracefully(process: subprocess.Popen, grace: float = 30.0) -> int:

@@ -68,7 +68,8 @@ def round_over(round: int) -> Refused:
 
 
 async def decided(service: "TableService", game: str, actor: str | None, command: dict,
-                  command_id: str | None, status: str, round: int | None = None) -> Applied:
+                  command_id: str | None, status: str, round: int | None = None,
+                  played_by: str | None = None) -> Applied:
     """Decide a move that ends building on the whole game, with the platform's transaction, and append
     it; raises Refused (the engine's code) when the rules refuse it.
 
@@ -93,7 +94,7 @@ async def decided(service: "TableService", game: str, actor: str | None, command
         round_before = folded.state.round
         if round is not None and round_before != round:
             raise round_over(round)
-        decision = _decide(folded.record, actor, command, command_id, await service.seed(game))
+        decision = _decide(folded.record, actor, command, command_id, await service.seed(game), played_by)
         if not any(event.type == "BuildingEnded" for event in decision.events):
             raise Stale("not_ending")
         try:
@@ -115,11 +116,13 @@ async def decided(service: "TableService", game: str, actor: str | None, command
 
 
 def _decide(record: GameRecord, actor: str | None, command: dict, command_id: str | None,
-            seed: bytes) -> Decision:
+            seed: bytes, played_by: str | None = None) -> Decision:
     """The platform's transaction (the one the adjudicator writes with and the audit re-runs): its
     guards, the engine's decision with the game's FairRng at the stream's counter, the envelopes to
-    store (`meta.command`, `meta.draw_end`, `meta.request_id`; GameEnded when the game is over)."""
+    store (`meta.command`, `meta.draw_end`, `meta.request_id`, `meta.played_by` for a bot seat's move; GameEnded
+    when the game is over). The transaction checks `played_by` controls the seat, as the audit will."""
     try:
-        return decide_next(record, command, actor, seed, service=SERVICE, request_id=command_id)
+        return decide_next(record, command, actor, seed, service=SERVICE, request_id=command_id,
+                           played_by=played_by)
     except RuleViolation as violation:
         raise Refused(violation.code, violation.message) from None

@@ -12,6 +12,7 @@ MOVES = Counter("trucker_moves_total", "Player moves by operation and outcome", 
 MOVE_SECONDS = Histogram("trucker_move_seconds", "From a move's arrival to its acknowledgement", ["op"],
                          buckets=(0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5))
 CONNECTIONS = Gauge("trucker_connections", "Open table sockets")
+BOT_MOVES = Counter("trucker_bot_moves_total", "Building moves of bot seats: played, refused", ["outcome"])
 REBUILDS = Counter("trucker_warehouse_rebuilds_total", "Warehouses rebuilt from the event store")
 
 RELAY_WAITING = Gauge("trucker_relay_waiting_moves", "Moves whose events wait to be written to the stream")

@@ -37,6 +37,11 @@ class View:
     time_up: bool = False
     facedown: list[str] | None = None    # the grabs to come, in order (asked for a pile's first look)
     fresh: bool = True           # read just now; False: remembered and followed since (`seats.py`)
+    bots: dict[str, str] | None = None   # the seats bots hold, {seat: "bot:<level>"} (meta `bots`)
+
+    def controller(self, seat: str) -> str:
+        """Who must play `seat`'s moves: '' its own player, else its bot (`bot:<level>`)."""
+        return (self.bots or {}).get(seat, "")
 
 
 def read(facts: dict, player: str) -> View:
@@ -66,7 +71,7 @@ def read(facts: dict, player: str) -> View:
     now = int(facts["clock"][0]) + int(facts["clock"][1]) / 1_000_000
     time_up = status == "ending" or (started and state.timer_space == 0 and now >= state.runs_out_at)
     return View(state, player, int(facts["seatver"]), meta["epoch"], int(meta["seq"]), int(meta["draw_end"]),
-                status, now, time_up, facedown)
+                status, now, time_up, facedown, bots=json.loads(meta.get("bots") or "{}"))
 
 
 def _own_seat(seat: Player, facts: dict, board: str) -> None:

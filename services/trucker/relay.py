@@ -48,7 +48,7 @@ def new_event(outboxed: dict) -> NewEvent:
     """An outbox event as the platform stores game events. The end of building carries the meta the
     platform's transaction decided (`meta`): stored as it is. A move carries what the script knew:
     data = the engine event's fields (type and v added back, as `model_dump()` has them) and the meta
-    `gamestream.wrap` writes (`draw_end`, and `command` on a command's first event), plus the client's
+    `gamestream.wrap` writes (`draw_end`, and `command` and `played_by` on a command's first event), plus the client's
     id of the move as `request_id` (which the audit leaves out of its comparison)."""
     if "meta" in outboxed:
         return NewEvent(type=outboxed["type"], data=outboxed["data"], actor=outboxed.get("actor"),
@@ -56,6 +56,8 @@ def new_event(outboxed: dict) -> NewEvent:
     meta = {"draw_end": outboxed.get("draw_end", 0)}
     if outboxed.get("command") is not None:
         meta["command"] = outboxed["command"]
+        if outboxed.get("played_by"):       # a bot seat's move (`starbase_core.seats`: the audit checks it)
+            meta["played_by"] = outboxed["played_by"]
         if outboxed.get("command_id"):
             # The client's id of the move (`<player>:<id>`): a warehouse rebuilt from the stream learns
             # from it which moves were applied, so a resend is answered and not applied again. (The

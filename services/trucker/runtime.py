@@ -1,7 +1,8 @@
 """Wiring: the adapters the service runs on, built once at startup from the settings (and torn down).
 
-The one background task, the hourglass watch, runs under a supervisor (`starbase_core.supervise`): if
-it fails it is restarted with back-off and `/readyz` answers 503 meanwhile. The relay and the fan-out
+The background tasks, the hourglass watch and the bot seats' building (`bot_seats.py`), run under a
+supervisor (`starbase_core.supervise`): if one fails it is restarted with back-off and `/readyz` answers
+503 meanwhile. The relay and the fan-out
 have no task of their own: the relay runs inside the moves that wait on it, and the fan-out inside
 NATS subscription callbacks, each of which catches its own failures.
 """
@@ -22,6 +23,7 @@ from starbase_core.store_jetstream import JetStreamEventStore
 from starbase_core.supervise import Supervisor
 
 from trucker.auth import Authenticator
+from trucker.bot_seats import BotSeats
 from trucker.fanout import TableHub
 from trucker.relay import Relay
 from trucker.settings import TruckerSettings
@@ -41,6 +43,7 @@ class Runtime:
     service: TableService
     auth: Authenticator
     supervisor: Supervisor = field(default_factory=lambda: Supervisor("trucker"))
+    bots: BotSeats | None = None
     stopping: bool = False
     active: dict[str, float] = field(default_factory=dict)   # games this replica served lately
     _next_check: dict[str, float] = field(default_factory=dict)   # when to look at each hourglass again
@@ -62,6 +65,8 @@ class Runtime:
         service = TableService(warehouse, store, Relay(warehouse, store, hub.publish), vault)
         runtime = cls(settings, redis, nc, store, hub, service, Authenticator(settings))
         runtime.supervisor.start("hourglasses", runtime._watch_hourglasses)
+        runtime.bots = BotSeats(service, redis, settings.trucker_bot_move_seconds, runtime.touch)
+        runtime.supervisor.start("bot-seats", runtime.bots.run)
         return runtime
 
     def touch(self, game: str) -> None:

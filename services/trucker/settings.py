@@ -6,6 +6,8 @@ players prove who they are with the lobby's single-use tickets, kept there (`aut
 """
 from __future__ import annotations
 
+from pydantic import Field
+
 from starbase_core.config import CoreSettings, from_env
 
 
@@ -17,6 +19,8 @@ class TruckerSettings(CoreSettings):
     trucker_clock_interval: float = 0.25       # how often a replica looks for hourglasses run out on START
     trucker_shutdown_grace: float = 10.0
     trucker_redis_connections: int = 512       # moves beyond this many at once wait for a connection
+    # A bot seat's pace while building: one move this often (0 would spin the bot loop: refused at start).
+    trucker_bot_move_seconds: float = Field(0.5, gt=0, le=60)
     # TRUCKER_TRUST_PLAYER_PARAM (benchmarks and local play only) takes `?player=<id>` at its word
     # instead of a lobby ticket.
     trucker_trust_player_param: bool = False    # refused by `python -m trucker` unless INSECURE_DEV_MODE

@@ -12,6 +12,7 @@ from typing import Iterable
 
 from starbase_core.envelope import Envelope
 from starbase_core.gamestream import GameRecord, replay
+from starbase_core.seats import is_bot
 from starbase_core.transaction import REQUEST_ID
 from starbase_rules.contract import Game, RuleViolation
 from starbase_rules.fair import FairRng
@@ -22,7 +23,7 @@ from trucker_rules.state import BUILDING, TruckerState
 
 # The layout of a warehouse in Redis. A warehouse of another layout (loaded by an earlier version of the
 # service) is dropped and loaded again from the stream on its next move.
-WAREHOUSE_FORMAT = "2"
+WAREHOUSE_FORMAT = "3"      # 3: meta `bots`, the seats bots hold (guard `controller`)
 
 
 def _trucker_only(name: str) -> Game:
@@ -130,6 +131,10 @@ def warehouse_doc(game: str, folded: Folded, epoch: str, future: list[tuple[str,
             "status": _status(state), "piles": json.dumps(state.piles),
             # The cards known so far (a pile's first look draws among the others).
             "used_cards": json.dumps(state.used_cards), "round_cards": json.dumps(state.round_cards),
+            # The seats a bot holds, {seat: "bot:<level>"} (the stream's seat control): a move of such a
+            # seat is the bot's only (`commit.lua`'s guard `controller`, `bot_seats.py`).
+            "bots": json.dumps({seat: controller for seat, controller in _controllers(folded.record).items()
+                                if is_bot(controller)}),
         },
         "seat": {p: i for i, p in enumerate(state.players)},
         "facedown": [tile for tile, _ in future],
@@ -150,6 +155,10 @@ def warehouse_doc(game: str, folded: Folded, epoch: str, future: list[tuple[str,
         # Every move's client id the stream holds: after a rebuild a resend is answered, not applied again.
         "cmds": dict(folded.requests),
     }
+
+
+def _controllers(record: GameRecord | None) -> dict[str, str]:
+    return dict(record.seats.controllers) if record is not None else {}
 
 
 def _first_space(state: TruckerState) -> int:

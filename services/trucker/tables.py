@@ -31,6 +31,7 @@ from trucker_rules.build_phase import decide_building, face_down_sequence
 from trucker_rules.legal import NoChance
 
 from trucker import ending, projection
+from trucker.bot_seats import bot_seats, list_game
 from trucker.metrics import REBUILDS
 from trucker.projection import View, event_json
 from trucker.relay import Diverged, Relay
@@ -98,6 +99,8 @@ class TableService:
             command = m.StartBuilding(at=await self.now())
             events = decide_building(folded.state, command, None, NoChance())
             start = (command.model_dump_json(), [event_json(e) for e in events])
+        if folded.building and bot_seats(folded.record):
+            await list_game(self.warehouse.redis, game)     # bots build here too (`bot_seats.py`)
         future = future_grabs(folded, await self.seed(game)) if folded.building else []
         doc = warehouse_doc(game, folded, epoch=uuid.uuid4().hex, future=future)
         doc["cmds"].update(commands_seen or {})
@@ -137,14 +140,15 @@ class TableService:
     # ---- moves --------------------------------------------------------------------------------
 
     async def play(self, game: str, player: str | None, command: Command, command_id: str | None,
-                   round: int | None = None) -> Applied:
+                   round: int | None = None, played_by: str | None = None) -> Applied:
         """Apply one move and return once its events are durable; raises Refused. `round`: the round
-        whose building the move was sent for (see `apply`)."""
+        whose building the move was sent for (see `apply`); `played_by`: who plays the seat when not its
+        own player (a bot seat's `bot:<level>`, `bot_seats.py`), recorded with the move."""
         if not isinstance(command, REALTIME_COMMANDS):
             raise Refused("NOT_A_REALTIME_MOVE", f"{command.type} is not a building move of the real-time "
                           "service: the service starts and ends building; repairs and the flight go "
                           "through the lobby's commands")
-        applied = await self.apply(game, player or "", command, command_id, round)
+        applied = await self.apply(game, player or "", command, command_id, round, played_by)
         if applied.durable:
             return applied
         epoch = applied.events[-1].get("epoch") if applied.events else None
@@ -166,7 +170,7 @@ class TableService:
         return replace(applied, events=events)
 
     async def apply(self, game: str, player: str, command: Command, command_id: str | None,
-                    round: int | None = None) -> Applied:
+                    round: int | None = None, played_by: str | None = None) -> Applied:
         """Decide the move and apply it in Redis (its events in the outbox, not yet durable: `play`
         waits for that); raises Refused.
 
@@ -189,7 +193,8 @@ class TableService:
                 else:
                     if round is None and view.fresh and view.status == "building":
                         round = view.state.round        # from now on the move is for this round only
-                    return await self._decide_and_commit(game, player, command, command_id, view, round)
+                    return await self._decide_and_commit(game, player, command, command_id, view, round,
+                                                         played_by)
             except WarehouseMissing:                    # never loaded, or Redis lost it: load it
                 if loaded:
                     raise Refused("TABLE_UNAVAILABLE", f"game {game} could not be loaded") from None
@@ -225,19 +230,24 @@ class TableService:
         return None, opened
 
     async def _decide_and_commit(self, game: str, player: str, command: Command, command_id: str | None,
-                                 view: View, round: int | None = None) -> Applied:
+                                 view: View, round: int | None = None, played_by: str | None = None) -> Applied:
+        if (controller := view.controller(player)) != (played_by or ""):
+            if not view.fresh:
+                raise Stale("controller")       # refuse only on what the warehouse holds now
+            held = "a bot" if controller else "its player"
+            raise Refused("NOT_IN_CONTROL", f"seat {player} is played by {held} now, not by {played_by or player}")
         decision = self._decide(view, command, player)
         if isinstance(command, m.LookAtPile) and decision.events[0].cards:
             decision = await self._first_look(game, view, decision)
         if decision.ends_building:
             return await ending.decided(self, game, player, decision.command.model_dump(mode="json"),
-                                        command_id, status="building", round=round)
+                                        command_id, status="building", round=round, played_by=played_by)
         mark = self.relay.unmarked(game)
         try:
             applied = await self.warehouse.commit(
                 game, player, command_id, decision.command.model_dump_json(),
-                projection.guards(view, decision.command, decision.events),
-                [event_json(e) for e in decision.events], decision.extras, mark)
+                [*projection.guards(view, decision.command, decision.events), ["controller", played_by or ""]],
+                [event_json(e) for e in decision.events], decision.extras, mark, played_by)
         except (Stale, WarehouseMissing):
             self.relay.marked(game, mark)       # the script ran, so the mark was made (or moot)
             self.seats.forget(game, player)
@@ -249,6 +259,20 @@ class TableService:
         else:
             self.seats.forget(game, player)
         return applied
+
+    async def view_of(self, game: str, player: str) -> View:
+        """The player's view read now (loading the warehouse if Redis has none), as a move of theirs
+        would be decided on: what a bot seat decides its next move on (`bot_seats.py`). Raises
+        Refused (TIME_UP, TABLE_UNAVAILABLE, NOT_A_TRUCKER_GAME)."""
+        for _ in range(2):
+            try:
+                view = await self._read(game, player, m.GrabFaceDown(), None)
+            except WarehouseMissing:
+                await self.open_table(game)
+                continue
+            assert isinstance(view, View)       # no command id: never a resend's answer
+            return view
+        raise Refused("TABLE_UNAVAILABLE", f"game {game} could not be loaded")
 
     async def _read(self, game: str, player: str, command: Command, command_id: str | None) -> View | Applied:
         """The player's view read now, or the earlier answer to this command id; raises
@@ -289,8 +313,8 @@ class TableService:
         await ending.conclude(self, game)
 
     async def decided(self, game: str, actor: str | None, command: dict, command_id: str | None,
-                      status: str, round: int | None = None) -> Applied:
-        return await ending.decided(self, game, actor, command, command_id, status, round)
+                      status: str, round: int | None = None, played_by: str | None = None) -> Applied:
+        return await ending.decided(self, game, actor, command, command_id, status, round, played_by)
 
     # ---- chance and time ----------------------------------------------------------------------
 

@@ -95,14 +95,15 @@ class RedisWarehouse:
 
     async def commit(self, game: str, actor: str, command_id: str | None, command: str, guards: list,
                      events: list[tuple[str, str]], extras: dict | None = None,
-                     mark: tuple[str, int] | None = None) -> Applied:
+                     mark: tuple[str, int] | None = None, played_by: str | None = None) -> Applied:
         """Apply a move the engine decided (`command` and `events`' data as JSON, `projection.event_json`)
         if every guard still holds. Raises `Stale` (nothing changed) or `WarehouseMissing`; a command id
         applied before answers `retried`. `mark` (epoch, seq): first mark that warehouse's events up to
-        seq durable, as `relay_view` does (the relay's deferred mark rides on the move: no round trip)."""
+        seq durable, as `relay_view` does (the relay's deferred mark rides on the move: no round trip).
+        `played_by`: who played the move when not the seat's player (`bot:<level>`, kept in its meta)."""
         marking = (mark[1], mark[0]) if mark else ("", "")
         reply = await self._call("commit", game, command_id, actor, command, _json(guards),
-                                 _json(extras) if extras else "", *marking, *_flat(events))
+                                 _json(extras) if extras else "", *marking, played_by or "", *_flat(events))
         if reply[0] != 1:
             return self._applied(reply)
         return replace(self._applied([1, *reply[2:]]), outbox_durable=int(reply[1]))

@@ -37,6 +37,23 @@ def test_the_strong_bot_beats_the_normal_one_head_to_head():
     assert _wins("strong", level_seat(GAME, "normal"), 2, 8) >= 6    # these seeds: 8 of 8
 
 
+def test_the_strong_bot_beats_two_normal_bots_in_most_three_player_games():
+    """Strong buys the cheapest shares first and issues all it may: before that (random share order,
+    random issue counts) these seeds gave 19 of 30, and 129 of 200 over seeds 0-199 (after: 138)."""
+    assert _wins("strong", level_seat(GAME, "normal"), 3, 30) >= 21   # these seeds: 23 of 30
+
+
+@pytest.mark.parametrize("seed", [1007, 1035, 1037, 1041, 1043])
+def test_the_strong_bot_buying_cheap_shares_never_takes_over_a_random_players_corporation(seed):
+    """Cheap shares are often those of a corporation without a transport: bought into its presidency,
+    the bot paid for the transport and went bankrupt in each of these games (random seats)."""
+    names = rotated(["bot", "o1", "o2"], seed)
+    policies = {name: level_seat(GAME, "strong") if name == "bot" else random_seat(GAME) for name in names}
+    outcome = play_match(GAME, policies, seed)
+    assert outcome is not None
+    assert next(s.score for s in outcome.standings if s.player == "bot") > 0      # not bankrupt
+
+
 @pytest.mark.parametrize("level", list(LEVELS))
 def test_every_level_beats_random_seats_more_often_than_chance(level):
     assert _wins(level, random_seat(GAME), 3, 4) >= 3               # chance: 1.3 of 4
@@ -103,6 +120,7 @@ def test_an_adversary_offering_the_worst_deals_never_gets_one_nor_bankrupts_a_bo
     assert adversary.proposed and answered
     assert all(not accepted or price >= value for accepted, price, value in answered), answered
     assert not any(accepted for accepted, price, value in answered if price < value)
-    assert winner(outcome) != "adv"
+    # With no deal below value taken, the adversary is only the normal bot, which may win a game on its own
+    # (seed 1, since the strong bot buys differently): no win through a bot, so the winner is not asserted.
     ranks = {s.player: s for s in outcome.standings}
     assert ranks["strong"].score > 0 and ranks["easy"].score >= 0

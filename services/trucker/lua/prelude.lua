@@ -33,8 +33,10 @@ local function hget(name, field) return redis.call('HGET', key(name), field) end
 local function has(name, field) return redis.call('HEXISTS', key(name), field) == 1 end
 local function full(value) return string.format('%.17g', value) end   -- a time, read back exactly
 
--- The rules engine's command (JSON) goes with the first event of a run, so an auditor can re-run it.
+-- The rules engine's command (JSON) goes with the first event of a run, so an auditor can re-run it;
+-- and who played it when not the seat's own player (a bot: `bot:<level>`), which the audit checks.
 local COMMAND = nil
+local PLAYED_BY = nil
 local emitted = {}
 
 -- `data` is the event's JSON exactly as the engine wrote it (times keep all their digits). `meta` (JSON,
@@ -47,7 +49,10 @@ local function emit(event_type, data, meta_json)
     head = head .. ',"meta":' .. meta_json
   else
     head = head .. ',"draw_end":' .. tonumber(meta('draw_end') or '0')
-    if #emitted == 0 and COMMAND then head = head .. ',"command":' .. COMMAND end
+    if #emitted == 0 and COMMAND then
+      head = head .. ',"command":' .. COMMAND
+      if PLAYED_BY then head = head .. ',"played_by":' .. cjson.encode(PLAYED_BY) end
+    end
   end
   if ACTOR ~= '' then head = head .. ',"actor":' .. cjson.encode(ACTOR) end
   if CMD ~= '' then head = head .. ',"command_id":' .. cjson.encode(CMD) end
@@ -84,6 +89,9 @@ local GUARDS = {
   timer = function(g)
     return tonumber(meta('timer_space')) == tonumber(g[2]) and tonumber(meta('runs_out_at')) == tonumber(g[3])
   end,
+  -- who plays the move ('' its seat's player, else `bot:<level>`) controls the seat: a bot's seat is
+  -- played by its bot only (`state_doc`'s meta `bots`, from the stream's seat control)
+  controller = function(g) return (cjson.decode(meta('bots') or '{}')[ACTOR] or '') == g[2] end,
 }
 
 -- Every guard before the first write: a guard that fails leaves the warehouse as it was.
