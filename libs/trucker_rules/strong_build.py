@@ -29,8 +29,6 @@ PLACE, TAKE, SWEEP = 2.0, 3.0, 1.0
 CABIN, FIREPOWER = 10.0, 5.0
 # Firepower worth having: the strongest enemy of round III has 10 (pirates), slavers 8.
 FIREPOWER_GOAL = 10.0
-# What an uncovered side is worth covering with a shield (meteors and light fire come from every side,
-# most often from the front).
 # What each joint beyond the first is worth: a tile held by one joint takes everything behind it when
 # it is shot off.
 JOINT = 0.7
@@ -38,6 +36,8 @@ JOINT = 0.7
 OPEN = -0.3
 # The cost of a square left unusable behind an exhaust or before a barrel.
 DEAD_SQUARE = 2.0
+# What an uncovered side is worth covering with a shield (meteors and light fire come from every side,
+# most often from the front).
 SHIELD_SIDE = {TOP: 4.0, LEFT: 3.0, RIGHT: 3.0, BOTTOM: 2.0}
 
 
