@@ -17,16 +17,7 @@ from trucker_rules.state import BUILDING, REPAIR, TruckerState
 _WANT = {"engine": 4, "double_engine": 1, "cannon": 4, "double_cannon": 1, "cabin": 4, "battery": 2,
          "shield": 2, "cargo_hold": 2, "special_cargo_hold": 1, "life_support_purple": 1,
          "life_support_brown": 1, "structural": 1}
-# The strong bot's wants: crew first (slavers, combat zones and meteors take humans; a ship without humans
-# gives up and loses its arrival reward), firepower to beat the enemies, shields and batteries to keep
-# components (each lost one costs a credit).
-_WANT_STRONG = dict(_WANT, cabin=6, cannon=5, double_cannon=2, shield=3, battery=3, engine=3)
-
-# Building may stop any moment (another seat turns the hourglass), so the strong bot first takes what
-# keeps a ship flying: cabins (a starting cabin's two humans die to the first slavers), a few cannons.
-_FIRST_CABINS = 2
-_FIRST_NEEDS = {"cabin": _FIRST_CABINS, "engine": 2, "double_engine": 1, "cannon": 2, "double_cannon": 1,
-                "battery": 1}
+# The strong bot builds by valuing each tile for its ship: `strong_build`.
 
 
 def bot_command(state: TruckerState, player: str, rnd: random.Random, level: str = "normal") -> Command | None:
@@ -63,10 +54,7 @@ def _wanted(ship, component_id: str, level: str = "normal") -> bool:
     counts = _counts(ship)
     if counts.get("engine", 0) + counts.get("double_engine", 0) == 0:
         return tile.is_engine          # an engine first, while the rear of the ship is still open
-    if level == "strong" and counts.get("cabin", 0) < _FIRST_CABINS:
-        return counts.get(tile.kind, 0) < _FIRST_NEEDS.get(tile.kind, 0)
-    want = _WANT_STRONG if level == "strong" else _WANT
-    return counts.get(tile.kind, 0) < want.get(tile.kind, 0)
+    return counts.get(tile.kind, 0) < _WANT.get(tile.kind, 0)
 
 
 def best_placement(ship, component_id: str, strict: bool = True) -> tuple[tuple[int, int], int] | None:
@@ -104,6 +92,9 @@ def _blocks_a_future_engine(ship, square) -> bool:
 
 
 def build_command(state: TruckerState, player: str, rnd: random.Random, level: str = "normal") -> Command:
+    if level == "strong":
+        from trucker_rules import strong_build
+        return strong_build.build_command(state, player)
     me = state.seats[player]
     ship = me.ship
     if not state.building_started:
@@ -118,8 +109,7 @@ def build_command(state: TruckerState, player: str, rnd: random.Random, level: s
         if me.from_reserve:
             return m.ReserveComponent()
         from trucker_rules.build_phase import reserve_slots
-        # A reserved tile left unplaced costs a credit at launch: the strong bot never reserves.
-        if level != "strong" and wanted and len(ship.reserve) < reserve_slots(state) and rnd.random() < 0.3:
+        if wanted and len(ship.reserve) < reserve_slots(state) and rnd.random() < 0.3:
             return m.ReserveComponent()
         return m.ReturnComponent()
     for component_id in ship.reserve:
