@@ -42,6 +42,7 @@ class Style:
     par: str               # the par of a corporation it starts: "random", "low" or "high" (of those affordable)
     bid_privates: float    # chance of bidding in the initial stock round
     issue: str = "random"  # how many shares a corporation issues for money: "random" or "max" (of its limit)
+    reserve: bool = False  # keep cash in stock rounds for a transport its presidencies may be forced to buy
 
 
 LEVELS = {
@@ -50,7 +51,7 @@ LEVELS = {
     "normal": Style(wander=0.04, skip_tiles=0.05, buy_shares=0.75, share_order="random", par="random",
                     bid_privates=0.15),
     "strong": Style(wander=0.0, skip_tiles=0.0, buy_shares=1.0, share_order="cheap", par="low",
-                    bid_privates=0.15, issue="max"),
+                    bid_privates=0.15, issue="max", reserve=True),
 }
 
 
@@ -99,6 +100,7 @@ def _isr(s: State, player: str, rnd: random.Random, style: Style) -> list:
 def _sr(s: State, player: str, rnd: random.Random, style: Style) -> list:
     out: list = []
     cash = s.cash(P(player))
+    spare = cash - (transport_reserve(s, player) if style.reserve else 0)
     if player_cert_count(s, player) > cert_limit(s):
         held = sorted({corp_of(c) for c in s.shares.certs_held(P(player))})
         out += [K.SellShares(corp=c) for c in held]
@@ -120,13 +122,13 @@ def _sr(s: State, player: str, rnd: random.Random, style: Style) -> list:
     out += [K.BuyShare(corp=c, source="ipo") for c in unfloated]
     started = len(s.live_corps())
     if not unfloated and started < len(s.players) + 2 and rnd.random() < 0.8:
-        pars = [p for p in rules()["par_prices"] if 2 * p <= cash - 60]
+        pars = [p for p in rules()["par_prices"] if 2 * p <= spare - 60]
         free = [c for c, corp in s.corps.items() if not corp.started and not corp.closed]
         if pars and free:
             par = {"low": min(pars), "high": max(pars)}.get(style.par) or rnd.choice(pars)
             out.append(K.StartCorporation(corp=rnd.choice(free), par=par))
     if rnd.random() < style.buy_shares:
-        options = [c for c in s.live_corps() if s.price(c) <= cash and
+        options = [c for c in s.live_corps() if s.price(c) <= spare and
                    s.shares.held_percent(c, P(player)) < holding_cap(s)]
         rnd.shuffle(options)
         if style.share_order == "own":
@@ -139,6 +141,23 @@ def _sr(s: State, player: str, rnd: random.Random, style: Style) -> list:
             out.append(K.BuyShare(corp=c, source=rnd.choice(["ipo", "ipo", "pool"])))
             out.append(K.BuyShare(corp=c, source="ipo"))
     return out + [K.Pass()]
+
+
+def transport_reserve(s: State, player: str) -> int:
+    """What the player may have to add to buy a transport for its presidencies that will have none after
+    the next phase change (their transports rust): the late transports cost ₡500-730, more than such a
+    corporation usually holds, and a president who cannot pay goes bankrupt (11.6)."""
+    top = s.top_transport()
+    removed = rules().phase_removes.get(str(top)) if top > int(s.phase) else None
+    need = 0
+    for corp in s.live_corps():
+        c = s.corps[corp]
+        if s.president(corp) != player or not c.floated:
+            continue
+        kept = [t for b in ("LB", "SP") for t in c.transports[b] if removed is None or t > removed]
+        if not kept:
+            need += max(0, rules().transport_cost[top] - s.cash(C(corp)))
+    return need
 
 
 def _could_take_over(s: State, corp: str, player: str) -> bool:

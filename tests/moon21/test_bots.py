@@ -54,6 +54,18 @@ def test_the_strong_bot_buying_cheap_shares_never_takes_over_a_random_players_co
     assert next(s.score for s in outcome.standings if s.player == "bot") > 0      # not bankrupt
 
 
+@pytest.mark.parametrize("seed", [1180, 1208, 1261])
+def test_the_strong_bot_keeps_money_for_the_transport_its_corporations_will_need(seed):
+    """Random seats selling hand the bot presidencies of corporations whose transports rust at the next
+    phase change; spending all its cash on shares, it could not pay for their ₡500-730 transport and went
+    bankrupt in each of these games. It now keeps that money back in stock rounds."""
+    names = rotated(["bot", "o1", "o2"], seed)
+    policies = {name: level_seat(GAME, "strong") if name == "bot" else random_seat(GAME) for name in names}
+    outcome = play_match(GAME, policies, seed)
+    assert outcome is not None
+    assert next(s.score for s in outcome.standings if s.player == "bot") > 0      # not bankrupt
+
+
 @pytest.mark.parametrize("level", list(LEVELS))
 def test_every_level_beats_random_seats_more_often_than_chance(level):
     assert _wins(level, random_seat(GAME), 3, 4) >= 3               # chance: 1.3 of 4
