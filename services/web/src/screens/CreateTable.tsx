@@ -1,6 +1,6 @@
 // A new table: the game, the seats (the engine's player range), public or private, and the game's
 // options as the engine declares them (GET /engines). An option left empty is not sent (its default).
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { api } from "../api/client";
 import type { Engine, EngineOption } from "../api/types";
 import { t, tx } from "../i18n";
@@ -35,13 +35,15 @@ export function CreateTableScreen() {
   );
 }
 
+// Keyed by the engine (above): a new game mounts a new form, so its state starts from that engine's
+// defaults in the same render. (An effect that reset the seats after the render could overwrite what the
+// person typed in between: a browser test on a loaded machine caught a 3-seat table opened with 1.)
 function TableForm({ engine }: { engine: Engine }) {
   const [seats, setSeats] = useState(engine.min_players);
   const [isPrivate, setPrivate] = useState(false);
   const [values, setValues] = useState<Values>(() => defaults(engine.options));
   const [problem, setProblem] = useState<string | null>(null);
   const creating = useAction();
-  useEffect(() => setSeats(engine.min_players), [engine.name]);
 
   const submit = (event: Event) => {
     event.preventDefault();
