@@ -91,16 +91,24 @@ def _blocks_a_future_engine(ship, square) -> bool:
     return placed is not None and placed.tile.is_engine
 
 
+def opening_move(state: TruckerState, player: str) -> Command | None:
+    """What any level does first: start the sand if nobody has, put back a pile it is looking at."""
+    if not state.building_started:
+        return m.StartBuilding(at=0.0)
+    if state.seats[player].looking_at is not None:
+        return m.PutBackPile()
+    return None
+
+
 def build_command(state: TruckerState, player: str, rnd: random.Random, level: str = "normal") -> Command:
     if level == "strong":
         from trucker_rules import strong_build
         return strong_build.build_command(state, player)
+    opening = opening_move(state, player)
+    if opening is not None:
+        return opening
     me = state.seats[player]
     ship = me.ship
-    if not state.building_started:
-        return m.StartBuilding(at=0.0)
-    if me.looking_at is not None:
-        return m.PutBackPile()
     if me.hand is not None:
         wanted = _wanted(ship, me.hand, level) or me.from_reserve or (ship.built_count() > 2 and rnd.random() < 0.15)
         spot = best_placement(ship, me.hand) if wanted else None

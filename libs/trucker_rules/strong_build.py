@@ -42,12 +42,13 @@ SHIELD_SIDE = {TOP: 4.0, LEFT: 3.0, RIGHT: 3.0, BOTTOM: 2.0}
 
 
 def build_command(state: TruckerState, player: str) -> m.Command:
+    from trucker_rules.bots import opening_move      # bots.py hands the strong level to this module
+
+    opening = opening_move(state, player)
+    if opening is not None:
+        return opening
     me = state.seats[player]
     ship = me.ship
-    if not state.building_started:
-        return m.StartBuilding(at=0.0)
-    if me.looking_at is not None:
-        return m.PutBackPile()
     grabs_left = len(state.face_down) > 0 and _grabs(state) < GRABS
     if me.hand is not None:
         spot = best_spot(ship, me.hand)

@@ -21,7 +21,7 @@ from lobby.config import load_settings
 from tests.support.stack import ApiPlayer, local_stack, seat_and_start
 from starbase_core.gamestream import game_stream
 
-from tests.trucker_service.live import Client, in_process, settings_for
+from tests.trucker_service.live import Client, beside_the_lobby
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(120)]
 
@@ -40,11 +40,7 @@ async def stack(nats_url, redis_url, namespace):
 @pytest.fixture
 async def trucker(stack, nats_url, redis_url, namespace):
     """The trucker service on the stack's store, seed vault and Redis; the lobby points at it."""
-    settings = settings_for(nats_url, redis_url, namespace, event_stream=stack.settings.event_stream,
-                            event_subject_prefix=stack.settings.event_subject_prefix,
-                            seed_bucket=f"seeds{namespace}", trucker_trust_player_param=False, trucker_bus_prefix=f"tr{namespace}")
-    async with in_process(settings) as base:
-        stack.runtime.settings = stack.settings.model_copy(update={"trucker_public_url": base})
+    async with beside_the_lobby(stack, nats_url, redis_url, namespace) as base:
         yield base
 
 

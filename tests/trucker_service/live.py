@@ -51,6 +51,19 @@ async def in_process(settings: TruckerSettings):
         await task
 
 
+@asynccontextmanager
+async def beside_the_lobby(stack, nats_url: str, redis_url: str, namespace: str, **overrides):
+    """The service in this process on a local stack's store, seed vault and Redis, with the stack's
+    lobby pointing its players at it (`trucker_public_url`); yields its base URL."""
+    settings = settings_for(nats_url, redis_url, namespace, event_stream=stack.settings.event_stream,
+                            event_subject_prefix=stack.settings.event_subject_prefix,
+                            seed_bucket=f"seeds{namespace}", trucker_trust_player_param=False,
+                            trucker_bus_prefix=f"tr{namespace}", **overrides)
+    async with in_process(settings) as base:
+        stack.runtime.settings = stack.settings.model_copy(update={"trucker_public_url": base})
+        yield base
+
+
 class ChildService:
     """`python -m trucker` as a child process (so a test can SIGKILL it)."""
 

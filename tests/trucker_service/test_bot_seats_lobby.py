@@ -22,7 +22,7 @@ from trucker_rules.state import BUILDING
 
 from tests.support.stack import ApiPlayer, local_stack
 from tests.trucker_service.helpers import FoldedStream
-from tests.trucker_service.live import Client, in_process, settings_for
+from tests.trucker_service.live import Client, beside_the_lobby
 from tests.trucker_service.test_bot_seats import BOTS_STUCK_SECONDS, RACED
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(180)]
@@ -36,12 +36,7 @@ async def stack(nats_url, redis_url, namespace):
 
 @pytest.fixture
 async def trucker(stack, nats_url, redis_url, namespace):
-    settings = settings_for(nats_url, redis_url, namespace, event_stream=stack.settings.event_stream,
-                            event_subject_prefix=stack.settings.event_subject_prefix,
-                            seed_bucket=f"seeds{namespace}", trucker_trust_player_param=False,
-                            trucker_bus_prefix=f"tr{namespace}", trucker_bot_move_seconds=0.02)
-    async with in_process(settings) as base:
-        stack.runtime.settings = stack.settings.model_copy(update={"trucker_public_url": base})
+    async with beside_the_lobby(stack, nats_url, redis_url, namespace, trucker_bot_move_seconds=0.02) as base:
         yield base
 
 
