@@ -21,7 +21,7 @@ from starbase_core import tracing
 from starbase_core.envelope import Envelope
 from starbase_core.supervise import Supervisor
 
-from lobby.channel import GAP, GONE, SLOW, Channel, Sink
+from lobby.channel import GONE, SLOW, Channel, Sink
 from lobby.outlet import Outlet
 
 log = structlog.get_logger(__name__)
@@ -162,43 +162,73 @@ class Feed:
         finally:
             reader.unsubscribe()
 
-    async def serve(self, stream: str, after: int, view: Hashable, encode: Callable[[Envelope], str],
-                    outlet: Outlet) -> None:
-        """Push every envelope of `stream` past `after` to `outlet`, as `encode` makes it for `view` (the
-        text shared by every socket of that view), until the socket is gone; SlowConsumer when its
-        reader cannot keep up. What it missed and what queued meanwhile go through this task; once it is
-        caught up, an outlet that can be written directly joins the channel's audience and the feed
-        writes to it while this task waits; after a gap it comes back here and catches up again."""
+    async def catch_up(self, stream: str, after: int, view: Hashable, encode: Callable[[Envelope], str],
+                       outlet: Outlet, demoted: Callable[[Sink, str], None]) -> Sink | None:
+        """Send `outlet` every envelope of `stream` past `after`, as `encode` makes it for `view` (the
+        text, and its frame, shared by every socket of that view), gaps filled from the store; then,
+        once nothing more is queued for it, join the channel's audience and return the sink: from then
+        on the feed writes each new envelope to it (`Channel.deliver`), no task waits for it, and
+        `demoted(sink, reason)` says when that stops. None when the socket went away meanwhile;
+        SlowConsumer when its reader cannot keep up. An outlet that cannot be written directly never
+        joins: it is served here, the ASGI way, until it is gone."""
         reader = _Reader(self, self._watch(stream), after)
-
-        async def send(envelopes: list[Envelope]) -> None:
-            for envelope in envelopes:
-                if outlet.slow():
-                    raise SlowConsumer(f"its reader fell behind on {stream}")
-                await outlet.send(self.text(envelope, view, lambda: encode(envelope)))
-
         try:
-            while True:
-                await send(await reader.backlog())
-                while not (outlet.direct and reader.caught_up()):
-                    await send(await reader.next())
-                # Caught up. No await from the check above to the join: no envelope can slip between.
-                channel = reader.channel
-                sink = Sink(view, encode, outlet, reader.last)
-                channel.join(sink)
-                reader.unsubscribe()
-                try:
-                    reason = await sink.demoted
-                finally:
-                    channel.leave(sink)
-                    self._release(channel)
-                if reason == SLOW:
-                    raise SlowConsumer(f"its reader fell behind on {stream}")
-                if reason == GONE:
-                    return
-                reader = _Reader(self, self._watch(stream), sink.last)     # a gap: fill it, then rejoin
+            if not await self._send(reader.channel, await reader.backlog(), view, encode, outlet):
+                return None
+            while not (outlet.direct and reader.caught_up()):
+                if not await self._send(reader.channel, await reader.next(), view, encode, outlet):
+                    return None
+            # Caught up. No await from the check above to the join: no envelope can slip between.
+            sink = Sink(view, encode, outlet, reader.last, demoted)
+            reader.channel.join(sink)
+            return sink
         finally:
             reader.unsubscribe()
+
+    async def _send(self, channel: Channel, envelopes: list[Envelope], view: Hashable,
+                    encode: Callable[[Envelope], str], outlet: Outlet) -> bool:
+        """What a socket missed, in order; False when it went away. A direct outlet gets the frames the
+        channel keeps per view, each once the server would take more (as its own send waits)."""
+        for envelope in envelopes:
+            if outlet.slow():
+                raise SlowConsumer(f"its reader fell behind on {channel.stream}")
+            if not outlet.direct:
+                await outlet.send(self.text(envelope, view, lambda: encode(envelope)))
+                continue
+            await outlet.ready()
+            if not outlet.write(channel.frame(envelope, view, lambda: encode(envelope))):
+                if outlet.slow():
+                    raise SlowConsumer(f"its reader fell behind on {channel.stream}")
+                return False
+        return True
+
+    def leave(self, sink: Sink) -> None:
+        """A socket that closed stops being written to; its channel may go idle."""
+        channel = sink.channel
+        if channel is not None:
+            channel.leave(sink)
+            self._release(channel)
+
+    async def serve(self, stream: str, after: int, view: Hashable, encode: Callable[[Envelope], str],
+                    outlet: Outlet) -> None:
+        """`catch_up`, then hold this task until the socket is gone, catching up again after a gap: for
+        a socket whose server allows no direct writes. SlowConsumer when its reader cannot keep up."""
+        loop = asyncio.get_running_loop()
+        while True:
+            stopped: asyncio.Future = loop.create_future()
+            sink = await self.catch_up(stream, after, view, encode, outlet,
+                                       lambda _, reason: stopped.done() or stopped.set_result(reason))
+            if sink is None:
+                return
+            try:
+                reason = await stopped
+            finally:
+                self.leave(sink)
+            if reason == SLOW:
+                raise SlowConsumer(f"its reader fell behind on {stream}")
+            if reason == GONE:
+                return
+            after = sink.last                   # a gap: fill it from the store, then join again
 
     def _watch(self, stream: str) -> Channel:
         channel = self._channels.get(stream) or self._idle.pop(stream, None) or Channel(stream)
