@@ -31,6 +31,9 @@ QUEUE_LIMIT = 1000
 # Channels nobody watches any more are kept this many at most (newest first): sockets that drop and
 # come back a moment later find their stream's tail still there.
 IDLE_CHANNELS = 256
+# What a catching-up socket's frames are joined into, per write: one send for a short backlog, and a
+# long one still paced by the server's flow control.
+BATCH = 64 * 1024
 
 
 class SlowConsumer(Exception):
@@ -163,17 +166,18 @@ class Feed:
             reader.unsubscribe()
 
     async def catch_up(self, stream: str, after: int, view: Hashable, encode: Callable[[Envelope], str],
-                       outlet: Outlet, demoted: Callable[[Sink, str], None]) -> Sink | None:
+                       outlet: Outlet, demoted: Callable[[Sink, str], None], lead: bytes = b"") -> Sink | None:
         """Send `outlet` every envelope of `stream` past `after`, as `encode` makes it for `view` (the
         text, and its frame, shared by every socket of that view), gaps filled from the store; then,
         once nothing more is queued for it, join the channel's audience and return the sink: from then
         on the feed writes each new envelope to it (`Channel.deliver`), no task waits for it, and
         `demoted(sink, reason)` says when that stops. None when the socket went away meanwhile;
         SlowConsumer when its reader cannot keep up. An outlet that cannot be written directly never
-        joins: it is served here, the ASGI way, until it is gone."""
+        joins: it is served here, the ASGI way, until it is gone. `lead`: frames a direct outlet
+        gets first, in the same write as what it missed (its welcome: one send instead of two)."""
         reader = _Reader(self, self._watch(stream), after)
         try:
-            if not await self._send(reader.channel, await reader.backlog(), view, encode, outlet):
+            if not await self._send(reader.channel, await reader.backlog(), view, encode, outlet, lead):
                 return None
             while not (outlet.direct and reader.caught_up()):
                 if not await self._send(reader.channel, await reader.next(), view, encode, outlet):
@@ -186,21 +190,38 @@ class Feed:
             reader.unsubscribe()
 
     async def _send(self, channel: Channel, envelopes: list[Envelope], view: Hashable,
-                    encode: Callable[[Envelope], str], outlet: Outlet) -> bool:
+                    encode: Callable[[Envelope], str], outlet: Outlet, lead: bytes = b"") -> bool:
         """What a socket missed, in order; False when it went away. A direct outlet gets the frames the
-        channel keeps per view, each once the server would take more (as its own send waits)."""
-        for envelope in envelopes:
-            if outlet.slow():
-                raise SlowConsumer(f"its reader fell behind on {channel.stream}")
-            if not outlet.direct:
-                await outlet.send(self.text(envelope, view, lambda: encode(envelope)))
-                continue
-            await outlet.ready()
-            if not outlet.write(channel.frame(envelope, view, lambda: encode(envelope))):
+        channel keeps per view, joined into writes of up to `BATCH` bytes, each once the server would
+        take more (as its own send waits)."""
+        if not outlet.direct:
+            for envelope in envelopes:
                 if outlet.slow():
                     raise SlowConsumer(f"its reader fell behind on {channel.stream}")
+                await outlet.send(self.text(envelope, view, lambda: encode(envelope)))
+            return True
+        batch, size = ([lead], len(lead)) if lead else ([], 0)
+        for index, envelope in enumerate(envelopes):
+            framed = channel.frame(envelope, view, lambda: encode(envelope))
+            batch.append(framed)
+            size += len(framed)
+            if size < BATCH and index < len(envelopes) - 1:
+                continue
+            if not await self._write(channel, outlet, batch):
                 return False
-        return True
+            batch, size = [], 0
+        return await self._write(channel, outlet, batch) if batch else True
+
+    @staticmethod
+    async def _write(channel: Channel, outlet: Outlet, frames: list[bytes]) -> bool:
+        if outlet.slow():
+            raise SlowConsumer(f"its reader fell behind on {channel.stream}")
+        await outlet.ready()
+        if outlet.write(frames[0] if len(frames) == 1 else b"".join(frames)):
+            return True
+        if outlet.slow():
+            raise SlowConsumer(f"its reader fell behind on {channel.stream}")
+        return False
 
     def leave(self, sink: Sink) -> None:
         """A socket that closed stops being written to; its channel may go idle."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 from websockets.protocol import State
 
 WRITE_LIMIT = 1 << 20           # bytes queued for one socket before it counts as too slow
-_DIRECT = ("transport", "conn", "close_sent", "writable")
+_DIRECT = ("transport", "conn", "close_sent", "writable", "handshake_complete")
 
 
 def frame(text: str) -> bytes:
@@ -46,6 +46,15 @@ class Outlet:
         protocol = getattr(send, "__self__", None)
         direct = all(hasattr(protocol, name) for name in _DIRECT)
         return cls(send, protocol if direct else None)
+
+    def shed_handshake(self) -> None:
+        """Let go of what the server keeps of an open socket's handshake and never reads again: the
+        parsed request and the response, with their headers (a tenth of an idle socket's memory)."""
+        protocol = self._protocol
+        if protocol is not None and protocol.handshake_complete:
+            for name in ("request", "response"):
+                if getattr(protocol, name, None) is not None:
+                    setattr(protocol, name, None)
 
     @property
     def direct(self) -> bool:

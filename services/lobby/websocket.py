@@ -106,11 +106,11 @@ class Socket:
         """Close the socket; the server then tells its `receive`, which ends it (`Sockets.serve`)."""
         await self.outlet.close(code, reason)
 
-    async def catch_up(self, after: int) -> None:
+    async def catch_up(self, after: int, lead: bytes = b"") -> None:
         """Through the feed until caught up; from then on the feed writes to it (`demoted` when not)."""
         watch = self.watch
         self.sink = await self.feed.catch_up(watch.stream, after, watch.view, watch.encode, self.outlet,
-                                             self.demoted)
+                                             self.demoted, lead)
 
     def demoted(self, sink: Sink, reason: str) -> None:
         """The feed stopped writing to this socket: after a gap it catches up from the store and joins
@@ -160,7 +160,8 @@ class Sockets:
         if (await receive())["type"] != "websocket.connect":
             return                                  # gone before its handshake
         runtime = self.runtime
-        opened = await self._open(scope, send, params)
+        query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True))
+        opened = await self._open(scope, query, send, params)
         if opened is None:
             return
         caller, slot, opened = opened
@@ -170,27 +171,30 @@ class Sockets:
         except OSError:                             # it left during its checks
             await slot.release()
             return
+        socket.outlet.shed_handshake()
+        scope["headers"] = ()           # read by the checks above only; kept for the socket's life otherwise
         SOCKETS.inc()
         runtime.sockets.add(caller.player, socket)
         chat = runtime.personal.live_subject(params["table_id"]) if "table_id" in params else None
         try:
             welcome = text(message("welcome", stream=opened.stream, you=opened.you, seq=opened.seq))
-            if socket.outlet.direct:
+            if socket.outlet.direct and chat is None:
+                await socket.catch_up(opened.watch.after, lead=frame(welcome))  # one write: welcome and backlog
+            elif socket.outlet.direct:
                 socket.outlet.write(frame(welcome))     # refused only when closing: `receive` says so
-            else:
-                await socket.outlet.send(welcome)
-            if chat is not None:
                 await self.chats.enter(runtime.nc, chat, socket)
-            if socket.outlet.direct:
                 await socket.catch_up(opened.watch.after)
             else:                                   # any other server: a task serves the feed
+                await socket.outlet.send(welcome)
+                if chat is not None:
+                    await self.chats.enter(runtime.nc, chat, socket)
                 watch = opened.watch
                 socket.spawn(runtime.feed.serve(watch.stream, watch.after, watch.view, watch.encode,
                                                 socket.outlet))
             # Only the work a socket has: a slot with no sets (an exempt address) has nothing to
             # refresh; an anonymous socket that asked for no pushes has no presence and nothing to be told.
             self.heartbeats.add(slot)
-            notify = _query(scope).get("notify") in NOTIFY_VALUES
+            notify = query.get("notify") in NOTIFY_VALUES
             if caller.player is not None or notify:
                 socket.spawn(attend(runtime.loop, params, caller.player, notify, socket.send_payload))
             while True:
@@ -218,17 +222,18 @@ class Sockets:
             await slot.release()
             SOCKETS.dec()
 
-    async def _open(self, scope: dict, send, params: dict[str, str]):
-        """Validate before streaming, so a bad request gets one clear error and a close."""
+    async def _open(self, scope: dict, query: dict[str, str], send, params: dict[str, str]):
+        """Validate before streaming, so a bad request gets one clear error and a close. `query`: the
+        URL's parameters, the last value of each kept (as Starlette's `query_params.get`)."""
         runtime, caller = self.runtime, None
         try:
-            caller = await _identify(runtime, scope)
+            caller = await _identify(runtime, scope, query)
             slot = await runtime.socket_quota.admit(caller.player, caller.address)
         except LobbyError as error:
             await _refuse(scope, send, error)
             return None
         try:
-            after = _after(scope)
+            after = _after(query)
             if "game_id" in params:
                 opened = await _open_game(runtime, caller, params["game_id"], after)
             else:
@@ -243,13 +248,7 @@ class Sockets:
             raise
 
 
-def _query(scope: dict) -> dict[str, str]:
-    """The query's parameters, the last value of each kept (as Starlette's `query_params.get`)."""
-    return dict(parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True))
-
-
-async def _identify(runtime, scope: dict) -> Caller:
-    query = _query(scope)
+async def _identify(runtime, scope: dict, query: dict[str, str]) -> Caller:
     if "token" in query or "ticket" in query:
         raise LobbyError("credentials never travel in a URL: get a ticket (POST /tickets) and offer it as the "
                          "socket's Sec-WebSocket-Protocol 'ticket.<ticket>'", "TOKEN_IN_URL", 400)
@@ -267,8 +266,8 @@ async def _identify(runtime, scope: dict) -> Caller:
     return Caller(who, grant.game, address, protocol)
 
 
-def _after(scope: dict) -> int:
-    raw = _query(scope).get("after", "0")
+def _after(query: dict[str, str]) -> int:
+    raw = query.get("after", "0")
     # ASCII digits only (str.isdigit() also passes '²', which int() then refuses), and within the cap
     # the HTTP routes use.
     if not (raw.isascii() and raw.isdigit()) or len(raw) > 16 or int(raw) > MAX_POSITION:
@@ -293,9 +292,8 @@ async def _open_game(runtime, caller: Caller, game_id: str, after: int) -> Opene
     watch = await games.live(caller.who, game_id, after, caller.granted_game)     # checks first
     stream = f"game.{game_id}"
     last = await games.feed.last_seq(stream)        # before the events are read: those up to it follow
-    table = await games.table_of(game_id)
     # `you` only for a seat-holder: the pushes are redacted for them; everyone else sees a spectator's.
-    seated = caller.player is not None and table.seat_of(caller.player) is not None
+    seated = caller.player is not None and (await games.table_of(game_id)).seat_of(caller.player) is not None
     return Opened(stream, caller.player if seated else None, last, watch)
 
 

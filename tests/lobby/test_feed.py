@@ -126,17 +126,30 @@ def test_the_live_copy_stays_contiguous_and_shares_each_views_encoding():
     assert [e.seq for e in channel.tail] == [3, 4, 5]
 
 
+def frames_in(written: bytes) -> list[bytes]:
+    """The unmasked server frames one write holds, each whole."""
+    found = []
+    while written:
+        size, start = written[1] & 0x7F, 2
+        if size == 126:
+            size, start = int.from_bytes(written[2:4], "big"), 4
+        found.append(written[:start + size])
+        written = written[start + size:]
+    return found
+
+
 class Written:
     """An outlet that can be written directly, recording the frames; `room` frames before it is slow."""
     direct = True
 
     def __init__(self, room: int = 100):
-        self.frames, self.room = [], room
+        self.frames, self.writes, self.room = [], 0, room
 
     def write(self, framed: bytes) -> bool:
         if len(self.frames) >= self.room:
             return False
-        self.frames.append(framed)
+        self.writes += 1
+        self.frames += frames_in(framed) if len(frames_in(framed)) > 1 else [framed]
         return True
 
     def slow(self) -> bool:
@@ -235,7 +248,19 @@ async def test_a_caught_up_socket_holds_no_task_and_is_told_when_its_feed_stops(
     assert "game.g" not in feed._channels
 
 
-async def test_a_served_socket_too_slow_for_its_backlog_is_cut_off():
+async def test_a_welcome_and_the_backlog_go_out_in_one_write():
+    store = MemoryEventStore()
+    feed = Feed(store)
+    await append(store, "game.g", 3)
+    outlet = Recorded()
+    sink = await feed.catch_up("game.g", 1, None, lambda e: f"seq {e.seq}", outlet, lambda s, r: None,
+                               lead=b"\x81\x05hello")
+    assert outlet.writes == 1 and outlet.frames == [b"\x81\x05hello", b"\x81\x05seq 2", b"\x81\x05seq 3"]
+    feed.leave(sink)
+
+
+async def test_a_served_socket_too_slow_for_its_backlog_is_cut_off(monkeypatch):
+    monkeypatch.setattr(feed_module, "BATCH", 1)                # a frame per write
     store = MemoryEventStore()
     feed = Feed(store)
     await append(store, "game.g", 5)
