@@ -112,6 +112,11 @@ class Socket:
         self.sink = await self.feed.catch_up(watch.stream, after, watch.view, watch.encode, self.outlet,
                                              self.demoted, lead)
 
+    def leave_feed(self) -> None:
+        if self.sink is not None:
+            self.feed.leave(self.sink)
+            self.sink = None
+
     def demoted(self, sink: Sink, reason: str) -> None:
         """The feed stopped writing to this socket: after a gap it catches up from the store and joins
         again; too slow, it is closed with 4408; gone, its `receive` already knows."""
@@ -210,11 +215,10 @@ class Sockets:
             log.exception("websocket_failed", path=scope["path"])
             await socket.close_quietly(CLOSE_FAILED)
         finally:
+            socket.leave_feed()         # first: no demotion may start a catch-up while the rest is stopped
             if socket.work:
                 await cancel_and_wait(list(socket.work))
-            if socket.sink is not None:
-                runtime.feed.leave(socket.sink)
-                socket.sink = None
+            socket.leave_feed()         # a catch-up that joined again just before it was stopped
             if chat is not None:
                 await self.chats.leave(chat, socket)
             self.heartbeats.discard(slot)
