@@ -179,29 +179,12 @@ class Sockets:
         socket.outlet.shed_handshake()
         scope["headers"] = ()           # read by the checks above only; kept for the socket's life otherwise
         SOCKETS.inc()
-        runtime.sockets.add(caller.player, socket)
+        player = caller.player
+        runtime.sockets.add(player, socket)
         chat = runtime.personal.live_subject(params["table_id"]) if "table_id" in params else None
         try:
-            welcome = text(message("welcome", stream=opened.stream, you=opened.you, seq=opened.seq))
-            if socket.outlet.direct and chat is None:
-                await socket.catch_up(opened.watch.after, lead=frame(welcome))  # one write: welcome and backlog
-            elif socket.outlet.direct:
-                socket.outlet.write(frame(welcome))     # refused only when closing: `receive` says so
-                await self.chats.enter(runtime.nc, chat, socket)
-                await socket.catch_up(opened.watch.after)
-            else:                                   # any other server: a task serves the feed
-                await socket.outlet.send(welcome)
-                if chat is not None:
-                    await self.chats.enter(runtime.nc, chat, socket)
-                watch = opened.watch
-                socket.spawn(runtime.feed.serve(watch.stream, watch.after, watch.view, watch.encode,
-                                                socket.outlet))
-            # Only the work a socket has: a slot with no sets (an exempt address) has nothing to
-            # refresh; an anonymous socket that asked for no pushes has no presence and nothing to be told.
-            self.heartbeats.add(slot)
-            notify = query.get("notify") in NOTIFY_VALUES
-            if caller.player is not None or notify:
-                socket.spawn(attend(runtime.loop, params, caller.player, notify, socket.send_payload))
+            await self._start(socket, opened, player, slot, query.get("notify") in NOTIFY_VALUES, params, chat)
+            caller = opened = query = None      # this frame lasts as long as the socket: keep only what it needs
             while True:
                 received = await receive()
                 # A binary message ends the socket, as reading it as text always did.
@@ -222,9 +205,32 @@ class Sockets:
             if chat is not None:
                 await self.chats.leave(chat, socket)
             self.heartbeats.discard(slot)
-            runtime.sockets.remove(caller.player, socket)
+            runtime.sockets.remove(player, socket)
             await slot.release()
             SOCKETS.dec()
+
+    async def _start(self, socket: Socket, opened: Opened, player: str | None, slot, notify: bool,
+                     params: dict[str, str], chat: str | None) -> None:
+        """The welcome, what the socket missed, and its side work, if any."""
+        runtime = self.runtime
+        welcome = text(message("welcome", stream=opened.stream, you=opened.you, seq=opened.seq))
+        if socket.outlet.direct and chat is None:
+            await socket.catch_up(opened.watch.after, lead=frame(welcome))  # one write: welcome and backlog
+        elif socket.outlet.direct:
+            socket.outlet.write(frame(welcome))     # refused only when closing: `receive` says so
+            await self.chats.enter(runtime.nc, chat, socket)
+            await socket.catch_up(opened.watch.after)
+        else:                                   # any other server: a task serves the feed
+            await socket.outlet.send(welcome)
+            if chat is not None:
+                await self.chats.enter(runtime.nc, chat, socket)
+            watch = opened.watch
+            socket.spawn(runtime.feed.serve(watch.stream, watch.after, watch.view, watch.encode, socket.outlet))
+        # Only the work a socket has: a slot with no sets (an exempt address) has nothing to refresh;
+        # an anonymous socket that asked for no pushes has no presence and nothing to be told.
+        self.heartbeats.add(slot)
+        if player is not None or notify:
+            socket.spawn(attend(runtime.loop, params, player, notify, socket.send_payload))
 
     async def _open(self, scope: dict, query: dict[str, str], send, params: dict[str, str]):
         """Validate before streaming, so a bad request gets one clear error and a close. `query`: the
