@@ -35,6 +35,7 @@ CLOSE_POLICY = 4401       # a bad ticket, or a token in the URL
 CLOSE_NOT_FOUND = 4404    # no Trucker game of that id
 CLOSE_TOO_SLOW = 4408     # the connection could not keep up with the table
 MAX_POSITION = 2**53 - 1  # the largest seq a JSON client reads exactly (the lobby's cap too)
+_json = json.JSONEncoder(separators=(",", ":")).encode     # one encoder: json.dumps builds one per call
 
 
 def create_app(settings: TruckerSettings) -> FastAPI:
@@ -179,7 +180,7 @@ class Connection:
                 await self.socket.close(item["code"])
                 return
             else:
-                await self.socket.send_text(json.dumps(item, separators=(",", ":")))
+                await self.socket.send_text(_json(item))
 
     def _send(self, item: dict) -> None:
         # Answers go through the same queue as events, so the one writer keeps the socket's order.
