@@ -92,6 +92,18 @@ def _after(raw: str | None) -> int | None:
     return int(raw)
 
 
+_OP_METRICS: dict[str, tuple] = {}
+
+
+def _op_metrics(op: str) -> tuple:
+    """An operation's acknowledged-moves counter and its latency histogram (a label lookup takes a lock
+    and builds a key: once per operation, not once per move)."""
+    found = _OP_METRICS.get(op)
+    if found is None:
+        found = _OP_METRICS[op] = (MOVES.labels(op, "acked"), MOVE_SECONDS.labels(op))
+    return found
+
+
 async def _refuse_and_close(socket: WebSocket, refusal: Refused, code: int) -> None:
     await socket.send_json(schemas.error(None, refusal.code, refusal.message))
     await socket.close(code)
@@ -223,8 +235,9 @@ class Connection:
             self._send(schemas.error(client_id, "RETRY",
                                      "the move could not be completed: send it again with the same id"))
             return
-        MOVES.labels(op, "acked").inc()
-        MOVE_SECONDS.labels(op).observe(time.perf_counter() - started)
+        acked, seconds = _op_metrics(op)
+        acked.inc()
+        seconds.observe(time.perf_counter() - started)
         answer = schemas.message("ack", id=client_id, first_seq=applied.first_seq, seq=applied.last_seq,
                                  events=[schemas.public_event(self.stream, e) for e in applied.events],
                                  retried=applied.retried)
