@@ -27,6 +27,7 @@ from trucker.auth import Authenticator
 from trucker.bot_seats import BotSeats
 from trucker.fanout import TableHub
 from trucker.relay import Relay
+from trucker.script_line import ScriptLine
 from trucker.settings import TruckerSettings
 from trucker.tables import TableService
 from trucker.warehouse import RedisWarehouse
@@ -65,7 +66,7 @@ class Runtime:
                                     replicas=settings.store_replicas)
         await store.ensure()
         hub = TableHub(nc, store, settings.trucker_bus_prefix)
-        warehouse = RedisWarehouse(redis)
+        warehouse = RedisWarehouse(redis, ScriptLine(redis))
         vault = await JetStreamSeedVault(nc, bucket=settings.seed_bucket, replicas=settings.store_replicas).ensure()
         service = TableService(warehouse, store, Relay(warehouse, store, hub.publish), vault)
         runtime = cls(settings, redis, nc, store, hub, service, Authenticator(settings))
@@ -129,6 +130,8 @@ class Runtime:
         await self.store.close()
         if not self.nc.is_closed:
             await self.nc.drain()
+        if self.service.warehouse.line is not None:
+            await self.service.warehouse.line.aclose()
         await self.redis.aclose()
 
 
