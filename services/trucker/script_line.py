@@ -23,6 +23,9 @@ from redis.asyncio import Redis
 from redis.exceptions import ConnectionError, NoScriptError, ResponseError
 
 
+DEFAULT_TIMEOUT = 5.0      # seconds a call may wait for its reply (redis-py's socket timeout, if none set)
+
+
 class ScriptLine:
     def __init__(self, redis: Redis):
         self._pool = redis.connection_pool      # its settings: address, user, password, TLS, decoding
@@ -31,6 +34,7 @@ class ScriptLine:
         self._reader: asyncio.Task | None = None
         self._waiting: deque[asyncio.Future] = deque()
         self._writing = asyncio.Lock()          # the order commands are written = the order of `_waiting`
+        self._timeout = self._pool.connection_kwargs.get("socket_timeout") or DEFAULT_TIMEOUT
 
     async def evalsha(self, sha: str, source: str, keys: list[str], args: list) -> object:
         try:
@@ -40,11 +44,13 @@ class ScriptLine:
 
     async def _call(self, *command) -> object:
         connection = await self._open()
-        waiter = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        waiter = loop.create_future()
         async with self._writing:
             if connection is not self._connection:      # it broke while this call waited to write
                 raise ConnectionError("the connection to Redis was lost")
             self._waiting.append(waiter)
+            overdue = loop.call_later(self._timeout, self._overdue, connection, waiter)
             try:
                 await connection.send_packed_command(connection.pack_command(*command), check_health=False)
             except ConnectionError as error:    # perhaps half written: nothing after it can be trusted
@@ -56,7 +62,16 @@ class ScriptLine:
             except BaseException as error:      # cancelled while writing
                 self._broken(connection, error)
                 raise
-        return await waiter
+        try:
+            return await waiter
+        finally:
+            overdue.cancel()
+
+    def _overdue(self, connection, waiter: asyncio.Future) -> None:
+        """The pool's socket timeout, kept with a timer (not a timeout around every read and write):
+        a call unanswered that long means Redis is gone or stuck; every call on the line fails."""
+        if not waiter.done():
+            self._broken(connection, ConnectionError(f"Redis did not answer within {self._timeout} s"))
 
     async def _open(self):
         if self._connection is not None:
@@ -71,7 +86,10 @@ class ScriptLine:
                 self._opening = None
 
     async def _connect(self):
-        connection = self._pool.make_connection()
+        # No socket timeout on the connection itself: the reader waits for replies as long as the line is
+        # idle (with one it would drop an idle line every few seconds), and redis-py would wrap every
+        # write and read in a timeout task. `_overdue` keeps the limit per call instead.
+        connection = self._pool.connection_class(**{**self._pool.connection_kwargs, "socket_timeout": None})
         await connection.connect()
         self._connection = connection
         self._reader = asyncio.ensure_future(self._read(connection))

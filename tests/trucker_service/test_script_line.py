@@ -124,3 +124,35 @@ async def test_calls_in_flight_when_redis_dies_fail_and_none_hangs():
         finally:
             await line.aclose()
             await redis.aclose()
+
+
+SLOW = ("local t = redis.call('TIME') local s = tonumber(t[1]) * 1e6 + t[2] repeat "
+        "local n = redis.call('TIME') until tonumber(n[1]) * 1e6 + n[2] > s + tonumber(ARGV[1]) return 1")
+
+
+async def test_an_idle_line_keeps_its_connection_past_the_socket_timeout(redis_url, new_name):
+    redis = Redis.from_url(redis_url, decode_responses=True, socket_timeout=0.2)
+    line = ScriptLine(redis)
+    key = new_name("line")
+    try:
+        assert await _echo(line, redis, key, "one", 1) == ["one", 1]
+        connection = line._connection
+        await asyncio.sleep(0.5)                        # idle for longer than the socket timeout
+        assert await _echo(line, redis, key, "two", 2) == ["two", 2]
+        assert line._connection is connection
+    finally:
+        await line.aclose()
+        await redis.aclose()
+
+
+async def test_a_call_unanswered_past_the_socket_timeout_fails_and_the_line_recovers(redis_url, new_name):
+    redis = Redis.from_url(redis_url, decode_responses=True, socket_timeout=0.2)
+    line = ScriptLine(redis)
+    slow = redis.register_script(SLOW)
+    try:
+        with pytest.raises(ConnectionError):
+            await line.evalsha(slow.sha, slow.script, [new_name("line")], [600_000])     # 0.6 s
+        assert await _echo(line, redis, new_name("line"), "after", 1) == ["after", 1]
+    finally:
+        await line.aclose()
+        await redis.aclose()
