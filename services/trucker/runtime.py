@@ -104,15 +104,17 @@ class Runtime:
     async def _check_hourglass(self, game: str) -> float:
         """Stop building if the sand ran out on START; returns how long until this table needs a look.
         Away from START the sand cannot end building, and a turn takes at least one run: look rarely."""
-        status, space, runs_out_at = await self.redis.hmget(
-            f"trucker:{{{game}}}:meta", "status", "timer_space", "runs_out_at")
+        line = self.service.warehouse.line      # one read every 2 s of every table: not through the pool
+        assert line is not None                 # (`start` always gives the warehouse one)
+        status, space, runs_out_at = await line.call("HMGET", f"trucker:{{{game}}}:meta", "status",
+                                                     "timer_space", "runs_out_at")
         if status == "ending":
             await self.service.conclude(game)
             return 0.0
         if status != "building" or space != "0":
             return 2.0
-        seconds, micros = await self.redis.time()
-        left = float(runs_out_at) - (seconds + micros / 1e6)
+        seconds, micros = await line.call("TIME")
+        left = float(runs_out_at) - (int(seconds) + int(micros) / 1e6)
         if left <= 0:
             await self.service.stop_if_due(game)
             return 0.0

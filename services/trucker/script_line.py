@@ -42,6 +42,10 @@ class ScriptLine:
         except NoScriptError:
             return await self._call("EVAL", source, len(keys), *keys, *args)
 
+    async def call(self, *command) -> object:
+        """Any other command on the line (the hourglass watch's reads, a few a second per table)."""
+        return await self._call(*command)
+
     async def _call(self, *command) -> object:
         connection = await self._open()
         loop = asyncio.get_running_loop()
