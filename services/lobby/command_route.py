@@ -19,6 +19,7 @@ tests/lobby/test_command_route.py compares the two on every kind of request.
 """
 from __future__ import annotations
 
+import inspect
 import json
 import re
 from dataclasses import replace
@@ -26,6 +27,7 @@ from dataclasses import replace
 from fastapi import FastAPI, Request
 from fastapi.routing import APIRoute
 from pydantic import ValidationError
+from starlette.concurrency import run_in_threadpool
 
 from lobby.router import router
 from lobby.schemas import CommandIn, CommandOut
@@ -85,7 +87,9 @@ class CommandRoute:
             handler = self._handler(error)
             if handler is None:
                 raise           # as from the route: the outermost middleware answers 500 and logs it
-            response = await handler(Request(scope, replay, send), error)
+            request = Request(scope, replay, send)
+            response = await (handler(request, error) if inspect.iscoroutinefunction(handler)
+                              else run_in_threadpool(handler, request, error))    # as Starlette calls them
             return await response(scope, replay, send)
         await send({"type": "http.response.start", "status": 200,
                     "headers": [(b"content-length", str(len(body)).encode()), (b"content-type", _JSON)]})

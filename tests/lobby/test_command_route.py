@@ -15,7 +15,7 @@ import pytest
 
 from lobby.app import REQUESTS, create_app
 from lobby.command_route import CommandRoute
-from tests.support.stack import seat_and_start
+from tests.support.stack import ApiPlayer, seat_and_start
 
 pytestmark = pytest.mark.integration
 
@@ -98,6 +98,9 @@ async def test_every_kind_of_command_request_is_answered_the_same_by_both_routes
     def body(value) -> bytes:
         return json.dumps(value).encode()
 
+    logged_out = await ApiPlayer.login(mover.http, mover.name)     # a second session, ended at once
+    assert (await mover.http.delete("/sessions/current", headers=logged_out.auth)).status_code == 204
+
     cases = [
         # (what, path, method, headers, body, served by)
         ("a good command", path, "POST", {**bearer, **as_json}, body({**think, "command_id": "c-1"}), LEAN),
@@ -110,6 +113,7 @@ async def test_every_kind_of_command_request_is_answered_the_same_by_both_routes
         ("a forged token", path, "POST", {"Authorization": "Bearer forged.token.here", **as_json}, body(think), LEAN),
         ("an expired token", path, "POST", {"Authorization": f"Bearer {expired_token(stack, mover)}", **as_json},
          body(think), LEAN),
+        ("a revoked token", path, "POST", {**logged_out.auth, **as_json}, body(think), LEAN),
         ("another player's seat", path, "POST", {**bearer, **as_json},
          body({**think, "seat": seats[waiter.player_id]}), LEAN),
         ("a spectator acting", path, "POST", {**eve.auth, **as_json}, body(think), LEAN),

@@ -1,5 +1,6 @@
 """Who owes a decision after a command comes from the command's own reply (Submit's `turn`): the replica
-that sent it asks the adjudicator nothing more, every replica shows the same turn and `due_at`, and
+that sent it asks the adjudicator nothing more, its turn (who owes since which envelope: the `due_at`)
+is the clock's rule applied to the store and the one shared in Redis, every replica shows who owes, and
 without the reply's turn (an older adjudicator) the tracker asks `ToAct` as before, to the same result."""
 import json
 
@@ -85,7 +86,7 @@ async def learnt(stack, game_id: str) -> None:
     await eventually(check, "the game's turn")
 
 
-async def test_a_commands_reply_gives_the_turn_and_every_replica_shows_the_same_due_at(stack, http, register):
+async def test_a_commands_reply_gives_the_turn_every_replica_then_shows(stack, http, register):
     ann, bob = await register("ann"), await register("bob")
     game_id = await seat_and_start([ann, bob], "testjack", {"decision_seconds": LIMIT})
     await learnt(stack, game_id)
