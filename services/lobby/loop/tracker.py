@@ -172,14 +172,14 @@ class TurnTracker:
         deadline = asyncio.get_running_loop().time() + REPLY_WAIT
         while self._in_flight.get(game_id) and self._told_turn(game_id, self._wanted.get(game_id, 0)) is None:
             left = deadline - asyncio.get_running_loop().time()
-            if left <= 0:
-                return
             waiting = self._replied.get(game_id)
             if waiting is None or waiting.done():
                 waiting = self._replied[game_id] = asyncio.get_running_loop().create_future()
             try:
-                await asyncio.wait_for(asyncio.shield(waiting), left)
+                await asyncio.wait_for(asyncio.shield(waiting), max(0.0, left))
             except TimeoutError:
+                if self._replied.get(game_id) is waiting:
+                    del self._replied[game_id]      # nobody else waits on it: one worker per game
                 return
 
     def _told_turn(self, game_id: str, seq: int) -> Turn | None:
