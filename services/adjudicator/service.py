@@ -95,8 +95,10 @@ class Adjudicator:
         """Decide and append one command; (its envelopes, the turn right after them) where the turn is
         what `to_act` would answer at the last envelope's seq, read under the game's lock before any
         other command moves it on. The turn is None for a retry (its envelopes are older than the game)
-        and after an undo (the game is folded again on its next use): the caller asks `to_act` then. `expected_seq` (optional): refuse with STALE_POSITION unless
-        the game's last envelope is that seq, i.e. unless the sender decided on the current state.
+        and after an undo (the game is folded again on its next use): the caller asks `to_act` then.
+
+        `expected_seq` (optional): refuse with STALE_POSITION unless the game's last envelope is that
+        seq, i.e. unless the sender decided on the current state.
         `played_by` (optional): who plays the seat `actor` when not its own player (a bot, a
         substitute, the clock, the platform: `starbase_core.seats`); it must control the seat now.
 
