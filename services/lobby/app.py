@@ -26,6 +26,7 @@ from starbase_core.store import StoreError
 from lobby.bootstrap import LobbyRuntime
 from lobby.config import LobbySettings
 from lobby.bodygate import BodyGate
+from lobby.command_route import CommandRoute
 from lobby.exceptions import LobbyError, error_body
 from lobby.accounts.router import router as accounts_router
 from lobby.engines import engines_router
@@ -48,7 +49,9 @@ HTTP_CODES = {400: "BAD_REQUEST", 401: "NOT_AUTHENTICATED", 403: "FORBIDDEN", 40
               429: "RATE_LIMITED"}
 
 
-def create_app(settings: LobbySettings, runtime: LobbyRuntime | None = None) -> FastAPI:
+def create_app(settings: LobbySettings, runtime: LobbyRuntime | None = None, *, lean_commands: bool = True) -> FastAPI:
+    """`lean_commands`: serve POST /games/{id}/commands through `command_route` (False: FastAPI's route
+    only, which the tests compare it with)."""
     runtime = runtime or LobbyRuntime(settings)
 
     @asynccontextmanager
@@ -79,6 +82,8 @@ def create_app(settings: LobbySettings, runtime: LobbyRuntime | None = None) -> 
     app.include_router(engines_router)
     app.include_router(health_router(runtime.ready))
     _install_errors(app)
+    if lean_commands:
+        app.add_middleware(CommandRoute, owner=app)     # inside Measure and BodyGate: they see it as before
     _install_metrics(app)
     install_web_client(app)
     app.add_middleware(BodyGate, limit=settings.lobby_max_body_bytes)
