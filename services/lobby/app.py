@@ -32,14 +32,14 @@ from lobby.accounts.router import router as accounts_router
 from lobby.engines import engines_router
 from lobby.loop.router import loop_router
 from lobby.moderation.router import router as moderation_router
-from lobby.outlet import ServerSend
 from lobby import invitations, notifications
 from lobby.router import router
 from lobby.pause_routes import router as pause_router
 from lobby.seat_routes import router as seat_router
 from lobby.validation import describe
 from lobby.webapp import install_web_client
-from lobby.websocket import ws_router
+from lobby.socketgate import LobbyApp
+from lobby.websocket import Sockets
 
 log = structlog.get_logger(__name__)
 REQUESTS = Counter("lobby_requests_total", "HTTP requests answered", ["method", "route", "status"])
@@ -66,12 +66,11 @@ def create_app(settings: LobbySettings, runtime: LobbyRuntime | None = None, *, 
     # With tracing off, FastAPI's own telemetry is told so: otherwise it asks the OpenTelemetry globals
     # on every request and socket whether anything listens. With tracing on, its defaults stay.
     quiet = None if tracing.enabled() else {"tracing": False, "metrics": False, "logs": False}
-    app = FastAPI(title="Starbase lobby", version="1", lifespan=lifespan, telemetry=quiet,
-                  description="Players, tables, games and live events of the Starbase game server.",
-                  docs_url=None, redoc_url=None)       # served by webapp, with local assets
+    app = LobbyApp(title="Starbase lobby", version="1", lifespan=lifespan, telemetry=quiet,
+                   description="Players, tables, games and live events of the Starbase game server.",
+                   docs_url=None, redoc_url=None)       # served by webapp, with local assets
     app.state.lobby = runtime
-    # The sockets first: a route is found by trying each in turn, and thousands of sockets may open at once.
-    app.include_router(ws_router)
+    app.sockets = Sockets(runtime)      # served before any middleware or route (socketgate.py)
     app.include_router(accounts_router)
     app.include_router(router)
     app.include_router(seat_router)
@@ -88,7 +87,6 @@ def create_app(settings: LobbySettings, runtime: LobbyRuntime | None = None, *, 
     _install_metrics(app)
     install_web_client(app)
     app.add_middleware(BodyGate, limit=settings.lobby_max_body_bytes)
-    app.add_middleware(ServerSend)     # outermost of ours: sockets' pushes may be written directly (outlet.py)
     tracing.instrument_http(app)       # a span per request when OTEL_TRACES_EXPORTER is set
     return app
 

@@ -2,7 +2,7 @@
 
 Every move of every player comes this way, and FastAPI's routing (each route tried in turn), dependency
 solving and response validation cost more CPU than the command itself (docs/lobby-capacity.md). This
-middleware sits inside the app's own (`Measure`, `BodyGate`, `ServerSend`), so metrics, the body gate and
+middleware sits inside the app's own (`Measure`, `BodyGate`), so metrics, the body gate and
 uvicorn's access log see the request as before, and does the route's work directly: the bearer token
 (`accounts.authenticate`, whose verified tokens are remembered), the command limit, `GameService.submit`,
 and `CommandOut` as the JSON body.
