@@ -4,6 +4,7 @@ slept), log out everywhere closing another device's socket, a 429 shown with its
 claiming its account, a password changed, an account deleted."""
 from __future__ import annotations
 
+import asyncio
 import re
 import time
 
@@ -127,4 +128,40 @@ async def test_a_limit_is_shown_with_its_wait_and_a_guest_claims_changes_and_del
     await page.get_by_role("button", name="Delete my account").click()
     await expect(page.locator("[data-signed-out=erased]")).to_contain_text("The account is deleted.")
     assert (await http.post("/sessions", json={"name": "zed", "password": "zed's brand new password"})).status_code == 401
+    guest.no_page_errors()
+
+
+async def test_a_refresh_refused_because_a_claim_overtook_it_keeps_the_claimed_session(stack, browser):
+    """Tokens here are renewed every 2.5 s, so a guest's claim can be answered while a refresh with the
+    guest's old refresh token is on its way; the claim ends that token's session, and its refusal must
+    not sign out the account that the claim's own reply has just signed in."""
+    guest = await Person.open(browser, stack.http, "yan")
+    page = guest.page
+    await page.get_by_role("button", name="Play as a guest").click()
+    await expect(page.get_by_role("link", name=re.compile("^Signed in as guest"))).to_be_visible()
+    guest_id = await page.locator("a[data-me]").get_attribute("data-me")
+    await guest.goto("/account")
+    await page.locator("#claim-name").fill("yan")
+    await page.locator("#claim-password").fill(guest.password)
+
+    held, claimed = asyncio.Event(), asyncio.Event()
+
+    async def hold_until_claimed(route):
+        held.set()
+        await claimed.wait()
+        await route.continue_()
+
+    await page.route("**/sessions/refresh", hold_until_claimed)
+    await asyncio.wait_for(held.wait(), ACCESS_SECONDS * 2)       # the next timed refresh, with the old token
+    async with page.expect_response("**/players/me/claim") as claim:
+        await page.get_by_role("button", name="Claim the account").click()
+    assert (await claim.value).status == 200
+    async with page.expect_response("**/sessions/refresh") as refused:
+        claimed.set()
+    assert (await refused.value).status == 401                   # the claim did end the guest's session
+    await page.unroute("**/sessions/refresh")
+    await page.wait_for_timeout(500)
+    await expect(page.get_by_role("link", name="Signed in as yan")).to_be_visible()
+    assert await page.locator("a[data-me]").get_attribute("data-me") == guest_id
+    await expect(page.locator("[data-signed-out]")).to_have_count(0)
     guest.no_page_errors()

@@ -119,6 +119,9 @@ function refresh(): Promise<void> {
     try {
       adopt(await call<SessionReply>("refresh", { body: { refresh_token: latest.refresh } }));
     } catch (error) {
+      // A newer session taken meanwhile (a guest's claim or a password change answered while this
+      // refresh was on its way) is why the old token was refused: that session goes on.
+      if (readStored()?.refresh !== latest.refresh) return;
       if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
         forget(error.code === "BANNED" ? "banned" : error.code === "ACCOUNT_GONE" ? "erased" : "ended");
       }
