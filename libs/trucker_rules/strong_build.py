@@ -39,6 +39,12 @@ DEAD_SQUARE = 2.0
 # What an uncovered side is worth covering with a shield (meteors and light fire come from every side,
 # most often from the front).
 SHIELD_SIDE = {TOP: 4.0, LEFT: 3.0, RIGHT: 3.0, BOTTOM: 2.0}
+# What a placement costs by the open places it leaves the ship to grow into (empty squares of the board
+# a connector points at, not behind an exhaust or before a barrel): a ship whose outside is all smooth
+# sides takes no more tiles, however many squares of its board are still empty.
+CLOSING = {0: 12.0, 1: 4.0, 2: 1.5}
+# Empty squares of the board at which closing the ship no longer costs the full price.
+ROOM = 8
 
 
 def build_command(state: TruckerState, player: str) -> m.Command:
@@ -95,13 +101,16 @@ def best_spot(ship: Ship, component_id: str) -> tuple[tuple[int, int], int, floa
         return None                      # an engine first, while the rear of the ship is still open
     candidates = []
     empty = {neighbour(sq, d) for sq in ship.tiles for d in DIRECTIONS} - set(ship.tiles)
+    growth = _growth(ship)
+    room = min(1.0, (len(ship.squares) - len(ship.tiles) - 1) / ROOM)
     for square in sorted(empty & ship.squares):
         for rotation in range(4):
             joints = _joints(ship, tile, square, rotation)
             if joints is None or not _faces_clear(ship, tile, square, rotation):
                 continue
             worth = _worth(ship, counts, tile, square, rotation, engines) + JOINT * (joints - 1) \
-                - _exposed_change(ship, tile, square, rotation)
+                - _exposed_change(ship, tile, square, rotation) \
+                - room * CLOSING.get(len(_growth_after(ship, growth, tile, square, rotation)), 0.0)
             candidates.append((worth, square, rotation))
     candidates.sort(key=lambda c: (-c[0], c[1], c[2]))
     for worth, square, rotation in candidates[:4]:
@@ -111,6 +120,39 @@ def best_spot(ship: Ship, component_id: str) -> tuple[tuple[int, int], int, floa
             continue
         return square, rotation, worth
     return None
+
+
+def _growth(ship: Ship) -> set:
+    """The empty squares of the board the ship can still grow into: a placed connector points at them
+    and no exhaust or barrel does."""
+    open_, blocked = set(), set()
+    for square, placed in ship.tiles.items():
+        tile = placed.tile
+        for d in DIRECTIONS:
+            beyond = neighbour(square, d)
+            if beyond in ship.tiles or beyond not in ship.squares:
+                continue
+            if tile.side(d, placed.rotation) != SMOOTH:
+                open_.add(beyond)
+            if (tile.is_engine and tile.exhaust_facing(placed.rotation) == d) or \
+                    (tile.is_cannon and tile.barrel_facing(placed.rotation) == d):
+                blocked.add(beyond)
+    return open_ - blocked
+
+
+def _growth_after(ship: Ship, growth: set, tile, square, rotation) -> set:
+    after = set(growth)
+    after.discard(square)
+    for d in DIRECTIONS:
+        beyond = neighbour(square, d)
+        if beyond in ship.tiles or beyond not in ship.squares:
+            continue
+        if (tile.is_engine and tile.exhaust_facing(rotation) == d) or \
+                (tile.is_cannon and tile.barrel_facing(rotation) == d):
+            after.discard(beyond)
+        elif tile.side(d, rotation) != SMOOTH:
+            after.add(beyond)
+    return after
 
 
 def _counts(ship: Ship) -> dict[str, int]:
