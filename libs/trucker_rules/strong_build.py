@@ -43,6 +43,9 @@ SHIELD_SIDE = {TOP: 4.0, LEFT: 3.0, RIGHT: 3.0, BOTTOM: 2.0}
 # a connector points at, not behind an exhaust or before a barrel): a ship whose outside is all smooth
 # sides takes no more tiles, however many squares of its board are still empty.
 CLOSING = {0: 12.0, 1: 4.0, 2: 1.5}
+# What a purple alien's life support is worth beside a cabin that can house it (firepower +2, the
+# flight takes it when the ship keeps enough humans), and a cabin beside such a life support.
+ALIEN, ALIEN_CABIN = 7.0, 2.0
 # Empty squares of the board at which closing the ship no longer costs the full price.
 ROOM = 8
 
@@ -224,7 +227,29 @@ def _worth(ship: Ship, counts: dict[str, int], tile, square, rotation, engines: 
         worth -= DEAD_SQUARE
     if tile.is_cannon and neighbour(square, tile.barrel_facing(rotation)) in ship.squares:
         worth -= DEAD_SQUARE / 2
+    if counts.get("life_support_purple", 0) == 0:
+        if kind == "life_support_purple":
+            worth += ALIEN if _joined_to(ship, tile, square, rotation, "cabin") else 0.0
+    elif kind == "cabin" and _joined_to(ship, tile, square, rotation, "life_support_purple") \
+            and not _alien_cabin(ship):
+        worth += ALIEN_CABIN
     return worth
+
+
+def _joined_to(ship: Ship, tile, square, rotation, kind: str) -> bool:
+    """Whether the tile there would be joined connector to connector to a placed tile of `kind`."""
+    for d in DIRECTIONS:
+        other = ship.tiles.get(neighbour(square, d))
+        if other is not None and other.tile.kind == kind and building.joint(
+                tile.side(d, rotation), other.tile.side(opposite(d), other.rotation)) == "real":
+            return True
+    return False
+
+
+def _alien_cabin(ship: Ship) -> bool:
+    """Whether some cabin (not the starting one) is joined to a purple life support already."""
+    return any(p.tile.kind == "cabin" and _joined_to(ship, p.tile, sq, p.rotation, "life_support_purple")
+               for sq, p in ship.tiles.items())
 
 
 def _under_free_rear(ship: Ship, square) -> bool:
