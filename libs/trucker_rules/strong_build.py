@@ -4,8 +4,10 @@ A ship loses its components to meteors and cannon fire (a credit each) and its h
 ship left without humans or engines gives up and earns nothing at the journey's end. So the value of a
 tile is what it adds against those dangers — firepower facing front (pirates and slavers are beaten,
 not suffered), cabins, engines, batteries, shields over uncovered sides, then holds — less what its
-place costs: connectors left exposed (small meteors and stardust hit them) and joints to the ship (a
-tile held by one joint takes everything behind it when it is shot off).
+place costs: connectors left exposed (small meteors and stardust hit them), joints to the ship (a
+tile held by one joint takes everything behind it when it is shot off) and the room left to grow (a
+ship closed early by its own smooth sides flies with two or three cabins, and slavers, an epidemic or
+a break leave it without humans). A purple life support beside a cabin is worth an alien's firepower.
 
 It grabs face-down tiles, places those worth their place and returns the rest, which lie face up where
 it takes them back later (the face-up tiles are public: it looks over all of them, not only two). It
