@@ -1,7 +1,7 @@
 """The strong Trucker bot against random legal seats (issue 17), engine-only and seeded: the same seeds play
 the same games, so the figures are exact, not luck. The bot decides from its seat state only (the arena's
-`level_seat`). On these 40 seeds it wins 38 three-player and 39 two-player games; the bars leave a game or
-two for incidental changes. The bot before the tile-valuing build (`strong_build`), the open-space
+`level_seat`). On these 40 seeds it wins 39 three-player games (the bot before the growth room and the
+purple alien: 38, and 39 two-player games); the bars leave a game or two for incidental changes. The bot before the tile-valuing build (`strong_build`), the open-space
 engine rule and giving up with the win in hand won 33 and 29 (17 of the first 20 three-player
 games, 0.78 of two-player games in the bench)."""
 from __future__ import annotations
