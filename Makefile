@@ -26,8 +26,10 @@ $(WEB_BUILD): $(WEB_DEPS) $(shell find $(WEB)/src $(WEB)/scripts -type f 2>/dev/
 install: $(STAMP) $(WEB_BUILD)
 
 # CLUSTER=3: NATS as a 3-node JetStream cluster, streams replicated on all three (starbase_core.cluster).
+# The open-file limit as high as this shell may set it, for every child (a WebSocket is a descriptor;
+# the lobby raises its own soft limit again at start).
 run: install
-	CLUSTER=$(CLUSTER) $(PY) -m starbase_cli.run
+	ulimit -n "$$(ulimit -Hn)" 2>/dev/null || true; CLUSTER=$(CLUSTER) $(PY) -m starbase_cli.run
 
 # Package boundaries (.importlinter) and types (pyproject's [tool.mypy]) before the tests.
 check: $(STAMP)

@@ -8,7 +8,9 @@ sockets are anonymous spectators of a public one-seat Testjack game, opened by t
 - idle memory: the lobby's RSS with the N sockets open and idle, less its RSS before, per socket;
 - pushes: EVENTS commands, one every PACE seconds; command → push latency over every (socket, event);
 - lobby CPU per (socket × event): the lobby's CPU over the pushes, less the same commands' CPU with no
-  socket watching (measured first), over N × EVENTS; and the lobby's CPU per connect and reconnect.
+  socket watching (measured first), over N × EVENTS; and the lobby's CPU per connect and reconnect;
+- the kernel's floor: a bare `send` of one frame to each of N loopback sockets, from a process that
+  does nothing else (what µs/push cannot go under: on loopback the send also delivers to the reader).
 
 The sockets' side runs in this process on the same two cores (a bare client: handshake by hand, frames
 parsed without a library), so latencies include its own reading: read them as an upper bound. Figures are printed, never judged.
@@ -20,6 +22,8 @@ import base64
 import gc
 import os
 import re
+import selectors
+import socket
 import tempfile
 import time
 from pathlib import Path
@@ -204,13 +208,55 @@ async def in_process(size: int = 5000, events: int = 20) -> float:
 
     channel = Channel("game.g")
     channel.add(envelope(1))
+    def sink(view, encode):
+        try:
+            return Sink(view, encode, Discard(), 1, lambda sink, reason: None)
+        except TypeError:               # the lobby before sinks told their owner (a "before" run)
+            return Sink(view, encode, Discard(), 1)
+
     for index in range(size):
-        channel.join(Sink("p1" if index % 10 == 0 else None, lambda e: f'{{"seq":{e.seq}}}', Discard(), 1))
+        channel.join(sink("p1" if index % 10 == 0 else None, lambda e: f'{{"seq":{e.seq}}}'))
     began = time.process_time()                         # CPU time: the machine may be busy with others
     for seq in range(2, events + 2):
         channel.add(envelope(seq))
         channel.deliver(envelope(seq))
     return (time.process_time() - began) / (size * events) * 1e6
+
+
+def kernel_floor(size: int, rounds: int = 20) -> float:
+    """µs of a sender's CPU per `send` of one 150-byte frame to each of `size` loopback TCP sockets
+    (TCP_NODELAY, as uvloop sets), their reader another process: what no lobby code can go under."""
+    listener = socket.create_server(("127.0.0.1", 0), backlog=4096)
+    ready_read, ready_write = os.pipe()
+    child = os.fork()
+    if child == 0:                      # the readers: take every byte, as fast as they come
+        readers = selectors.DefaultSelector()
+        for _ in range(size):
+            reader = socket.create_connection(listener.getsockname())
+            reader.setblocking(False)
+            readers.register(reader, selectors.EVENT_READ)
+        os.write(ready_write, b"x")
+        left = size * rounds * 150
+        while left > 0:
+            for key, _ in readers.select(5):
+                left -= len(key.fileobj.recv(65536))
+        os._exit(0)
+    senders = [listener.accept()[0] for _ in range(size)]
+    for sender in senders:
+        sender.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    os.read(ready_read, 1)
+    framed = b"\x81\x7e\x00\x92" + b"x" * 146
+    began = os.times()
+    for _ in range(rounds):
+        for sender in senders:
+            sender.send(framed)
+        time.sleep(0.05)
+    ended = os.times()
+    os.waitpid(child, 0)
+    for sender in senders:
+        sender.close()
+    listener.close()
+    return (ended.user + ended.system - began.user - began.system) / (size * rounds) * 1e6
 
 
 async def run(stack: Stack, lobby_pid: int) -> None:
@@ -237,6 +283,9 @@ async def run(stack: Stack, lobby_pid: int) -> None:
 
 def main() -> None:
     raise_open_files_limit()
+    floors = " / ".join(f"{kernel_floor(size):.1f}" for size in SIZES)
+    print(f"the kernel's floor: a bare send of one frame to each of {' / '.join(map(str, SIZES))} loopback "
+          f"sockets costs {floors} µs of the sender's CPU")
     with tempfile.TemporaryDirectory(prefix="bench-fanout-") as work, NatsServer() as nats, \
             RedisServer() as redis, Stack(nats, redis, 1, Path(work)) as stack:
         print(f"fan-out: one game, N anonymous spectator sockets, {EVENTS} events each (command → push p50/p99 "

@@ -5,6 +5,10 @@ players, each with a one-seat Testjack game, send `Think` at RATE commands/s in 
 lobby's CPU (utime + stime from /proc) over the run, less its idle background over as long, divided by
 the commands accepted. Twice: with the rate limits counted in Redis (as in production: players' own
 addresses), and with the players' address exempt (LOBBY_LIMITS_EXEMPT, as the load benchmarks run).
+BENCH_LOBBY_CPU_BEFORE=<dir>: each measurement is also made, just before, with the services found in
+<dir> (a copy of an older `services/` holding `lobby/` and `adjudicator/`, and `../proto` beside it:
+`git archive main services/lobby services/adjudicator proto | tar -x -C /tmp/old`, then
+BENCH_LOBBY_CPU_BEFORE=/tmp/old/services), so the two lobbies are compared on the same machine's load.
 Nobody watches the games here: bench_fanout measures the pushes. Figures are printed, never judged.
 """
 from __future__ import annotations
@@ -24,6 +28,7 @@ from starbase_core.servers import NatsServer, RedisServer, free_port
 RATE = float(os.environ.get("BENCH_LOBBY_CPU_RATE", 40))
 SECONDS = float(os.environ.get("BENCH_LOBBY_CPU_SECONDS", 12))
 CLIENTS = int(os.environ.get("BENCH_LOBBY_CPU_CLIENTS", 16))
+BEFORE = os.environ.get("BENCH_LOBBY_CPU_BEFORE", "")
 
 
 async def drive(url: str, lobby_pid: int) -> tuple[int, float, float, float]:
@@ -41,10 +46,13 @@ async def drive(url: str, lobby_pid: int) -> tuple[int, float, float, float]:
             while next_send < began + SECONDS:
                 await asyncio.sleep(max(0.0, next_send - time.perf_counter()))
                 sent = time.perf_counter()
-                reply = await http.post(f"/games/{game_id}/commands", json={"command": {"type": "Think"}},
-                                        headers=auth)
+                try:
+                    reply = await http.post(f"/games/{game_id}/commands", json={"command": {"type": "Think"}},
+                                            headers=auth)
+                except httpx.TransportError:    # e.g. a kept-alive connection the server closed meanwhile
+                    reply = None
                 latencies.append(time.perf_counter() - sent)
-                accepted += reply.status_code == 200
+                accepted += reply is not None and reply.status_code == 200
                 next_send += interval
 
         await asyncio.gather(*(one(i, p) for i, p in enumerate(players)))
@@ -57,7 +65,7 @@ async def drive(url: str, lobby_pid: int) -> tuple[int, float, float, float]:
     return accepted, busy, idle, latencies[int(0.99 * (len(latencies) - 1))]
 
 
-def measure(exempt: bool) -> None:
+def measure(exempt: bool, services: str = "") -> None:
     with tempfile.TemporaryDirectory(prefix="bench-lobby-cpu-") as work, NatsServer() as nats, \
             RedisServer() as redis:
         grpc_port, health_port, lobby_port = free_port(), free_port(), free_port()
@@ -71,6 +79,9 @@ def measure(exempt: bool) -> None:
                "LOBBY_LIMIT_TABLES": "1000/minute"}
         if exempt:
             env["LOBBY_LIMITS_EXEMPT"] = "127.0.0.1/32,::1/128"
+        if services:        # found before the installed packages (the editable finder comes last)
+            env["PYTHONPATH"] = os.pathsep.join(filter(None, [services, env.get("PYTHONPATH", "")]))
+            env["ADJUDICATOR_PROTO_DIR"] = str(Path(services).resolve().parent / "proto")
         children = [start_service("adjudicator", env, Path(work))]
         try:
             wait_ready(f"http://127.0.0.1:{health_port}/readyz", children[0])
@@ -81,7 +92,7 @@ def measure(exempt: bool) -> None:
             for child in reversed(children):
                 child.terminate()
                 child.wait(15)
-    print(f"  limits {'exempt ' if exempt else 'counted'}  {accepted:>5} commands  "
+    print(f"  {'before' if services else 'this'}  limits {'exempt ' if exempt else 'counted'}  {accepted:>5} commands  "
           f"{busy * 1000 / max(1, accepted):5.2f} ms/command  "
           f"{max(0.0, busy - idle) * 1000 / max(1, accepted):5.2f} ms/command less the idle background  "
           f"(p99 {p99 * 1000:.0f} ms)")
@@ -90,8 +101,10 @@ def measure(exempt: bool) -> None:
 def main() -> None:
     print(f"lobby CPU per command: {CLIENTS} players, {RATE:.0f} commands/s for {SECONDS:.0f} s "
           f"(CPU ticks are 10 ms: ±{10 / (RATE * SECONDS):.2f} ms/command)")
-    measure(exempt=False)
-    measure(exempt=True)
+    for exempt in (False, True):
+        if BEFORE:
+            measure(exempt, BEFORE)
+        measure(exempt)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ machine the tail follows the machine's load: compare runs made side by side.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
 import tempfile
@@ -27,6 +28,7 @@ from starbase_core.store_jetstream import JetStreamEventStore
 from trucker_rules.ship import Placed
 
 PACE_SECONDS = 1.5
+EVENT_PREFIX = '{"v":1,"kind":"event"'
 WARMUP = 3.0
 SIZES = [int(n) for n in os.environ.get("BENCH_TRUCKER_PACED_TABLES", "25,100,250").split(",")]
 PLAY_SECONDS = float(os.environ.get("BENCH_TRUCKER_PACED_SECONDS", 10))
@@ -46,6 +48,16 @@ class PacedBot(base.SocketBot):
     async def run(self, start, deadline_holder, connected) -> None:
         self._deadline = deadline_holder
         await super().run(start, deadline_holder, connected)
+
+    async def _read(self, socket) -> None:
+        # The table's events are not parsed (this bot follows only its own answers), so the bots' process,
+        # which shares the machine with the service, costs less per move (a player's client is elsewhere).
+        async for raw in socket:
+            if isinstance(raw, str) and raw.startswith(EVENT_PREFIX):
+                continue
+            message = json.loads(raw)
+            if (waiter := self.pending.pop(message.get("id"), None)) is not None:
+                waiter.set_result(message)
 
     async def _turn(self, socket, ship) -> None:
         if PacedBot.started is None:
@@ -95,6 +107,13 @@ async def _script_calls(url: str) -> int:
     return sum(int(stats.get(f"cmdstat_{name}", {}).get("calls", 0)) for name in ("evalsha", "eval"))
 
 
+async def _servers_cpu(pids: dict[str, int]) -> dict[str, tuple[int, float]]:
+    """The CPU each server had used when play began (the bots' first move), to count theirs during play."""
+    while PacedBot.started is None:
+        await asyncio.sleep(0.05)
+    return {name: (pid, base._cpu_seconds(pid)) for name, pid in pids.items()}
+
+
 async def one_size(tables: int) -> None:
     PacedBot.started = None
     with tempfile.TemporaryDirectory() as scratch, NatsServer(workdir=scratch) as nats, RedisServer() as redis:
@@ -108,7 +127,13 @@ async def one_size(tables: int) -> None:
             return bots[-1]
         scripts_before = await _script_calls(redis.url)
         appends_before = (await store._js.stream_info(store.name)).state.messages
+        servers = {"nats-server": nats.process.pid, "redis-server": redis.process.pid}
+        watch = asyncio.create_task(_servers_cpu(servers))
         figures = await base.run_service(nats.url, redis.url, games, bot_class=make)
+        if not watch.done():        # no bot ever moved
+            watch.cancel()
+        servers_cpu = {name: base._cpu_seconds(pid) - before
+                       for name, (pid, before) in (watch.result() if watch.done() and not watch.cancelled() else {}).items()}
         scripts = await _script_calls(redis.url) - scripts_before
         appends = (await store._js.stream_info(store.name)).state.messages - appends_before
         await store.close()
@@ -118,8 +143,14 @@ async def one_size(tables: int) -> None:
     print(f"{tables} tables ({4 * tables} players): {figures['acked']} moves acknowledged "
           f"({figures['acked'] / figures['elapsed']:.0f}/s), {figures['refused']} refused, "
           f"{figures['failed_bots']} bots failed; service CPU {1000 * figures['cpu'] / max(1, figures['acked']):.2f} ms "
-          f"per move ({figures['cpu'] / figures['elapsed']:.0%} of one core)", flush=True)
+          f"per move ({figures['cpu'] / figures['elapsed']:.0%} of one core); the bots' own process "
+          f"{1000 * figures['bots_cpu'] / max(1, figures['acked']):.2f} ms per move "
+          f"({figures['bots_cpu'] / figures['elapsed']:.0%} of one core); load average {os.getloadavg()[0]:.1f}",
+          flush=True)
     acked = max(1, figures["acked"])
+    print("  the servers during play: " + ", ".join(
+        f"{name} {1000 * cpu / acked:.2f} ms per move ({cpu / figures['elapsed']:.0%} of one core)"
+        for name, cpu in servers_cpu.items()), flush=True)
     print(f"  per acknowledged move: {scripts / acked:.2f} Redis script calls, {appends / acked:.2f} JetStream "
           f"appends (round trips on the path of a move, whatever the machine's load)", flush=True)
     print(f"  grab-to-ack, steady: {_summary(steady)}", flush=True)

@@ -90,6 +90,21 @@ class AdjudicatorClient:
                                    played_by=played_by or "")
         return _envelopes(await self._call(self._stub.Submit, request))
 
+    async def submit_with_turn(self, game_id: str, actor: str, command: dict, command_id: str | None = None, *,
+                               expected_seq: int | None = None,
+                               played_by: str | None = None) -> tuple[list[Envelope], dict | None]:
+        """`submit`, and who owes a decision right after the command's events: {"seq", "to_act", "ended"}
+        as `to_act` would answer at the last event's seq; None when the adjudicator does not say (a
+        retried command id, an undo, an adjudicator older than the field)."""
+        request = pb.SubmitRequest(game_id=game_id, actor=actor, command_json=json.dumps(command),
+                                   command_id=command_id or uuid.uuid4().hex, expected_seq=expected_seq or 0,
+                                   played_by=played_by or "")
+        reply = await self._call(self._stub.Submit, request)
+        envelopes = _envelopes(reply)
+        if not reply.HasField("turn") or not envelopes or reply.turn.seq != envelopes[-1].seq:
+            return envelopes, None
+        return envelopes, {"seq": reply.turn.seq, "to_act": list(reply.turn.to_act), "ended": reply.turn.ended}
+
     async def view(self, game_id: str, viewer: str | None = None) -> dict:
         reply = await self._call(self._stub.GetView, pb.GetViewRequest(game_id=game_id, viewer=viewer or ""))
         return json.loads(_json(reply))

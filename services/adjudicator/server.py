@@ -75,10 +75,15 @@ class AdjudicatorServicer(rpc.AdjudicatorServicer):
     async def Submit(self, request, context):
         if not request.command_id:
             raise RuleViolation("MISSING_COMMAND_ID", "every command needs a command_id")
-        return _events_reply(await self.adjudicator.submit(
+        stored, turn = await self.adjudicator.submit_with_turn(
             request.game_id, request.actor, _json_object(request.command_json, "command_json"),
             request.command_id, expected_seq=request.expected_seq or None, played_by=request.played_by or None,
-        ))
+        )
+        reply = _events_reply(stored)
+        if turn is not None:
+            reply.turn.seq, reply.turn.ended = turn["seq"], turn["ended"]
+            reply.turn.to_act.extend(turn["to_act"])
+        return reply
 
     @_answers_with(pb.JsonReply)
     async def GetView(self, request, context):

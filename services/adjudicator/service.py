@@ -84,8 +84,21 @@ class Adjudicator:
 
     async def submit(self, game_id: str, actor: str, command: dict, command_id: str, *,
                      expected_seq: int | None = None, played_by: str | None = None) -> list[Envelope]:
-        """Decide and append one command. `expected_seq` (optional): refuse with STALE_POSITION unless
-        the game's last envelope is that seq, i.e. unless the sender decided on the current state.
+        """Decide and append one command: `submit_with_turn` without the turn."""
+        stored, _ = await self.submit_with_turn(game_id, actor, command, command_id,
+                                                expected_seq=expected_seq, played_by=played_by)
+        return stored
+
+    async def submit_with_turn(self, game_id: str, actor: str, command: dict, command_id: str, *,
+                               expected_seq: int | None = None,
+                               played_by: str | None = None) -> tuple[list[Envelope], dict | None]:
+        """Decide and append one command; (its envelopes, the turn right after them) where the turn is
+        what `to_act` would answer at the last envelope's seq, read under the game's lock before any
+        other command moves it on. The turn is None for a retry (its envelopes are older than the game)
+        and after an undo (the game is folded again on its next use): the caller asks `to_act` then.
+
+        `expected_seq` (optional): refuse with STALE_POSITION unless the game's last envelope is that
+        seq, i.e. unless the sender decided on the current state.
         `played_by` (optional): who plays the seat `actor` when not its own player (a bot, a
         substitute, the clock, the platform: `starbase_core.seats`); it must control the seat now.
 
@@ -96,18 +109,22 @@ class Adjudicator:
         started = time.perf_counter()
         stream = game_stream(game_id)
         slot = self.cache.slot(game_id)
+        turn = None
         try:
             async with slot.lock:
                 stored, retried = await run_optimistically(
                     lambda: self._attempt(slot, game_id, stream, actor, command, command_id, expected_seq,
                                           played_by),
                     attempts=MAX_ATTEMPTS)
+                record = slot.record
+                if not retried and record is not None and record.last_seq == stored[-1].seq:
+                    turn = {"seq": record.last_seq, "to_act": owing(record), "ended": record.ended is not None}
         except (RuleViolation, TooBusy) as refusal:
             # Asked after the lock is released: every attempt of this id that took the lock before this
             # one has finished, and a refusal does not hold up the game's next command.
             if found := await self.store.find_command(stream, command_id):
                 RETRIED.inc()
-                return found
+                return found, None
             REFUSED.inc()
             if isinstance(refusal, TooBusy):
                 raise RuleViolation("TOO_BUSY", "the game is changing too fast; try again") from None
@@ -117,7 +134,7 @@ class Adjudicator:
         (RETRIED if retried else ACCEPTED).inc()
         if not retried:
             self.cache.stored(slot, game_id)
-        return stored
+        return stored, turn
 
     async def _attempt(self, slot: Slot, game_id: str, stream: str, actor: str, command: dict,
                        command_id: str, expected_seq: int | None,

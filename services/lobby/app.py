@@ -26,19 +26,20 @@ from starbase_core.store import StoreError
 from lobby.bootstrap import LobbyRuntime
 from lobby.config import LobbySettings
 from lobby.bodygate import BodyGate
+from lobby.command_route import CommandRoute
 from lobby.exceptions import LobbyError, error_body
 from lobby.accounts.router import router as accounts_router
 from lobby.engines import engines_router
 from lobby.loop.router import loop_router
 from lobby.moderation.router import router as moderation_router
-from lobby.outlet import ServerSend
 from lobby import invitations, notifications
 from lobby.router import router
 from lobby.pause_routes import router as pause_router
 from lobby.seat_routes import router as seat_router
 from lobby.validation import describe
 from lobby.webapp import install_web_client
-from lobby.websocket import ws_router
+from lobby.socketgate import LobbyApp
+from lobby.websocket import Sockets
 
 log = structlog.get_logger(__name__)
 REQUESTS = Counter("lobby_requests_total", "HTTP requests answered", ["method", "route", "status"])
@@ -48,7 +49,9 @@ HTTP_CODES = {400: "BAD_REQUEST", 401: "NOT_AUTHENTICATED", 403: "FORBIDDEN", 40
               429: "RATE_LIMITED"}
 
 
-def create_app(settings: LobbySettings, runtime: LobbyRuntime | None = None) -> FastAPI:
+def create_app(settings: LobbySettings, runtime: LobbyRuntime | None = None, *, lean_commands: bool = True) -> FastAPI:
+    """`lean_commands`: serve POST /games/{id}/commands through `command_route` (False: FastAPI's route
+    only, which the tests compare it with)."""
     runtime = runtime or LobbyRuntime(settings)
 
     @asynccontextmanager
@@ -63,12 +66,11 @@ def create_app(settings: LobbySettings, runtime: LobbyRuntime | None = None) -> 
     # With tracing off, FastAPI's own telemetry is told so: otherwise it asks the OpenTelemetry globals
     # on every request and socket whether anything listens. With tracing on, its defaults stay.
     quiet = None if tracing.enabled() else {"tracing": False, "metrics": False, "logs": False}
-    app = FastAPI(title="Starbase lobby", version="1", lifespan=lifespan, telemetry=quiet,
-                  description="Players, tables, games and live events of the Starbase game server.",
-                  docs_url=None, redoc_url=None)       # served by webapp, with local assets
+    app = LobbyApp(title="Starbase lobby", version="1", lifespan=lifespan, telemetry=quiet,
+                   description="Players, tables, games and live events of the Starbase game server.",
+                   docs_url=None, redoc_url=None)       # served by webapp, with local assets
     app.state.lobby = runtime
-    # The sockets first: a route is found by trying each in turn, and thousands of sockets may open at once.
-    app.include_router(ws_router)
+    app.sockets = Sockets(runtime)      # served before any middleware or route (socketgate.py)
     app.include_router(accounts_router)
     app.include_router(router)
     app.include_router(seat_router)
@@ -80,10 +82,11 @@ def create_app(settings: LobbySettings, runtime: LobbyRuntime | None = None) -> 
     app.include_router(engines_router)
     app.include_router(health_router(runtime.ready))
     _install_errors(app)
+    if lean_commands:
+        app.add_middleware(CommandRoute, owner=app)     # inside Measure and BodyGate: they see it as before
     _install_metrics(app)
     install_web_client(app)
     app.add_middleware(BodyGate, limit=settings.lobby_max_body_bytes)
-    app.add_middleware(ServerSend)     # outermost of ours: sockets' pushes may be written directly (outlet.py)
     tracing.instrument_http(app)       # a span per request when OTEL_TRACES_EXPORTER is set
     return app
 

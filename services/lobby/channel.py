@@ -10,7 +10,7 @@ The feed keeps a `Channel` per stream that someone watches (or watched a moment 
 
 - `audience`: the sockets that are caught up, by view (`Sink`). `deliver` writes each new envelope's
   frame to them straight away, from the feed's hand-out: no task per socket wakes up. A sink that
-  would see a gap, or whose reader is too slow, is `demoted` and its own task takes over again.
+  would see a gap, or whose reader is too slow, is `demoted` and its owner takes over again.
 
 It holds only what the store holds: a gap (the follower restarted) or a store read that does not join
 the tail up simply starts the tail again from the newest envelope, and the socket's own checks (skip
@@ -18,7 +18,6 @@ what it sent, fill a gap from the store) stay the guarantee that nothing is lost
 """
 from __future__ import annotations
 
-import asyncio
 from collections import deque
 from typing import Callable, Hashable
 
@@ -31,15 +30,22 @@ GAP, SLOW, GONE = "gap", "slow", "gone"
 
 
 class Sink:
-    """A caught-up socket: written to by `Channel.deliver` until `demoted` says why it stopped."""
+    """A caught-up socket: written to by `Channel.deliver` until it is demoted. Thousands of these sit
+    in an audience, so it is a few slots and no future: `demoted(sink, reason)` is called once, when the
+    channel stops writing to it (GAP: fill it from the store and join again; SLOW: close it with 4408;
+    GONE: the socket is closing, its owner notices by itself)."""
+    __slots__ = ("view", "encode", "outlet", "last", "demoted", "channel")
 
-    def __init__(self, view: Hashable, encode: Callable[[Envelope], str], outlet: Outlet, last: int):
+    def __init__(self, view: Hashable, encode: Callable[[Envelope], str], outlet: Outlet, last: int,
+                 demoted: Callable[["Sink", str], None], channel: "Channel | None" = None):
         self.view, self.encode, self.outlet, self.last = view, encode, outlet, last
-        self.demoted: asyncio.Future = asyncio.get_running_loop().create_future()
+        self.demoted: Callable[[Sink, str], None] | None = demoted
+        self.channel = channel
 
     def demote(self, reason: str) -> None:
-        if not self.demoted.done():
-            self.demoted.set_result(reason)
+        told, self.demoted = self.demoted, None
+        if told is not None:
+            told(self, reason)
 
 
 class Channel:
@@ -97,6 +103,7 @@ class Channel:
         return found
 
     def join(self, sink: Sink) -> None:
+        sink.channel = self
         self.audience.setdefault(sink.view, set()).add(sink)
 
     def leave(self, sink: Sink) -> None:
@@ -114,16 +121,16 @@ class Channel:
                 if envelope.seq <= sink.last:
                     continue
                 if envelope.seq != sink.last + 1:
-                    sink.demote(GAP)            # its task fills the gap from the store, then comes back
                     sinks.discard(sink)
+                    sink.demote(GAP)            # its owner fills the gap from the store, then comes back
                     continue
                 if framed is None:
                     framed = self.frame(envelope, view, lambda: sink.encode(envelope))
                 if sink.outlet.write(framed):
                     sink.last = envelope.seq
                 else:
-                    sink.demote(SLOW if sink.outlet.slow() else GONE)   # its task ends the socket
                     sinks.discard(sink)
+                    sink.demote(SLOW if sink.outlet.slow() else GONE)   # its owner ends the socket
             if not sinks:
                 self.audience.pop(view, None)
 

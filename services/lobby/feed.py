@@ -21,7 +21,7 @@ from starbase_core import tracing
 from starbase_core.envelope import Envelope
 from starbase_core.supervise import Supervisor
 
-from lobby.channel import GAP, GONE, SLOW, Channel, Sink
+from lobby.channel import GONE, SLOW, Channel, Sink
 from lobby.outlet import Outlet
 
 log = structlog.get_logger(__name__)
@@ -31,6 +31,9 @@ QUEUE_LIMIT = 1000
 # Channels nobody watches any more are kept this many at most (newest first): sockets that drop and
 # come back a moment later find their stream's tail still there.
 IDLE_CHANNELS = 256
+# What a catching-up socket's frames are joined into, per write: one send for a short backlog, and a
+# long one still paced by the server's flow control.
+BATCH = 64 * 1024
 
 
 class SlowConsumer(Exception):
@@ -162,43 +165,91 @@ class Feed:
         finally:
             reader.unsubscribe()
 
-    async def serve(self, stream: str, after: int, view: Hashable, encode: Callable[[Envelope], str],
-                    outlet: Outlet) -> None:
-        """Push every envelope of `stream` past `after` to `outlet`, as `encode` makes it for `view` (the
-        text shared by every socket of that view), until the socket is gone; SlowConsumer when its
-        reader cannot keep up. What it missed and what queued meanwhile go through this task; once it is
-        caught up, an outlet that can be written directly joins the channel's audience and the feed
-        writes to it while this task waits; after a gap it comes back here and catches up again."""
+    async def catch_up(self, stream: str, after: int, view: Hashable, encode: Callable[[Envelope], str],
+                       outlet: Outlet, demoted: Callable[[Sink, str], None], lead: bytes = b"") -> Sink | None:
+        """Send `outlet` every envelope of `stream` past `after`, as `encode` makes it for `view` (the
+        text, and its frame, shared by every socket of that view), gaps filled from the store; then,
+        once nothing more is queued for it, join the channel's audience and return the sink: from then
+        on the feed writes each new envelope to it (`Channel.deliver`), no task waits for it, and
+        `demoted(sink, reason)` says when that stops. None when the socket went away meanwhile;
+        SlowConsumer when its reader cannot keep up. An outlet that cannot be written directly never
+        joins: it is served here, the ASGI way, until it is gone. `lead`: frames a direct outlet
+        gets first, in the same write as what it missed (its welcome: one send instead of two)."""
         reader = _Reader(self, self._watch(stream), after)
-
-        async def send(envelopes: list[Envelope]) -> None:
-            for envelope in envelopes:
-                if outlet.slow():
-                    raise SlowConsumer(f"its reader fell behind on {stream}")
-                await outlet.send(self.text(envelope, view, lambda: encode(envelope)))
-
         try:
-            while True:
-                await send(await reader.backlog())
-                while not (outlet.direct and reader.caught_up()):
-                    await send(await reader.next())
-                # Caught up. No await from the check above to the join: no envelope can slip between.
-                channel = reader.channel
-                sink = Sink(view, encode, outlet, reader.last)
-                channel.join(sink)
-                reader.unsubscribe()
-                try:
-                    reason = await sink.demoted
-                finally:
-                    channel.leave(sink)
-                    self._release(channel)
-                if reason == SLOW:
-                    raise SlowConsumer(f"its reader fell behind on {stream}")
-                if reason == GONE:
-                    return
-                reader = _Reader(self, self._watch(stream), sink.last)     # a gap: fill it, then rejoin
+            if not await self._send(reader.channel, await reader.backlog(), view, encode, outlet, lead):
+                return None
+            while not (outlet.direct and reader.caught_up()):
+                if not await self._send(reader.channel, await reader.next(), view, encode, outlet):
+                    return None
+            # Caught up. No await from the check above to the join: no envelope can slip between.
+            sink = Sink(view, encode, outlet, reader.last, demoted)
+            reader.channel.join(sink)
+            return sink
         finally:
             reader.unsubscribe()
+
+    async def _send(self, channel: Channel, envelopes: list[Envelope], view: Hashable,
+                    encode: Callable[[Envelope], str], outlet: Outlet, lead: bytes = b"") -> bool:
+        """What a socket missed, in order; False when it went away. A direct outlet gets the frames the
+        channel keeps per view, joined into writes of up to `BATCH` bytes, each once the server would
+        take more (as its own send waits)."""
+        if not outlet.direct:
+            for envelope in envelopes:
+                if outlet.slow():
+                    raise SlowConsumer(f"its reader fell behind on {channel.stream}")
+                await outlet.send(self.text(envelope, view, lambda: encode(envelope)))
+            return True
+        batch, size = ([lead], len(lead)) if lead else ([], 0)
+        for index, envelope in enumerate(envelopes):
+            framed = channel.frame(envelope, view, lambda: encode(envelope))
+            batch.append(framed)
+            size += len(framed)
+            if size < BATCH and index < len(envelopes) - 1:
+                continue
+            if not await self._write(channel, outlet, batch):
+                return False
+            batch, size = [], 0
+        return await self._write(channel, outlet, batch) if batch else True
+
+    @staticmethod
+    async def _write(channel: Channel, outlet: Outlet, frames: list[bytes]) -> bool:
+        if outlet.slow():
+            raise SlowConsumer(f"its reader fell behind on {channel.stream}")
+        await outlet.ready()
+        if outlet.write(frames[0] if len(frames) == 1 else b"".join(frames)):
+            return True
+        if outlet.slow():
+            raise SlowConsumer(f"its reader fell behind on {channel.stream}")
+        return False
+
+    def leave(self, sink: Sink) -> None:
+        """A socket that closed stops being written to; its channel may go idle."""
+        channel = sink.channel
+        if channel is not None:
+            channel.leave(sink)
+            self._release(channel)
+
+    async def serve(self, stream: str, after: int, view: Hashable, encode: Callable[[Envelope], str],
+                    outlet: Outlet) -> None:
+        """`catch_up`, then hold this task until the socket is gone, catching up again after a gap: for
+        a socket whose server allows no direct writes. SlowConsumer when its reader cannot keep up."""
+        loop = asyncio.get_running_loop()
+        while True:
+            stopped: asyncio.Future = loop.create_future()
+            sink = await self.catch_up(stream, after, view, encode, outlet,
+                                       lambda _, reason: stopped.done() or stopped.set_result(reason))
+            if sink is None:
+                return
+            try:
+                reason = await stopped
+            finally:
+                self.leave(sink)
+            if reason == SLOW:
+                raise SlowConsumer(f"its reader fell behind on {stream}")
+            if reason == GONE:
+                return
+            after = sink.last                   # a gap: fill it from the store, then join again
 
     def _watch(self, stream: str) -> Channel:
         channel = self._channels.get(stream) or self._idle.pop(stream, None) or Channel(stream)

@@ -40,6 +40,9 @@ class GameService:
     def __init__(self, store, tables: TableService, adjudicator, feed: Feed):
         self.store, self.tables, self.adjudicator, self.feed = store, tables, adjudicator, feed
         self.clocks = ClockViews(store)
+        # The turn tracker (`loop.tracker`, set when the loop starts): told who owes after each command,
+        # as the adjudicator's reply says, so that its look needs no ToAct call and no store read.
+        self.tracker = None
 
     async def table_of(self, game_id: str) -> Table:
         if not domain_id_ok(game_id):
@@ -82,15 +85,28 @@ class GameService:
         # Command ids are per stream; prefixing the player's id keeps one player's ids from ever
         # colliding with (and so replaying) another's.
         command_id = command_id or uuid.uuid4().hex
+        # A substitute acts for the seat's player id, naming themself as who plays it.
+        by = {"played_by": played_by} if played_by is not None else {}
+        tracker, envelopes, turn = self.tracker, None, None
+        if tracker is not None:
+            tracker.sending(game_id)
         try:
-            # A substitute acts for the seat's player id, naming themself as who plays it.
-            by = {"played_by": played_by} if played_by is not None else {}
-            envelopes = await self._on_game(table, lambda: self.adjudicator.submit(
+            envelopes, turn = await self._on_game(table, lambda: self._submit(
                 game_id, actor, command, f"{who.player_id}:{command_id}", **by))
         except RuleViolation as refusal:
             raise RuleRefused(refusal.message, refusal.code) from None
+        finally:
+            if tracker is not None:
+                tracker.replied(game_id, envelopes, turn)
         engine = load_engine(table.game)
         return command_id, [wire_event(engine, e, actor) for e in envelopes]
+
+    async def _submit(self, game_id: str, *args, **options) -> tuple[list[Envelope], dict | None]:
+        """(the envelopes, who owes right after them if the adjudicator said)."""
+        with_turn = getattr(self.adjudicator, "submit_with_turn", None)
+        if with_turn is None:           # a client without it: the tracker asks ToAct
+            return await self.adjudicator.submit(game_id, *args, **options), None
+        return await with_turn(game_id, *args, **options)
 
     async def view(self, who: Identity | None, game_id: str, invite: str | None = None) -> dict:
         table = await self.table_of(game_id)

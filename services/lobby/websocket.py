@@ -21,33 +21,38 @@ forwards its chat as it is posted (read what you missed with `GET /tables/{id}/c
 too slow to keep up is closed with 4408 and resumes from its last seq. A ban or "log out everywhere"
 closes the account's sockets (4403, 4401). The socket is one-way: commands go through
 `POST /games/{id}/commands`.
+
+Served as plain ASGI from the app's outermost layer (`socketgate.py`): no HTTP middleware, no
+dependency solving, and, once a socket is caught up, nothing of it waits but the server's own task in
+`receive`; the feed writes its events (`Feed.catch_up`) and a `Socket` of a few slots holds its state.
 """
 from __future__ import annotations
 
 import asyncio
-import json
 from dataclasses import dataclass
+from typing import Coroutine
+from urllib.parse import parse_qsl
 
 import structlog
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from prometheus_client import Gauge
 
 from starbase_core import tickets
+from starbase_core.supervise import cancel_and_wait
 
+from lobby.channel import GAP, SLOW, Sink
 from lobby.exceptions import InvalidToken, LobbyError
 from lobby.feed import SlowConsumer
 from lobby.games import Watch
-from lobby.guard.sockets import HEARTBEAT
 from lobby.loop.pushes import NOTIFY_VALUES, attend
+from lobby.outlet import Outlet, frame
 from lobby.router import MAX_POSITION
-from lobby.outlet import Outlet
+from lobby.sockets import ChatRooms, Heartbeats
 from lobby.wire import message, text
-from starbase_core.supervise import cancel_and_wait
 
 log = structlog.get_logger(__name__)
-ws_router = APIRouter()
 SOCKETS = Gauge("lobby_websockets", "Open WebSockets")
 CLOSE_TOO_SLOW = 4408           # 4000 + 408: the reader fell behind; it resumes with ?after=
+CLOSE_FAILED = 1011
 
 
 @dataclass(frozen=True)
@@ -68,14 +73,199 @@ class Caller:
         return self.who.player_id if self.who else None
 
 
-async def _identify(websocket: WebSocket) -> Caller:
-    runtime = websocket.app.state.lobby
-    if "token" in websocket.query_params or "ticket" in websocket.query_params:
+def route(scope: dict) -> dict[str, str] | None:
+    """The path parameters when `scope` is one of the two socket routes, else None (as Starlette matches
+    `/games/{game_id}/ws`: one non-empty segment, after the root path)."""
+    path, root = scope["path"], scope.get("root_path", "")
+    if root and path.startswith(root + "/"):
+        path = path[len(root):]
+    parts = path.split("/")
+    if len(parts) != 4 or parts[0] or parts[3] != "ws" or not parts[2]:
+        return None
+    if parts[1] == "games":
+        return {"game_id": parts[2]}
+    if parts[1] == "tables":
+        return {"table_id": parts[2]}
+    return None
+
+
+class Socket:
+    """One open socket, as the feed, the account registry and the chat relay see it. After its
+    catch-up no task of its own runs: the feed calls `demoted` when it stops writing to it."""
+    __slots__ = ("outlet", "feed", "watch", "path", "sink", "work")
+
+    def __init__(self, send, feed, watch: Watch, path: str):
+        self.outlet, self.feed, self.watch, self.path = Outlet.of(send), feed, watch, path
+        self.sink: Sink | None = None
+        self.work: set[asyncio.Task] | None = None        # side tasks, when it has any
+
+    async def send_payload(self, payload: dict) -> None:
+        await self.outlet.send(text(payload))
+
+    async def close(self, code: int, reason: str = "") -> None:
+        """Close the socket; the server then tells its `receive`, which ends it (`Sockets.serve`)."""
+        await self.outlet.close(code, reason)
+
+    async def catch_up(self, after: int, lead: bytes = b"") -> None:
+        """Through the feed until caught up; from then on the feed writes to it (`demoted` when not)."""
+        watch = self.watch
+        self.sink = await self.feed.catch_up(watch.stream, after, watch.view, watch.encode, self.outlet,
+                                             self.demoted, lead)
+
+    def leave_feed(self) -> None:
+        if self.sink is not None:
+            self.feed.leave(self.sink)
+            self.sink = None
+
+    def demoted(self, sink: Sink, reason: str) -> None:
+        """The feed stopped writing to this socket: after a gap it catches up from the store and joins
+        again; too slow, it is closed with 4408; gone, its `receive` already knows."""
+        if self.sink is sink:
+            self.sink = None
+        if reason == GAP:
+            self.spawn(self.catch_up(sink.last))
+        elif reason == SLOW:
+            self.spawn(self.close_quietly(CLOSE_TOO_SLOW, f"its reader fell behind on {self.watch.stream}"[:120]))
+
+    def spawn(self, work: Coroutine) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        if self.work is None:
+            self.work = set()
+        self.work.add(task)
+        task.add_done_callback(self._ended)
+
+    def _ended(self, task: asyncio.Task) -> None:
+        """A side task that fails ends the socket, with the code the socket's own failure would have."""
+        if self.work is not None:
+            self.work.discard(task)
+        if task.cancelled() or (error := task.exception()) is None or isinstance(error, (OSError, RuntimeError)):
+            return                              # done, or the client went away mid-send: `receive` says so
+        if isinstance(error, SlowConsumer):     # the client resumes from its last seq
+            self.spawn(self.close_quietly(CLOSE_TOO_SLOW, str(error)[:120]))
+            return
+        log.error("websocket_failed", path=self.path, exc_info=error)  # e.g. the store stopped answering
+        self.spawn(self.close_quietly(CLOSE_FAILED))
+
+    async def close_quietly(self, code: int, reason: str = "") -> None:
+        try:
+            await self.close(code, reason)
+        except Exception:                       # already closing
+            pass
+
+
+class Sockets:
+    """The lobby's two socket routes, one ASGI handler for both (called by `socketgate.LobbyApp`)."""
+
+    def __init__(self, runtime):
+        self.runtime = runtime
+        self.heartbeats, self.chats = Heartbeats(), ChatRooms()
+
+    async def serve(self, scope: dict, receive, send, params: dict[str, str]) -> None:
+        """One socket's life: checks, welcome, catch-up, then `receive` until it closes."""
+        if (await receive())["type"] != "websocket.connect":
+            return                                  # gone before its handshake
+        runtime = self.runtime
+        query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True))
+        opened = await self._open(scope, query, send, params)
+        if opened is None:
+            return
+        caller, slot, opened = opened
+        socket = Socket(send, runtime.feed, opened.watch, scope["path"])
+        try:
+            await send({"type": "websocket.accept", "subprotocol": caller.protocol})
+        except OSError:                             # it left during its checks
+            await slot.release()
+            return
+        socket.outlet.shed_handshake()
+        scope["headers"] = ()           # read by the checks above only; kept for the socket's life otherwise
+        SOCKETS.inc()
+        player = caller.player
+        runtime.sockets.add(player, socket)
+        chat = runtime.personal.live_subject(params["table_id"]) if "table_id" in params else None
+        try:
+            await self._start(socket, opened, player, slot, query.get("notify") in NOTIFY_VALUES, params, chat)
+            caller = opened = query = None      # this frame lasts as long as the socket: keep only what it needs
+            while True:
+                received = await receive()
+                # A binary message ends the socket, as reading it as text always did.
+                if received["type"] == "websocket.disconnect" or received.get("text") is None:
+                    break
+        except SlowConsumer as slow:
+            await socket.close_quietly(CLOSE_TOO_SLOW, str(slow)[:120])   # the client resumes from its last seq
+        except (OSError, RuntimeError):
+            pass                        # the client went away mid-send
+        except Exception:               # e.g. the store stopped answering: the client reconnects and resumes
+            log.exception("websocket_failed", path=scope["path"])
+            await socket.close_quietly(CLOSE_FAILED)
+        finally:
+            socket.leave_feed()         # first: no demotion may start a catch-up while the rest is stopped
+            if socket.work:
+                await cancel_and_wait(list(socket.work))
+            socket.leave_feed()         # a catch-up that joined again just before it was stopped
+            if chat is not None:
+                await self.chats.leave(chat, socket)
+            self.heartbeats.discard(slot)
+            runtime.sockets.remove(player, socket)
+            await slot.release()
+            SOCKETS.dec()
+
+    async def _start(self, socket: Socket, opened: Opened, player: str | None, slot, notify: bool,
+                     params: dict[str, str], chat: str | None) -> None:
+        """The welcome, what the socket missed, and its side work, if any."""
+        runtime = self.runtime
+        welcome = text(message("welcome", stream=opened.stream, you=opened.you, seq=opened.seq))
+        if socket.outlet.direct and chat is None:
+            await socket.catch_up(opened.watch.after, lead=frame(welcome))  # one write: welcome and backlog
+        elif socket.outlet.direct:
+            socket.outlet.write(frame(welcome))     # refused only when closing: `receive` says so
+            await self.chats.enter(runtime.nc, chat, socket)
+            await socket.catch_up(opened.watch.after)
+        else:                                   # any other server: a task serves the feed
+            await socket.outlet.send(welcome)
+            if chat is not None:
+                await self.chats.enter(runtime.nc, chat, socket)
+            watch = opened.watch
+            socket.spawn(runtime.feed.serve(watch.stream, watch.after, watch.view, watch.encode, socket.outlet))
+        # Only the work a socket has: a slot with no sets (an exempt address) has nothing to refresh;
+        # an anonymous socket that asked for no pushes has no presence and nothing to be told.
+        self.heartbeats.add(slot)
+        if player is not None or notify:
+            socket.spawn(attend(runtime.loop, params, player, notify, socket.send_payload))
+
+    async def _open(self, scope: dict, query: dict[str, str], send, params: dict[str, str]):
+        """Validate before streaming, so a bad request gets one clear error and a close. `query`: the
+        URL's parameters, the last value of each kept (as Starlette's `query_params.get`)."""
+        runtime, caller = self.runtime, None
+        try:
+            caller = await _identify(runtime, scope, query)
+            slot = await runtime.socket_quota.admit(caller.player, caller.address)
+        except LobbyError as error:
+            await _refuse(scope, send, error)
+            return None
+        try:
+            after = _after(query)
+            if "game_id" in params:
+                opened = await _open_game(runtime, caller, params["game_id"], after)
+            else:
+                opened = await _open_table(runtime, caller, params["table_id"], after)
+            return caller, slot, opened
+        except LobbyError as error:
+            await slot.release()
+            await _refuse(scope, send, error)
+            return None
+        except BaseException:
+            await slot.release()
+            raise
+
+
+async def _identify(runtime, scope: dict, query: dict[str, str]) -> Caller:
+    if "token" in query or "ticket" in query:
         raise LobbyError("credentials never travel in a URL: get a ticket (POST /tickets) and offer it as the "
                          "socket's Sec-WebSocket-Protocol 'ticket.<ticket>'", "TOKEN_IN_URL", 400)
-    offered = list(websocket.scope.get("subprotocols") or [])
+    offered = list(scope.get("subprotocols") or [])
     protocol = tickets.PROTOCOL if tickets.PROTOCOL in offered else None
-    address = websocket.client.host if websocket.client else "unknown"
+    client = scope.get("client")
+    address = client[0] if client else "unknown"
     ticket = tickets.offered_ticket(offered)
     if ticket is None:
         return Caller(None, None, address, protocol)
@@ -86,8 +276,8 @@ async def _identify(websocket: WebSocket) -> Caller:
     return Caller(who, grant.game, address, protocol)
 
 
-def _after(websocket: WebSocket) -> int:
-    raw = websocket.query_params.get("after", "0")
+def _after(query: dict[str, str]) -> int:
+    raw = query.get("after", "0")
     # ASCII digits only (str.isdigit() also passes '²', which int() then refuses), and within the cap
     # the HTTP routes use.
     if not (raw.isascii() and raw.isdigit()) or len(raw) > 16 or int(raw) > MAX_POSITION:
@@ -96,134 +286,29 @@ def _after(websocket: WebSocket) -> int:
     return int(raw)
 
 
-async def _pump(websocket: WebSocket, caller: Caller, slot, opened: Opened, chat_subject: str | None = None) -> None:
-    """Welcome, then send events until the client leaves; a client that leaves stops its subscription at once."""
-    runtime = websocket.app.state.lobby
-    await websocket.accept(subprotocol=caller.protocol)
-    SOCKETS.inc()
-    runtime.sockets.add(caller.player, websocket)
-    sending = asyncio.Lock()
-
-    async def send(payload: dict) -> None:
-        await send_text(text(payload))
-
-    async def send_text(encoded: str) -> None:
-        async with sending:
-            await websocket.send_text(encoded)
-
-    async def forward() -> None:
-        watch = opened.watch
-        await runtime.feed.serve(watch.stream, watch.after, watch.view, watch.encode,
-                                 Outlet.of(websocket.scope, send_text))
-
-    async def forward_chat(posted) -> None:
-        try:
-            await send(message("chat", chat=json.loads(posted.data)))
-        except Exception:               # the socket is closing: the pump notices
-            pass
-
-    async def heartbeat() -> None:
-        while True:
-            await asyncio.sleep(HEARTBEAT)
-            await slot.refresh()
-
-    subscription, tasks = None, []
+async def _refuse(scope: dict, send, error: LobbyError) -> None:
+    offered = scope.get("subprotocols") or []
     try:
-        await send(message("welcome", stream=opened.stream, you=opened.you, seq=opened.seq))
-        subscription = await runtime.nc.subscribe(chat_subject, cb=forward_chat) if chat_subject else None
-        tasks = [asyncio.create_task(forward()), asyncio.create_task(_drain_incoming(websocket))]
-        sender = tasks[0]
-        # Only the tasks that have work: an idle socket's memory is mostly its tasks. A slot with no
-        # sets (an exempt address) has nothing to refresh; an anonymous socket that asked for no
-        # pushes has no presence and nothing to be told.
-        if slot.keys:
-            tasks.append(asyncio.create_task(heartbeat()))
-        notify = websocket.query_params.get("notify") in NOTIFY_VALUES
-        if caller.player is not None or notify:
-            tasks.append(asyncio.create_task(attend(runtime.loop, websocket.path_params, caller.player, notify, send)))
-        done, _ = await asyncio.wait(set(tasks), return_when=asyncio.FIRST_COMPLETED)
-        if sender in done:
-            sender.result()
-    except SlowConsumer as slow:
-        await websocket.close(code=CLOSE_TOO_SLOW, reason=str(slow)[:120])   # the client resumes from its last seq
-    except (WebSocketDisconnect, RuntimeError, ConnectionError):
-        pass                        # the client went away mid-send
-    except Exception:               # e.g. the store stopped answering: the client reconnects and resumes
-        log.exception("websocket_failed", path=websocket.url.path)
-        try:
-            await websocket.close(code=1011)
-        except Exception:
-            pass
-    finally:
-        await cancel_and_wait(tasks)
-        if subscription is not None:
-            await subscription.unsubscribe()
-        runtime.sockets.remove(caller.player, websocket)
-        await slot.release()
-        SOCKETS.dec()
+        await send({"type": "websocket.accept", "subprotocol": tickets.PROTOCOL if tickets.PROTOCOL in offered else None})
+        await send({"type": "websocket.send",
+                    "text": text(message("error", id=None, error={"code": error.code, "message": error.message}))})
+        await send({"type": "websocket.close", "code": 4000 + error.status, "reason": ""})
+    except OSError:
+        pass                            # it left before hearing why
 
 
-async def _drain_incoming(websocket: WebSocket) -> None:
-    """Read (and ignore) what the client sends, so a close from its side is noticed at once."""
-    try:
-        while True:
-            await websocket.receive_text()
-    except Exception:
-        return
+async def _open_game(runtime, caller: Caller, game_id: str, after: int) -> Opened:
+    games = runtime.games
+    watch = await games.live(caller.who, game_id, after, caller.granted_game)     # checks first
+    stream = f"game.{game_id}"
+    last = await games.feed.last_seq(stream)        # before the events are read: those up to it follow
+    # `you` only for a seat-holder: the pushes are redacted for them; everyone else sees a spectator's.
+    seated = caller.player is not None and (await games.table_of(game_id)).seat_of(caller.player) is not None
+    return Opened(stream, caller.player if seated else None, last, watch)
 
 
-async def _open(websocket: WebSocket, open_stream):
-    """Validate before streaming, so a bad request gets one clear error and a close."""
-    caller = None
-    try:
-        caller = await _identify(websocket)
-        slot = await websocket.app.state.lobby.socket_quota.admit(caller.player, caller.address)
-    except LobbyError as error:
-        await _refuse(websocket, caller, error)
-        return None
-    try:
-        return caller, slot, await open_stream(caller, _after(websocket))
-    except LobbyError as error:
-        await slot.release()
-        await _refuse(websocket, caller, error)
-        return None
-
-
-async def _refuse(websocket: WebSocket, caller: Caller | None, error: LobbyError) -> None:
-    offered = websocket.scope.get("subprotocols") or []
-    await websocket.accept(subprotocol=tickets.PROTOCOL if tickets.PROTOCOL in offered else None)
-    await websocket.send_json(message("error", id=None, error={"code": error.code, "message": error.message}))
-    await websocket.close(code=4000 + error.status)
-
-
-@ws_router.websocket("/games/{game_id}/ws")
-async def game_socket(websocket: WebSocket, game_id: str) -> None:
-    games = websocket.app.state.lobby.games
-
-    async def open_game(caller: Caller, after: int) -> Opened:
-        watch = await games.live(caller.who, game_id, after, caller.granted_game)     # checks first
-        stream = f"game.{game_id}"
-        last = await games.feed.last_seq(stream)        # before the events are read: those up to it follow
-        table = await games.table_of(game_id)
-        # `you` only for a seat-holder: the pushes are redacted for them; everyone else sees a spectator's.
-        seated = caller.player is not None and table.seat_of(caller.player) is not None
-        return Opened(stream, caller.player if seated else None, last, watch)
-
-    opened = await _open(websocket, open_game)
-    if opened is not None:
-        await _pump(websocket, *opened)
-
-
-@ws_router.websocket("/tables/{table_id}/ws")
-async def table_socket(websocket: WebSocket, table_id: str) -> None:
-    runtime = websocket.app.state.lobby
-
-    async def open_table(caller: Caller, after: int) -> Opened:
-        watch = await runtime.games.live_table(caller.who, table_id, after, caller.granted_game)
-        stream = f"table.{table_id}"
-        last = await runtime.games.feed.last_seq(stream)
-        return Opened(stream, caller.player, last, watch)
-
-    opened = await _open(websocket, open_table)
-    if opened is not None:
-        await _pump(websocket, *opened, chat_subject=runtime.personal.live_subject(table_id))
+async def _open_table(runtime, caller: Caller, table_id: str, after: int) -> Opened:
+    watch = await runtime.games.live_table(caller.who, table_id, after, caller.granted_game)
+    stream = f"table.{table_id}"
+    last = await runtime.games.feed.last_seq(stream)
+    return Opened(stream, caller.player, last, watch)

@@ -35,6 +35,7 @@ CLOSE_POLICY = 4401       # a bad ticket, or a token in the URL
 CLOSE_NOT_FOUND = 4404    # no Trucker game of that id
 CLOSE_TOO_SLOW = 4408     # the connection could not keep up with the table
 MAX_POSITION = 2**53 - 1  # the largest seq a JSON client reads exactly (the lobby's cap too)
+_json = json.JSONEncoder(separators=(",", ":")).encode     # one encoder: json.dumps builds one per call
 
 
 def create_app(settings: TruckerSettings) -> FastAPI:
@@ -89,6 +90,18 @@ def _after(raw: str | None) -> int | None:
     if not (raw.isascii() and raw.isdigit()) or len(raw) > 16 or int(raw) > MAX_POSITION:
         raise Refused("BAD_AFTER", f"after must be the last seq you saw: a whole number from 0 to {MAX_POSITION}")
     return int(raw)
+
+
+_OP_METRICS: dict[str, tuple] = {}
+
+
+def _op_metrics(op: str) -> tuple:
+    """An operation's acknowledged-moves counter and its latency histogram (a label lookup takes a lock
+    and builds a key: once per operation, not once per move)."""
+    found = _OP_METRICS.get(op)
+    if found is None:
+        found = _OP_METRICS[op] = (MOVES.labels(op, "acked"), MOVE_SECONDS.labels(op))
+    return found
 
 
 async def _refuse_and_close(socket: WebSocket, refusal: Refused, code: int) -> None:
@@ -179,7 +192,7 @@ class Connection:
                 await self.socket.close(item["code"])
                 return
             else:
-                await self.socket.send_text(json.dumps(item, separators=(",", ":")))
+                await self.socket.send_text(_json(item))
 
     def _send(self, item: dict) -> None:
         # Answers go through the same queue as events, so the one writer keeps the socket's order.
@@ -222,8 +235,9 @@ class Connection:
             self._send(schemas.error(client_id, "RETRY",
                                      "the move could not be completed: send it again with the same id"))
             return
-        MOVES.labels(op, "acked").inc()
-        MOVE_SECONDS.labels(op).observe(time.perf_counter() - started)
+        acked, seconds = _op_metrics(op)
+        acked.inc()
+        seconds.observe(time.perf_counter() - started)
         answer = schemas.message("ack", id=client_id, first_seq=applied.first_seq, seq=applied.last_seq,
                                  events=[schemas.public_event(self.stream, e) for e in applied.events],
                                  retried=applied.retried)

@@ -1,8 +1,9 @@
 """Every public change of a table reaches every connection of the table, on every replica, through NATS.
 
-The replica whose relay stored events publishes them on `<prefix>.events.<game>`. Each replica with
-connections at that table subscribes once per table and hands the events to its connections in seq
-order. A gap (a replica died between storing and publishing, or a message was dropped) is filled from the
+The replica whose relay stored events publishes them on `<prefix>.events.<game>` and hands them to its
+own connections at once, from the envelopes in hand. Each replica with connections at that table
+subscribes once per table and hands the events to its connections in seq order; a message whose events
+it delivered already (its own, come back; header `Trucker-Last-Seq`) is dropped before it is parsed. A gap (a replica died between storing and publishing, or a message was dropped) is filled from the
 event store before going on, so no connection ever misses or reorders an event; duplicates (two relays
 publishing the same batch) are dropped by seq.
 """
@@ -11,6 +12,8 @@ from __future__ import annotations
 import asyncio
 import json
 from dataclasses import dataclass, field
+
+from pydantic import TypeAdapter
 
 import structlog
 from nats.aio.client import Client as NATS
@@ -24,6 +27,8 @@ from trucker_rules.game import GAME
 log = structlog.get_logger(__name__)
 HIDDEN = "Hidden"
 QUEUE_LIMIT = 10_000      # a connection this far behind is too slow to follow the table: it is closed
+LAST_SEQ = "Trucker-Last-Seq"   # header of a fan-out message: the seq of its last event
+_ENVELOPES = TypeAdapter(list[Envelope])
 
 
 # What the warehouse writes is public by construction (a face-down grab names its component only once
@@ -103,9 +108,18 @@ class TableHub:
         return f"{self.prefix}.events.{game}"
 
     async def publish(self, game: str, envelopes: list[Envelope]) -> None:
-        payload = json.dumps([e.model_dump() for e in envelopes], separators=(",", ":")).encode()
+        """Events this replica's relay stored: to every replica, and to this one's connections now."""
+        if not envelopes:
+            return
         # The `traceparent` of the move that stored them: each replica's push joins its trace.
-        await self.nc.publish(self.subject(game), payload, headers=tracing.headers() or None)
+        headers = {**(tracing.headers() or {}), LAST_SEQ: str(envelopes[-1].seq)}
+        await self.nc.publish(self.subject(game), _ENVELOPES.dump_json(envelopes), headers=headers)
+        table = self._tables.get(game)
+        # Only when they follow what the table delivered and nothing else is filling it (a join, a gap
+        # read from the store): the relay must not wait here. Otherwise the message, when it comes back,
+        # delivers them as any replica's would.
+        if table is not None and envelopes[0].seq <= table.last + 1 and not table.lock.locked():
+            await self._fill(game, table, envelopes)
 
     async def join(self, game: str, viewer: str | None, after: int, round_shown: int = 0,
                    building: bool = False) -> Listener:
@@ -142,8 +156,11 @@ class TableHub:
             table = self._tables.get(game)
             if table is None:
                 return
+            last = (message.headers or {}).get(LAST_SEQ)
+            if last is not None and last.isdigit() and int(last) <= table.last:
+                return      # every event of it was delivered already (this replica stored them)
             try:
-                envelopes = [Envelope.model_validate(e) for e in json.loads(message.data)]
+                envelopes = _ENVELOPES.validate_json(message.data)
                 last = envelopes[-1].seq if envelopes else 0
                 with tracing.span_from_headers(message.headers, "push", **{"starbase.stream": game_stream(game),
                                                                            "starbase.seq": last}):
@@ -176,4 +193,7 @@ class TableHub:
 
 
 def _encoded(envelope: Envelope, viewer: str | None) -> str:
-    return json.dumps({"v": 1, "kind": "event", "event": wire_event(envelope, viewer)}, separators=(",", ":"))
+    return _json({"v": 1, "kind": "event", "event": wire_event(envelope, viewer)})
+
+
+_json = json.JSONEncoder(separators=(",", ":")).encode     # one encoder: json.dumps builds one per call

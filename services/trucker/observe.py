@@ -56,6 +56,8 @@ def oldest_wait(now: float | None = None) -> float:
 
 
 RELAY_WAITING.set_function(waiting_count)
+_APPENDS_APPENDED, _APPENDS_FOUND, _APPENDS_FAILED = (RELAY_APPENDS.labels(outcome)
+                                                      for outcome in ("appended", "found", "failed"))
 RELAY_OLDEST.set_function(oldest_wait)
 
 
@@ -82,20 +84,22 @@ def appends(append: Callable[..., Awaitable[tuple[list, bool]]]) -> Callable[...
     @functools.wraps(append)
     async def appending(relay: Any, stream: str, view: Any) -> tuple[list, bool]:
         first, count = view.durable + 1, len(view.pending)
-        links = []
-        if tracing.enabled():
-            game = _game(stream)
-            links = [trace.Link(span) for entry in view.pending
-                     if (span := _moves.get((game, entry.get("command_id")))) is not None]
-        with tracing.tracer().start_as_current_span(
-                "store.append", links=links,
-                attributes={"starbase.stream": stream, "starbase.first_seq": first, "starbase.events": count}):
-            try:
+        try:
+            if not tracing.enabled():       # no span at all: even a no-op one costs on every append
                 stored, fresh = await append(relay, stream, view)
-            except Exception:
-                RELAY_APPENDS.labels("failed").inc()
-                raise
-        RELAY_APPENDS.labels("appended" if fresh else "found").inc()
+            else:
+                game = _game(stream)
+                links = [trace.Link(span) for entry in view.pending
+                         if (span := _moves.get((game, entry.get("command_id")))) is not None]
+                with tracing.tracer().start_as_current_span(
+                        "store.append", links=links,
+                        attributes={"starbase.stream": stream, "starbase.first_seq": first,
+                                    "starbase.events": count}):
+                    stored, fresh = await append(relay, stream, view)
+        except Exception:
+            _APPENDS_FAILED.inc()
+            raise
+        (_APPENDS_APPENDED if fresh else _APPENDS_FOUND).inc()
         if fresh:
             RELAY_BATCH_EVENTS.observe(count)
         return stored, fresh

@@ -16,6 +16,8 @@ from redis.asyncio import Redis
 
 from starbase_core.envelope import NewEvent
 
+from trucker.script_line import ScriptLine
+
 SCRIPTS = ("commit", "facts", "open", "stop", "decided", "snapshot", "relay_read", "drop")
 
 
@@ -70,14 +72,22 @@ def _flat(events: list[tuple[str, str]]) -> list[str]:
 
 
 class RedisWarehouse:
-    def __init__(self, redis: Redis):
+    """`line`: run the scripts of moves (`_call`) pipelined on one connection (`script_line.py`, the
+    service's); without it every call checks a connection out of the client's pool."""
+
+    def __init__(self, redis: Redis, line: ScriptLine | None = None):
         self.redis = redis
+        self.line = line
         prelude = _source("prelude")
         self._scripts = {name: redis.register_script(prelude + "\n" + _source(name)) for name in SCRIPTS}
 
     async def _call(self, script: str, game: str, command_id: str | None, actor: str | None, *args) -> list:
-        reply = await self._scripts[script](keys=[meta_key(game)],
-                                            args=[command_id or "", actor or "", *map(str, args)])
+        keys, argv = [meta_key(game)], [command_id or "", actor or "", *map(str, args)]
+        if self.line is not None:
+            registered = self._scripts[script]
+            reply = await self.line.evalsha(registered.sha, registered.script, keys, argv)
+        else:
+            reply = await self._scripts[script](keys=keys, args=argv)
         if reply[0] == -1:
             raise WarehouseMissing(game)
         if reply[0] == 3:

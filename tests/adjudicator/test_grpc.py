@@ -124,3 +124,20 @@ async def test_sigterm_stops_the_adjudicator_cleanly(spawn):
     child = spawn()
     child.process.send_signal(signal.SIGTERM)
     assert child.process.wait(30) == 0
+
+
+async def test_submits_reply_says_who_owes_after_its_events_as_to_act_would_there(spawn, game_id):
+    child = spawn()
+    async with AdjudicatorClient(child.target) as client:
+        await client.create_game(game_id, "testjack", PLAYERS, {})
+        drawn, turn = await client.submit_with_turn(game_id, "ann", {"type": "Draw"}, "t1")
+        assert turn == {"seq": drawn[-1].seq, "to_act": ["ann"], "ended": False}
+        assert await client.to_act(game_id) == {"game_id": game_id, **turn}
+        stood, turn = await client.submit_with_turn(game_id, "ann", {"type": "Stand"}, "t2")
+        assert turn == {"seq": stood[-1].seq, "to_act": ["bob"], "ended": False}
+        # A retry's events are older than the game: no turn (the lobby asks ToAct if it needs one).
+        again, turn = await client.submit_with_turn(game_id, "ann", {"type": "Draw"}, "t1")
+        assert again == drawn and turn is None
+        last, turn = await client.submit_with_turn(game_id, "bob", {"type": "Stand"}, "t3")
+        assert last[-1].type == "GameEnded" and turn == {"seq": last[-1].seq, "to_act": [], "ended": True}
+        assert (await client.to_act(game_id))["ended"]

@@ -129,3 +129,13 @@ async def test_an_undo_reaching_back_past_a_snapshot_folds_the_stream_again(stor
     await reader.close()
     blob = await snapshots.bucket.get("s")
     assert check_snapshot(blob, await store.read("game.s"), get_game) == []
+
+
+async def test_an_undo_answers_no_turn_and_the_next_command_does_again(adjudicator):
+    await adjudicator.create_game("t", "tally", ["ann", "bob"], UNRATED)
+    added, turn = await adjudicator.submit_with_turn("t", "ann", {"type": "Add", "points": 1}, "a1")
+    assert turn == {"seq": added[-1].seq, "to_act": (await adjudicator.to_act("t"))["to_act"], "ended": False}
+    undone, turn = await adjudicator.submit_with_turn("t", "ann", {"type": "Undo"}, "u1")
+    assert undone[0].type == "CommandsUndone" and turn is None       # the game is folded again first
+    added, turn = await adjudicator.submit_with_turn("t", "ann", {"type": "Add", "points": 2}, "a2")
+    assert turn == {"seq": added[-1].seq, "to_act": (await adjudicator.to_act("t"))["to_act"], "ended": False}

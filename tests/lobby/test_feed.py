@@ -126,17 +126,30 @@ def test_the_live_copy_stays_contiguous_and_shares_each_views_encoding():
     assert [e.seq for e in channel.tail] == [3, 4, 5]
 
 
+def frames_in(written: bytes) -> list[bytes]:
+    """The unmasked server frames one write holds, each whole."""
+    found = []
+    while written:
+        size, start = written[1] & 0x7F, 2
+        if size == 126:
+            size, start = int.from_bytes(written[2:4], "big"), 4
+        found.append(written[:start + size])
+        written = written[start + size:]
+    return found
+
+
 class Written:
     """An outlet that can be written directly, recording the frames; `room` frames before it is slow."""
     direct = True
 
     def __init__(self, room: int = 100):
-        self.frames, self.room = [], room
+        self.frames, self.writes, self.room = [], 0, room
 
     def write(self, framed: bytes) -> bool:
         if len(self.frames) >= self.room:
             return False
-        self.frames.append(framed)
+        self.writes += 1
+        self.frames += frames_in(framed) if len(frames_in(framed)) > 1 else [framed]
         return True
 
     def slow(self) -> bool:
@@ -150,10 +163,11 @@ async def test_caught_up_sockets_get_one_shared_frame_per_view_and_leave_on_a_ga
     def envelope(seq: int) -> Envelope:
         return Envelope(stream="game.g", seq=seq, type="Ticked", data={"n": seq}, time="t", prev_hash="", hash="")
 
-    channel = Channel("game.g")
+    channel, demoted = Channel("game.g"), {}
     channel.add(envelope(1))
     views = {"ann": lambda e: f"ann sees {e.seq}", None: lambda e: f"anyone sees {e.seq}"}
-    sinks = [Sink(view, views[view], Written(room), 1) for view, room in (("ann", 9), ("ann", 9), (None, 9), (None, 1))]
+    sinks = [Sink(view, views[view], Written(room), 1, lambda sink, reason: demoted.setdefault(sink, []).append(reason))
+             for view, room in (("ann", 9), ("ann", 9), (None, 9), (None, 1))]
     for sink in sinks:
         channel.join(sink)
     for seq in (2, 3):
@@ -162,11 +176,12 @@ async def test_caught_up_sockets_get_one_shared_frame_per_view_and_leave_on_a_ga
     ann1, ann2, spectator, slow = sinks
     assert ann1.outlet.frames == ann2.outlet.frames and ann1.outlet.frames[0] is ann2.outlet.frames[0]
     assert ann1.outlet.frames[1].endswith(b"ann sees 3") and spectator.outlet.frames[1].endswith(b"anyone sees 3")
-    assert slow.demoted.result() == SLOW and slow.last == 2 and slow not in channel.audience[None]
+    assert demoted[slow] == [SLOW] and slow.last == 2 and slow not in channel.audience[None]
     channel.add(envelope(5))                                    # 4 never came: each sink must fill the gap
     channel.deliver(envelope(5))
-    assert all(sink.demoted.result() == GAP and sink.last == 3 for sink in (ann1, ann2, spectator))
-    assert channel.audience == {}
+    channel.deliver(envelope(6))                                # a demoted sink is told once, and written no more
+    assert all(demoted[sink] == [GAP] and sink.last == 3 for sink in (ann1, ann2, spectator))
+    assert channel.audience == {} and len(ann1.outlet.frames) == 2
 
 
 class Recorded(Written):
@@ -179,32 +194,78 @@ class Recorded(Written):
     async def send(self, text: str) -> None:
         self.sent.append(text)
 
+    async def ready(self) -> None:
+        pass
+
+
+async def until(condition) -> None:
+    for _ in range(200):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("not reached")
+
 
 async def test_a_served_socket_catches_up_then_is_written_to_and_fills_a_gap_from_the_store():
     store = MemoryEventStore()
     feed = Feed(store)                   # not started: envelopes are handed out by hand below
-    stored = await append(store, "game.g", 2)
+    await append(store, "game.g", 2)
     outlet = Recorded()
     serving = asyncio.create_task(feed.serve("game.g", 0, None, lambda e: f"seq {e.seq}", outlet))
-
-    async def until(condition) -> None:
-        for _ in range(200):
-            if condition():
-                return
-            await asyncio.sleep(0.01)
-        raise AssertionError("not reached")
-
     await until(lambda: "game.g" in feed._channels and feed._channels["game.g"].audience)
-    channel = feed._channels["game.g"]                          # the backlog went the awaited way, then it joined
-    assert outlet.sent == ["seq 1", "seq 2"] and stored
+    channel = feed._channels["game.g"]                          # the backlog went straight out, then it joined
+    assert [f[-5:] for f in outlet.frames] == [b"seq 1", b"seq 2"]
     feed._dispatch((await append(store, "game.g", 1))[0])        # seq 3: written straight away
     assert outlet.frames[-1].endswith(b"seq 3")
     more = await append(store, "game.g", 2)
-    feed._dispatch(more[1])                                     # seq 5 without seq 4: back to the task
-    await until(lambda: len(outlet.sent) == 4 and channel.audience)
-    assert outlet.sent[2:] == ["seq 4", "seq 5"]
+    feed._dispatch(more[1])                                     # seq 5 without seq 4: filled from the store
+    await until(lambda: len(outlet.frames) == 5 and channel.audience)
     feed._dispatch((await append(store, "game.g", 1))[0])
-    assert [f[-5:] for f in outlet.frames] == [b"seq 3", b"seq 6"]
+    assert [f[-5:] for f in outlet.frames] == [b"seq 1", b"seq 2", b"seq 3", b"seq 4", b"seq 5", b"seq 6"]
+    assert outlet.sent == []                                    # nothing needed the awaited way
     serving.cancel()
     await asyncio.gather(serving, return_exceptions=True)
     assert "game.g" not in feed._channels and not channel.subscribers and not channel.audience
+
+
+async def test_a_caught_up_socket_holds_no_task_and_is_told_when_its_feed_stops():
+    """`catch_up` returns once the socket is written to by the feed: nothing of it waits meanwhile."""
+    from lobby.channel import GAP
+
+    store = MemoryEventStore()
+    feed = Feed(store)
+    await append(store, "game.g", 1)
+    outlet, told = Recorded(), []
+    sink = await feed.catch_up("game.g", 0, None, lambda e: f"seq {e.seq}", outlet, lambda s, reason: told.append(reason))
+    assert sink is not None and sink.last == 1 and [f[-5:] for f in outlet.frames] == [b"seq 1"]
+    feed._dispatch((await append(store, "game.g", 1))[0])
+    more = await append(store, "game.g", 2)
+    feed._dispatch(more[1])                                     # a gap: the owner is told, once
+    assert told == [GAP] and sink.last == 2
+    again = await feed.catch_up("game.g", sink.last, None, lambda e: f"seq {e.seq}", outlet, lambda s, r: told.append(r))
+    assert [f[-5:] for f in outlet.frames] == [b"seq 1", b"seq 2", b"seq 3", b"seq 4"] and again.last == 4
+    feed.leave(again)
+    assert "game.g" not in feed._channels
+
+
+async def test_a_welcome_and_the_backlog_go_out_in_one_write():
+    store = MemoryEventStore()
+    feed = Feed(store)
+    await append(store, "game.g", 3)
+    outlet = Recorded()
+    sink = await feed.catch_up("game.g", 1, None, lambda e: f"seq {e.seq}", outlet, lambda s, r: None,
+                               lead=b"\x81\x05hello")
+    assert outlet.writes == 1 and outlet.frames == [b"\x81\x05hello", b"\x81\x05seq 2", b"\x81\x05seq 3"]
+    feed.leave(sink)
+
+
+async def test_a_served_socket_too_slow_for_its_backlog_is_cut_off(monkeypatch):
+    monkeypatch.setattr(feed_module, "BATCH", 1)                # a frame per write
+    store = MemoryEventStore()
+    feed = Feed(store)
+    await append(store, "game.g", 5)
+    outlet = Recorded()
+    outlet.room = 2                                             # its write buffer is full after two frames
+    with pytest.raises(SlowConsumer):
+        await feed.catch_up("game.g", 0, None, lambda e: f"seq {e.seq}", outlet, lambda s, reason: None)
+    assert len(outlet.frames) == 2 and "game.g" not in feed._channels

@@ -59,23 +59,28 @@ async def test_a_spectator_is_welcomed_as_nobody_and_a_seated_player_as_themself
 async def test_a_reader_too_slow_for_its_stream_is_closed_with_4408_and_resumes(stack, register, monkeypatch):
     ann, bob = await register("ann"), await register("bob")
     game_id = await seat_and_start([ann, bob], "testjack")
-    asked = []
+    written = []
+    real_write = outlet_module.Outlet.write
 
-    def falls_behind(outlet) -> bool:               # the reader's write buffer grows past its limit after one push
-        asked.append(outlet)
-        return len(asked) > 1
+    def takes_one_write(outlet, framed: bytes) -> bool:     # the welcome and backlog fit; then its buffer is full
+        written.append(framed)
+        return len(written) == 1 and real_write(outlet, framed)
 
-    monkeypatch.setattr(outlet_module.Outlet, "slow", falls_behind)
+    monkeypatch.setattr(outlet_module.Outlet, "write", takes_one_write)
+    monkeypatch.setattr(outlet_module.Outlet, "slow", lambda outlet: len(written) > 1)
+    last = await stack.store.last_seq(f"game.{game_id}")
     async with await ann.connect(f"{stack.ws}/games/{game_id}/ws?after=0") as socket:
         await sockets.welcome(socket)
-        first = await receive(socket, 1)
+        backlog = await receive(socket, last)
+        mover = ann if (await ann.ok(ann.get(f"/games/{game_id}/actions"))) else bob
+        await mover.ok(mover.post(f"/games/{game_id}/commands", {"command": {"type": "Think"}}))
         with pytest.raises(websockets.ConnectionClosed) as closed:
             await receive(socket, 1)
-    assert first[0]["seq"] == 1 and closed.value.rcvd.code == 4408
+    assert [e["seq"] for e in backlog] == list(range(1, last + 1)) and closed.value.rcvd.code == 4408
     monkeypatch.undo()
-    async with await ann.connect(f"{stack.ws}/games/{game_id}/ws?after=1") as socket:   # resumes past seq 1
+    async with await ann.connect(f"{stack.ws}/games/{game_id}/ws?after={last}") as socket:   # resumes past it
         await sockets.welcome(socket)
-        assert (await receive(socket, 1))[0]["seq"] == 2
+        assert (await receive(socket, 1))[0]["seq"] == last + 1
 
 
 async def test_a_socket_on_an_unknown_game_or_with_a_bad_ticket_or_a_token_in_its_url_gets_a_clear_error(

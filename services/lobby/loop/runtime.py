@@ -27,6 +27,7 @@ class Loop:
         prefix = settings.lobby_loop_prefix
         self.turns = TurnIndex()
         self.tracker = TurnTracker(self.turns, runtime.redis, prefix, runtime.adjudicator, runtime.store)
+        runtime.games.tracker = self.tracker        # told who owes by each command's reply (no ToAct)
         self.default_seconds = settings.clock_default_seconds     # the clock service's, for untimed tables
         runtime.games.clocks.use_default(self.default_seconds)
         self.pushes = TurnPushes(self.turns, self.options_of, self.deadline)

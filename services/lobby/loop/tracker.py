@@ -15,13 +15,22 @@ So one adjudicator call per command whatever the number of lobby replicas, every
 same turn (the same `since`, so the same `due_at`), and a restarted replica reads the turns of the
 running games from Redis (`warm`) instead of asking again. The adjudicator folds the game anyway; the
 lobby never folds a game itself (no engine state per replica, no replay at start).
-Figures (the turn rule and "my games"): benchmarks/bench_review.py.
+
+A command this replica submitted needs neither the adjudicator's `ToAct` nor the store: Submit's reply
+says who owes right after the command's events (`told`), and those events are the steps. While a command
+of this replica is in flight on a game, its look waits for the reply (`REPLY_WAIT` at most); when what
+was told leads, one command after another, from the turn this replica holds to the seq wanted, the turn
+is folded from it and stored with the same compare-and-set on seq (one Redis round trip, no claim: a
+replica that claimed the same seq meanwhile adopts whichever turn Redis holds first). Anything missing
+(another replica's or a bot's command, a retry, an undo, a restart, an older adjudicator) takes the
+path above. Figures: benchmarks/bench_lobby_cpu.py; the turn rule and "my games": bench_review.py.
 """
 from __future__ import annotations
 
 import asyncio
 import json
 import uuid
+from dataclasses import dataclass
 
 import structlog
 
@@ -39,6 +48,8 @@ MAX_STEPS = 500                 # envelopes read between two turns at most (else
 RUNNING_TTL = 40 * 24 * 3600    # a turn outlives the longest decision clock (30 days)
 ENDED_TTL = 3600
 ATTEMPTS = 3
+REPLY_WAIT = 1.0                # how long a look waits for the reply of this replica's command in flight
+TOLD_KEPT = 64                  # replies kept per game until a look folds them
 
 # One round trip each way, as a command's look is on every command's path (benchmarks/bench_lobby_cpu.py).
 # KEYS: the turn, its claim. ARGV: the seq wanted, a claim token, the claim's ms. Returns the turn
@@ -49,15 +60,24 @@ if held and cjson.decode(held)['seq'] >= tonumber(ARGV[1]) then return {held, 0}
 local claimed = redis.call('SET', KEYS[2], ARGV[2], 'NX', 'PX', ARGV[3])
 return {held or false, claimed and 1 or 0}
 """
-# KEYS: the turn[, the claim to release]. ARGV: its seq, its JSON, its time to live. 1: stored; 0: Redis
-# holds this seq or later.
+# KEYS: the turn[, the claim to release]. ARGV: its seq, its JSON, its time to live. 1: stored; else
+# the turn Redis holds, at this seq or later (so the loser adopts it without another round trip).
 _STORE_IF_NEWER = """
 if KEYS[2] then redis.call('DEL', KEYS[2]) end
 local held = redis.call('GET', KEYS[1])
-if held and cjson.decode(held)['seq'] >= tonumber(ARGV[1]) then return 0 end
+if held and cjson.decode(held)['seq'] >= tonumber(ARGV[1]) then return held end
 redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
 return 1
 """
+
+
+@dataclass(frozen=True)
+class Told:
+    """What the reply to one of this replica's commands said: its envelopes, then who owes at `seq`."""
+    seq: int                        # the command's last envelope
+    steps: list[Step]               # the command's envelopes, in order
+    to_act: list[str]
+    ended: bool
 
 
 class TurnTracker:
@@ -67,6 +87,9 @@ class TurnTracker:
         self._wanted: dict[str, int] = {}
         self._workers: dict[str, asyncio.Task] = {}
         self._gate = asyncio.Semaphore(LOOKS_AT_ONCE)
+        self._told: dict[str, dict[int, Told]] = {}          # game → its replies by their first seq
+        self._in_flight: dict[str, int] = {}                 # game → this replica's commands awaiting a reply
+        self._replied: dict[str, asyncio.Future] = {}        # game → woken by the next reply
         self._store_if_newer = redis.register_script(_STORE_IF_NEWER)
         self._held_or_claim = redis.register_script(_HELD_OR_CLAIM)
 
@@ -83,6 +106,30 @@ class TurnTracker:
         self._wanted[game_id] = seq
         if game_id not in self._workers:
             self._workers[game_id] = asyncio.get_running_loop().create_task(self._work(game_id))
+
+    def sending(self, game_id: str) -> None:
+        """A command of this replica is on its way to the adjudicator: a look waits for its reply."""
+        self._in_flight[game_id] = self._in_flight.get(game_id, 0) + 1
+
+    def replied(self, game_id: str, envelopes: list | None = None, turn: dict | None = None) -> None:
+        """Its reply came (or the call failed: nothing told). `turn`: who owes right after `envelopes`
+        ({"seq", "to_act", "ended"}, the adjudicator's), None when it did not say."""
+        left = self._in_flight.get(game_id, 0) - 1
+        if left > 0:
+            self._in_flight[game_id] = left
+        else:
+            self._in_flight.pop(game_id, None)
+        if envelopes and turn is not None and int(turn["seq"]) == envelopes[-1].seq:
+            told = self._told.setdefault(game_id, {})
+            told[envelopes[0].seq] = Told(envelopes[-1].seq, [Step.of(e) for e in envelopes],
+                                          list(turn["to_act"]), bool(turn["ended"]))
+            while len(told) > TOLD_KEPT:
+                del told[min(told)]
+        waiting = self._replied.pop(game_id, None)
+        if waiting is not None and not waiting.done():
+            waiting.set_result(None)
+        if envelopes:
+            self.seen(game_id, envelopes[-1].seq)
 
     async def settled(self) -> None:
         """Every look asked for so far is done (tests, and `warm`)."""
@@ -108,13 +155,58 @@ class TurnTracker:
     async def _work(self, game_id: str) -> None:
         try:
             done = 0
-            while (wanted := self._wanted.get(game_id, 0)) > done:
+            while self._wanted.get(game_id, 0) > done:
+                await self._await_reply(game_id)
+                wanted = self._wanted.get(game_id, 0)
                 await self._look_patiently(game_id, wanted)
                 done = wanted
         finally:
             self._workers.pop(game_id, None)
             if self.turns.get(game_id) is None:     # ended (or never learnt): the next envelope asks again
                 self._wanted.pop(game_id, None)
+                self._told.pop(game_id, None)
+
+    async def _await_reply(self, game_id: str) -> None:
+        """While a command of this replica is in flight on the game and what it was told does not reach
+        the seq wanted yet, wait for the next reply (bounded: a slow adjudicator leaves the usual look)."""
+        deadline = asyncio.get_running_loop().time() + REPLY_WAIT
+        while self._in_flight.get(game_id) and self._told_turn(game_id, self._wanted.get(game_id, 0)) is None:
+            left = deadline - asyncio.get_running_loop().time()
+            waiting = self._replied.get(game_id)
+            if waiting is None or waiting.done():
+                waiting = self._replied[game_id] = asyncio.get_running_loop().create_future()
+            try:
+                await asyncio.wait_for(asyncio.shield(waiting), max(0.0, left))
+            except TimeoutError:
+                if self._replied.get(game_id) is waiting:
+                    del self._replied[game_id]      # nobody else waits on it: one worker per game
+                return
+
+    def _told_turn(self, game_id: str, seq: int) -> Turn | None:
+        """The turn at `seq` or past it, folded from the turn held here through the replies told since,
+        one command after another; None when a command between them was not told here."""
+        turn, told = self.turns.get(game_id), self._told.get(game_id)
+        if turn is None or not told:
+            return None
+        while turn.seq < seq:
+            reply = told.get(turn.seq + 1)
+            if reply is None:
+                return None
+            turn = next_turn(turn, game_id, reply.seq, reply.to_act, reply.ended, reply.steps)
+        return turn
+
+    def _forget_told(self, game_id: str) -> None:
+        """Drop the replies the turn held here has passed."""
+        told, turn = self._told.get(game_id), self.turns.get(game_id)
+        if told is None:
+            return
+        if turn is None:
+            del self._told[game_id]
+            return
+        for first in [first for first, reply in told.items() if reply.seq <= turn.seq]:
+            del told[first]
+        if not told:
+            del self._told[game_id]
 
     async def _look_patiently(self, game_id: str, seq: int) -> None:
         for attempt in range(ATTEMPTS):
@@ -129,6 +221,21 @@ class TurnTracker:
                 await asyncio.sleep(0.2 * 2 ** attempt)
 
     async def _look(self, game_id: str, seq: int) -> None:
+        try:
+            await self._look_at(game_id, seq)
+        finally:
+            self._forget_told(game_id)
+
+    async def _look_at(self, game_id: str, seq: int) -> None:
+        known = self.turns.get(game_id)
+        if known is not None and known.seq >= seq:
+            return                          # a reply, or a look for a later seq, got there first
+        told = self._told_turn(game_id, seq)
+        if told is not None:
+            held = await self._store_if_newer(keys=[self.key(game_id)], args=[
+                told.seq, json.dumps(told.as_json()), ENDED_TTL if told.ended else RUNNING_TTL])
+            self.turns.adopt(told if held == 1 else Turn.from_json(game_id, json.loads(held)))
+            return
         claim = f"{self.key(game_id)}:claim"
         raw, claimed = await self._held_or_claim(keys=[self.key(game_id), claim], args=[seq, uuid.uuid4().hex, CLAIM_MS])
         held = Turn.from_json(game_id, json.loads(raw)) if raw else None
@@ -145,7 +252,7 @@ class TurnTracker:
         turn = await self._work_out(game_id, held or self.turns.get(game_id))
         stored = await self._store_if_newer(keys=[self.key(game_id)] + ([claim] if int(claimed) else []), args=[
             turn.seq, json.dumps(turn.as_json()), ENDED_TTL if turn.ended else RUNNING_TTL])
-        self.turns.adopt(turn if stored else (await self._held(game_id) or turn))
+        self.turns.adopt(turn if stored == 1 else Turn.from_json(game_id, json.loads(stored)))
 
     async def _held(self, game_id: str) -> Turn | None:
         raw = await self.redis.get(self.key(game_id))

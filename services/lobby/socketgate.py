@@ -1,0 +1,47 @@
+"""The lobby's app, its WebSockets taken at the door: `/games/{id}/ws` and `/tables/{id}/ws` go from
+the outermost ASGI layer straight to `websocket.Sockets`, everything else to FastAPI as before.
+
+Through FastAPI a socket walked the HTTP middleware (which only passes it on), the router and the
+dependency solver on every connect, and then held a coroutine frame in each of those layers for as long
+as it stayed open. Here it costs a path split, and an idle socket holds only the server's task waiting
+in `receive`. What the sockets do is unchanged: the same checks, refusals, close codes and log lines.
+
+An exception that escapes a socket before its handshake (the store or the adjudicator not answering
+while it is checked) is answered by the app's exception handlers, as Starlette's own exception
+middleware would: a 503 with the usual error body instead of the upgrade; any other one reaches the
+server, which logs it and answers 500.
+"""
+from __future__ import annotations
+
+from fastapi import FastAPI
+from starlette.websockets import WebSocket
+
+from lobby.websocket import Sockets, route
+
+
+class LobbyApp(FastAPI):
+    sockets: Sockets | None = None      # set by `create_app`
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "websocket" and self.sockets is not None:
+            params = route(scope)
+            if params is not None:
+                try:
+                    await self.sockets.serve(scope, receive, send, params)
+                except Exception as error:
+                    if not await self._handled(scope, receive, send, error):
+                        raise
+                return
+        await super().__call__(scope, receive, send)
+
+    async def _handled(self, scope, receive, send, error: Exception) -> bool:
+        for kind in type(error).__mro__:
+            if kind is Exception:       # the catch-all (and 500) answer HTTP requests only
+                return False
+            handler = self.exception_handlers.get(kind)
+            if handler is not None:
+                response = await handler(WebSocket(scope, receive, send), error)
+                if response is not None:
+                    await response(scope, receive, send)
+                return True
+        return False

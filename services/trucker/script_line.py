@@ -1,0 +1,149 @@
+"""The moves' script calls, pipelined on one Redis connection.
+
+Redis runs one command at a time, so a pool of connections buys a move nothing over one connection
+that carries every move's script call in turn; what the pool costs is in this process: redis-py checks a
+connection out and back in (a condition, a timeout, a readiness probe of the socket) around every call,
+and opens a new connection (a TCP handshake, and until now a package-metadata parse) whenever more moves
+are in flight than it has connections, which is when the service is busiest. Here each call writes its
+command and waits for its reply; one reader takes the replies off the connection in the order the
+commands were written (Redis answers in that order) and hands each to its caller. About 75 µs of CPU a
+call against 240 µs through the pool (`benchmarks/bench_trucker_paced.py` measures the service's).
+
+Failure is as with the pool: if the connection breaks, every call waiting on it raises ConnectionError
+(the move may or may not have been applied; its resend, with the same command id, is applied at most
+once) and the next call opens a new connection. A script Redis does not know (a restarted Redis) is sent
+again whole (EVAL). A caller cancelled after writing its command leaves its reply to be read and dropped.
+"""
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+
+from redis.asyncio import Redis
+from redis.exceptions import ConnectionError, NoScriptError, ResponseError
+
+
+DEFAULT_TIMEOUT = 5.0      # seconds a call may wait for its reply (redis-py's socket timeout, if none set)
+
+
+class ScriptLine:
+    def __init__(self, redis: Redis):
+        self._pool = redis.connection_pool      # its settings: address, user, password, TLS, decoding
+        self._connection = None
+        self._opening: asyncio.Future | None = None
+        self._reader: asyncio.Task | None = None
+        self._waiting: deque[asyncio.Future] = deque()
+        self._writing = asyncio.Lock()          # the order commands are written = the order of `_waiting`
+        self._timeout = self._pool.connection_kwargs.get("socket_timeout") or DEFAULT_TIMEOUT
+
+    async def evalsha(self, sha: str, source: str, keys: list[str], args: list) -> object:
+        try:
+            return await self._call("EVALSHA", sha, len(keys), *keys, *args)
+        except NoScriptError:
+            return await self._call("EVAL", source, len(keys), *keys, *args)
+
+    async def call(self, *command) -> object:
+        """Any other command on the line (the hourglass watch's reads, a few a second per table)."""
+        return await self._call(*command)
+
+    async def _call(self, *command) -> object:
+        connection = await self._open()
+        loop = asyncio.get_running_loop()
+        waiter = loop.create_future()
+        async with self._writing:
+            if connection is not self._connection:      # it broke while this call waited to write
+                raise ConnectionError("the connection to Redis was lost")
+            self._waiting.append(waiter)
+            overdue = loop.call_later(self._timeout, self._overdue, connection, waiter)
+            try:
+                await connection.send_packed_command(connection.pack_command(*command), check_health=False)
+            except ConnectionError as error:    # perhaps half written: nothing after it can be trusted
+                self._broken(connection, error)
+                raise
+            except Exception as error:          # (the reader closed it meanwhile: redis-py's own errors)
+                self._broken(connection, error)
+                raise ConnectionError(f"writing to Redis failed: {error!r}") from error
+            except BaseException as error:      # cancelled while writing
+                self._broken(connection, error)
+                raise
+        try:
+            return await waiter
+        finally:
+            overdue.cancel()
+
+    def _overdue(self, connection, waiter: asyncio.Future) -> None:
+        """The pool's socket timeout, kept with a timer (not a timeout around every read and write):
+        a call unanswered that long means Redis is gone or stuck; every call on the line fails."""
+        if not waiter.done():
+            self._broken(connection, ConnectionError(f"Redis did not answer within {self._timeout} s"))
+
+    async def _open(self):
+        if self._connection is not None:
+            return self._connection
+        if self._opening is None:
+            self._opening = asyncio.ensure_future(self._connect())
+        opening = self._opening
+        try:
+            return await asyncio.shield(opening)
+        finally:
+            if self._opening is opening and opening.done():
+                self._opening = None
+
+    async def _connect(self):
+        # No socket timeout on the connection itself: the reader waits for replies as long as the line is
+        # idle (with one it would drop an idle line every few seconds), and redis-py would wrap every
+        # write and read in a timeout task. `_overdue` keeps the limit per call instead.
+        connection = self._pool.connection_class(**{**self._pool.connection_kwargs, "socket_timeout": None})
+        await connection.connect()
+        self._connection = connection
+        self._reader = asyncio.ensure_future(self._read(connection))
+        return connection
+
+    async def _read(self, connection) -> None:
+        while connection is self._connection:
+            try:
+                reply = await connection.read_response()
+            except ResponseError as error:      # an error reply (the script's, NOSCRIPT): its caller's
+                reply = error
+            except asyncio.CancelledError:
+                self._broken(connection, ConnectionError("the connection to Redis was closed"))
+                raise
+            except Exception as error:          # lost, or a reply it could not read: nothing more can be
+                self._broken(connection, error)
+                return
+            if not self._waiting:
+                self._broken(connection, ConnectionError("Redis answered a command nobody sent"))
+                return
+            waiter = self._waiting.popleft()
+            if waiter.done():                   # its caller was cancelled
+                continue
+            if isinstance(reply, Exception):
+                waiter.set_exception(reply)
+            else:
+                waiter.set_result(reply)
+
+    def _broken(self, connection, error: BaseException) -> None:
+        """Fail every call waiting on `connection` and let the next call open a new one."""
+        if connection is not self._connection:
+            return
+        self._connection = None
+        waiting, self._waiting = self._waiting, deque()
+        for waiter in waiting:
+            if not waiter.done():
+                waiter.set_exception(error if isinstance(error, ConnectionError)
+                                     else ConnectionError(f"the connection to Redis broke: {error!r}"))
+        asyncio.ensure_future(connection.disconnect(nowait=True))
+        if self._reader is not None and self._reader is not asyncio.current_task():
+            self._reader.cancel()
+
+    async def aclose(self) -> None:
+        connection, reader = self._connection, self._reader
+        if connection is not None:
+            self._broken(connection, ConnectionError("closed"))
+        if reader is not None:
+            try:
+                await reader
+            except BaseException:
+                pass
+        if connection is not None:
+            await connection.disconnect()

@@ -1,0 +1,119 @@
+"""Who owes a decision after a command comes from the command's own reply (Submit's `turn`): the replica
+that sent it asks the adjudicator nothing more, its turn (who owes since which envelope: the `due_at`)
+is the clock's rule applied to the store and the one shared in Redis, every replica shows who owes, and
+without the reply's turn (an older adjudicator) the tracker asks `ToAct` as before, to the same result."""
+import json
+
+import httpx
+import pytest
+
+from tests.support.loop import eventually
+from tests.support.stack import another_lobby, seat_and_start
+
+pytestmark = pytest.mark.integration
+
+LIMIT = 3600
+
+
+class Counting:
+    """The lobby's real adjudicator client, counting its `ToAct` calls; `turns=False` hides Submit's
+    turn, as an adjudicator older than the field would."""
+
+    def __init__(self, client, turns: bool = True):
+        self._client, self._turns, self.asked = client, turns, 0
+
+    async def to_act(self, game_id: str) -> dict:
+        self.asked += 1
+        return await self._client.to_act(game_id)
+
+    def __getattr__(self, name: str):
+        if name == "submit_with_turn" and not self._turns:
+            raise AttributeError(name)
+        return getattr(self._client, name)
+
+
+async def expected_owed(stack, game_id: str) -> dict[str, list]:
+    """From the store alone, the clock's rule: who owes (the adjudicator's `to_act`) since which envelope:
+    their own last envelope that changed the game, or else the first envelope of the command after which
+    they were first listed (a Think changes nothing: testjack's commands are one envelope each)."""
+    envelopes = await stack.store.read(f"game.{game_id}")
+    owing = (await stack.runtime.adjudicator.to_act(game_id))["to_act"]
+    owed = {}
+    for player in owing:
+        since = next(e for e in reversed(envelopes)
+                     if e.type != "CommandHadNoEffect" and (e.actor != player or e.type == "GameCreated"))
+        own = [e for e in envelopes if e.actor == player and e.type != "CommandHadNoEffect"]
+        since = own[-1] if own and own[-1].seq > since.seq else since
+        owed[player] = [since.seq, since.time]
+    return owed
+
+
+async def play(stack, players, game_id: str, moves: list[str], replicas: list[httpx.AsyncClient]) -> None:
+    """Each move by whoever is to act, through the first replica; after each, this replica's turn and the
+    one shared in Redis say what the store implies, and every replica's seats show who owes."""
+    by_id = {p.player_id: p for p in players}
+    tracker = stack.runtime.loop.tracker
+    for move in moves:
+        mover = by_id[(await stack.runtime.adjudicator.to_act(game_id))["to_act"][0]]
+        await mover.ok(mover.post(f"/games/{game_id}/commands", {"command": {"type": move}}))
+        want, last = await expected_owed(stack, game_id), await stack.store.last_seq(f"game.{game_id}")
+        ended = (await stack.runtime.adjudicator.to_act(game_id))["ended"]
+
+        async def learnt_here():
+            held = await stack.runtime.redis.get(tracker.key(game_id))
+            turn = stack.runtime.loop.turns.get(game_id)
+            return held and json.loads(held)["seq"] == last and (turn is None if ended else turn.seq == last) or None
+        await eventually(learnt_here, f"the turn after {move}")
+        assert json.loads(await stack.runtime.redis.get(tracker.key(game_id))) == \
+            {"seq": last, "ended": ended, "owed": want}, move
+        if not ended:
+            turn = stack.runtime.loop.turns.get(game_id)
+            assert {p: [o.since_seq, o.since] for p, o in turn.owed.items()} == want, move
+        for http in replicas:
+            async def shown(http=http):
+                table = (await http.get(f"/tables/{game_id}", headers=mover.auth)).json()
+                return {s["player_id"] for s in table["seats"] if s["to_act"]} == set(want) or None
+            await eventually(shown, f"{http.base_url} to show {sorted(want)} owing after {move}")
+
+
+async def learnt(stack, game_id: str) -> None:
+    """The replica's tracker holds the game's turn at its last seq (the start's look is done)."""
+    last = await stack.store.last_seq(f"game.{game_id}")
+
+    async def check():
+        turn = stack.runtime.loop.turns.get(game_id)
+        return turn is not None and turn.seq == last or None
+    await eventually(check, "the game's turn")
+
+
+async def test_a_commands_reply_gives_the_turn_every_replica_then_shows(stack, http, register):
+    ann, bob = await register("ann"), await register("bob")
+    game_id = await seat_and_start([ann, bob], "testjack", {"decision_seconds": LIMIT})
+    await learnt(stack, game_id)
+    counting = stack.runtime.games.adjudicator = Counting(stack.runtime.games.adjudicator)
+    stack.runtime.loop.tracker.adjudicator = counting
+    await play(stack, [ann, bob], game_id, ["Think", "Draw", "Think", "Stand", "Think"], [http])
+    assert counting.asked == 0, "the replica that sent the commands asked the adjudicator who owes"
+    # A replica started now reads the turn from Redis; one running meanwhile learns it from there too.
+    async with another_lobby(stack) as other, httpx.AsyncClient(base_url=f"http://{other}", timeout=20) as http_b:
+        await play(stack, [ann, bob], game_id, ["Think"], [http, http_b])
+        await play(stack, [ann, bob], game_id, ["Draw"], [http, http_b])
+
+
+async def test_a_game_played_to_its_end_leaves_nobody_owing_on_either_replica(stack, http, register):
+    ann, bob = await register("ann"), await register("bob")
+    game_id = await seat_and_start([ann, bob], "testjack", {"decision_seconds": LIMIT})
+    await learnt(stack, game_id)
+    async with another_lobby(stack) as other, httpx.AsyncClient(base_url=f"http://{other}", timeout=20) as http_b:
+        await play(stack, [ann, bob], game_id, ["Stand", "Stand"], [http, http_b])
+    assert (await stack.runtime.adjudicator.to_act(game_id))["ended"]
+
+
+async def test_without_the_turn_in_the_reply_the_tracker_asks_and_learns_the_same(stack, http, register):
+    ann, bob = await register("ann"), await register("bob")
+    game_id = await seat_and_start([ann, bob], "testjack", {"decision_seconds": LIMIT})
+    await learnt(stack, game_id)
+    counting = Counting(stack.runtime.games.adjudicator, turns=False)
+    stack.runtime.games.adjudicator = stack.runtime.loop.tracker.adjudicator = counting
+    await play(stack, [ann, bob], game_id, ["Think", "Draw", "Stand"], [http])
+    assert counting.asked >= 1
