@@ -31,7 +31,7 @@ def flight_command(state: TruckerState, player: str, rnd: random.Random, level: 
     kind = ask["kind"]
     if kind == "aliens":
         if level == "strong":
-            return f.ChooseAliens(aliens=[])    # an alien replaces two humans: a ship without humans gives up
+            return f.ChooseAliens(aliens=_aliens(ship, options["cabins"]))
         chosen, used = [], set()
         for square, colours in options["cabins"]:
             free = [c for c in colours if c not in used]
@@ -67,6 +67,24 @@ def flight_command(state: TruckerState, player: str, rnd: random.Random, level: 
     if kind == "keep_part" and level == "strong":
         return f.KeepPart(square=tuple(_part_to_keep(ship, options["parts"])[0]))
     return default_command(state, player)
+
+
+# Humans the strong bot keeps aboard when it takes an alien (an alien replaces the cabin's two humans, and
+# a ship without humans gives up): more than the strongest slavers take.
+ALIEN_HUMANS = 6
+
+
+def _aliens(ship, cabins) -> list:
+    """A purple alien (firepower +2 when the ship has any) where the ship has cannons and keeps enough
+    humans: slavers and pirates are beaten rather than suffered. No brown one: engines matter less."""
+    humans = 2 * sum(1 for p in ship.tiles.values() if p.tile.is_cabin)
+    has_cannons = any(p.tile.is_cannon for p in ship.tiles.values())
+    if not has_cannons or humans - 2 < ALIEN_HUMANS:
+        return []
+    for square, colours in cabins:
+        if "purple" in colours:
+            return [(tuple(square), "purple")]
+    return []
 
 
 def _win_is_locked(state: TruckerState, player: str, margin: int = LOCK_MARGIN) -> bool:

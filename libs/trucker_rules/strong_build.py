@@ -4,8 +4,10 @@ A ship loses its components to meteors and cannon fire (a credit each) and its h
 ship left without humans or engines gives up and earns nothing at the journey's end. So the value of a
 tile is what it adds against those dangers — firepower facing front (pirates and slavers are beaten,
 not suffered), cabins, engines, batteries, shields over uncovered sides, then holds — less what its
-place costs: connectors left exposed (small meteors and stardust hit them) and joints to the ship (a
-tile held by one joint takes everything behind it when it is shot off).
+place costs: connectors left exposed (small meteors and stardust hit them), joints to the ship (a
+tile held by one joint takes everything behind it when it is shot off) and the room left to grow (a
+ship closed early by its own smooth sides flies with two or three cabins, and slavers, an epidemic or
+a break leave it without humans). A purple life support beside a cabin is worth an alien's firepower.
 
 It grabs face-down tiles, places those worth their place and returns the rest, which lie face up where
 it takes them back later (the face-up tiles are public: it looks over all of them, not only two). It
@@ -39,6 +41,15 @@ DEAD_SQUARE = 2.0
 # What an uncovered side is worth covering with a shield (meteors and light fire come from every side,
 # most often from the front).
 SHIELD_SIDE = {TOP: 4.0, LEFT: 3.0, RIGHT: 3.0, BOTTOM: 2.0}
+# What a placement costs by the open places it leaves the ship to grow into (empty squares of the board
+# a connector points at, not behind an exhaust or before a barrel): a ship whose outside is all smooth
+# sides takes no more tiles, however many squares of its board are still empty.
+CLOSING = {0: 12.0, 1: 4.0, 2: 1.5}
+# What a purple alien's life support is worth beside a cabin that can house it (firepower +2, the
+# flight takes it when the ship keeps enough humans), and a cabin beside such a life support.
+ALIEN, ALIEN_CABIN = 7.0, 2.0
+# Empty squares of the board at which closing the ship no longer costs the full price.
+ROOM = 8
 
 
 def build_command(state: TruckerState, player: str) -> m.Command:
@@ -95,13 +106,16 @@ def best_spot(ship: Ship, component_id: str) -> tuple[tuple[int, int], int, floa
         return None                      # an engine first, while the rear of the ship is still open
     candidates = []
     empty = {neighbour(sq, d) for sq in ship.tiles for d in DIRECTIONS} - set(ship.tiles)
+    growth = _growth(ship)
+    room = min(1.0, (len(ship.squares) - len(ship.tiles) - 1) / ROOM)
     for square in sorted(empty & ship.squares):
         for rotation in range(4):
             joints = _joints(ship, tile, square, rotation)
             if joints is None or not _faces_clear(ship, tile, square, rotation):
                 continue
             worth = _worth(ship, counts, tile, square, rotation, engines) + JOINT * (joints - 1) \
-                - _exposed_change(ship, tile, square, rotation)
+                - _exposed_change(ship, tile, square, rotation) \
+                - room * CLOSING.get(len(_growth_after(ship, growth, tile, square, rotation)), 0.0)
             candidates.append((worth, square, rotation))
     candidates.sort(key=lambda c: (-c[0], c[1], c[2]))
     for worth, square, rotation in candidates[:4]:
@@ -111,6 +125,39 @@ def best_spot(ship: Ship, component_id: str) -> tuple[tuple[int, int], int, floa
             continue
         return square, rotation, worth
     return None
+
+
+def _growth(ship: Ship) -> set:
+    """The empty squares of the board the ship can still grow into: a placed connector points at them
+    and no exhaust or barrel does."""
+    open_, blocked = set(), set()
+    for square, placed in ship.tiles.items():
+        tile = placed.tile
+        for d in DIRECTIONS:
+            beyond = neighbour(square, d)
+            if beyond in ship.tiles or beyond not in ship.squares:
+                continue
+            if tile.side(d, placed.rotation) != SMOOTH:
+                open_.add(beyond)
+            if (tile.is_engine and tile.exhaust_facing(placed.rotation) == d) or \
+                    (tile.is_cannon and tile.barrel_facing(placed.rotation) == d):
+                blocked.add(beyond)
+    return open_ - blocked
+
+
+def _growth_after(ship: Ship, growth: set, tile, square, rotation) -> set:
+    after = set(growth)
+    after.discard(square)
+    for d in DIRECTIONS:
+        beyond = neighbour(square, d)
+        if beyond in ship.tiles or beyond not in ship.squares:
+            continue
+        if (tile.is_engine and tile.exhaust_facing(rotation) == d) or \
+                (tile.is_cannon and tile.barrel_facing(rotation) == d):
+            after.discard(beyond)
+        elif tile.side(d, rotation) != SMOOTH:
+            after.add(beyond)
+    return after
 
 
 def _counts(ship: Ship) -> dict[str, int]:
@@ -182,7 +229,29 @@ def _worth(ship: Ship, counts: dict[str, int], tile, square, rotation, engines: 
         worth -= DEAD_SQUARE
     if tile.is_cannon and neighbour(square, tile.barrel_facing(rotation)) in ship.squares:
         worth -= DEAD_SQUARE / 2
+    if counts.get("life_support_purple", 0) == 0:
+        if kind == "life_support_purple":
+            worth += ALIEN if _joined_to(ship, tile, square, rotation, "cabin") else 0.0
+    elif kind == "cabin" and _joined_to(ship, tile, square, rotation, "life_support_purple") \
+            and not _alien_cabin(ship):
+        worth += ALIEN_CABIN
     return worth
+
+
+def _joined_to(ship: Ship, tile, square, rotation, kind: str) -> bool:
+    """Whether the tile there would be joined connector to connector to a placed tile of `kind`."""
+    for d in DIRECTIONS:
+        other = ship.tiles.get(neighbour(square, d))
+        if other is not None and other.tile.kind == kind and building.joint(
+                tile.side(d, rotation), other.tile.side(opposite(d), other.rotation)) == "real":
+            return True
+    return False
+
+
+def _alien_cabin(ship: Ship) -> bool:
+    """Whether some cabin (not the starting one) is joined to a purple life support already."""
+    return any(p.tile.kind == "cabin" and _joined_to(ship, p.tile, sq, p.rotation, "life_support_purple")
+               for sq, p in ship.tiles.items())
 
 
 def _under_free_rear(ship: Ship, square) -> bool:
