@@ -119,7 +119,9 @@ class TableHub:
         # read from the store): the relay must not wait here. Otherwise the message, when it comes back,
         # delivers them as any replica's would.
         if table is not None and envelopes[0].seq <= table.last + 1 and not table.lock.locked():
-            await self._fill(game, table, envelopes)
+            with tracing.span_from_headers(headers, "push", **{"starbase.stream": game_stream(game),
+                                                               "starbase.seq": envelopes[-1].seq}):
+                await self._fill(game, table, envelopes)
 
     async def join(self, game: str, viewer: str | None, after: int, round_shown: int = 0,
                    building: bool = False) -> Listener:
