@@ -28,80 +28,68 @@ async def _echo(line: ScriptLine, redis: Redis, key: str, text: str, number: int
     return await line.evalsha(script.sha, script.script, [key], [text, number])
 
 
-async def test_hundreds_of_calls_in_flight_each_get_their_own_reply(redis, new_name):
-    line = ScriptLine(redis)
-    key = new_name("line")
-    try:
-        replies = await asyncio.gather(*(_echo(line, redis, key, f"move-{n}", n) for n in range(600)))
-        assert replies == [[f"move-{n}", n] for n in range(600)]
-        assert await redis.get(key) == "600"            # each run once
-    finally:
-        await line.aclose()
+@pytest.fixture
+async def line(redis):
+    """A line on the test's Redis, closed after the test."""
+    opened = ScriptLine(redis)
+    yield opened
+    await opened.aclose()
 
 
-async def test_an_error_reply_goes_to_its_caller_only(redis, new_name):
-    line = ScriptLine(redis)
-    key = new_name("line")
-    try:
-        calls = [_echo(line, redis, key, "fail" if n % 3 == 0 else f"ok-{n}", n) for n in range(30)]
-        results = await asyncio.gather(*calls, return_exceptions=True)
-        for n, result in enumerate(results):
-            if n % 3 == 0:
-                assert isinstance(result, ResponseError) and "ASKED_TO_FAIL" in str(result)
-            else:
-                assert result == [f"ok-{n}", n]
-        assert await redis.get(key) == "20"
-    finally:
-        await line.aclose()
+@pytest.fixture
+def key(new_name) -> str:
+    return new_name("line")
 
 
-async def test_a_cancelled_caller_does_not_shift_the_replies_of_the_others(redis, new_name):
-    line = ScriptLine(redis)
-    key = new_name("line")
-    try:
-        await _echo(line, redis, key, "warm", 0)
-        tasks = [asyncio.ensure_future(_echo(line, redis, key, f"m{n}", n)) for n in range(50)]
-        await asyncio.sleep(0)                          # written, replies not read yet
-        for task in tasks[::5]:
-            task.cancel()
-        results = await asyncio.gather(*tasks, return_exceptions=True)
-        for n, result in enumerate(results):
-            if n % 5 == 0:
-                assert isinstance(result, asyncio.CancelledError) or result == [f"m{n}", n]
-            else:
-                assert result == [f"m{n}", n]
-        assert await _echo(line, redis, key, "after", 99) == ["after", 99]
-    finally:
-        await line.aclose()
+async def test_hundreds_of_calls_in_flight_each_get_their_own_reply(redis, line, key):
+    replies = await asyncio.gather(*(_echo(line, redis, key, f"move-{n}", n) for n in range(600)))
+    assert replies == [[f"move-{n}", n] for n in range(600)]
+    assert await redis.get(key) == "600"            # each run once
 
 
-async def test_a_script_redis_forgot_is_sent_again_whole(redis, new_name):
-    line = ScriptLine(redis)
-    key = new_name("line")
-    try:
-        assert await _echo(line, redis, key, "first", 1) == ["first", 1]
-        await redis.script_flush()                      # as after a restart of Redis
-        assert await _echo(line, redis, key, "second", 2) == ["second", 2]
-        assert await redis.get(key) == "2"
-    finally:
-        await line.aclose()
+async def test_an_error_reply_goes_to_its_caller_only(redis, line, key):
+    calls = [_echo(line, redis, key, "fail" if n % 3 == 0 else f"ok-{n}", n) for n in range(30)]
+    results = await asyncio.gather(*calls, return_exceptions=True)
+    for n, result in enumerate(results):
+        if n % 3 == 0:
+            assert isinstance(result, ResponseError) and "ASKED_TO_FAIL" in str(result)
+        else:
+            assert result == [f"ok-{n}", n]
+    assert await redis.get(key) == "20"
 
 
-async def test_a_killed_connection_is_replaced_by_the_next_call(redis, new_name):
-    line = ScriptLine(redis)
-    key = new_name("line")
-    try:
-        assert await _echo(line, redis, key, "before", 1) == ["before", 1]
-        await redis.client_kill_filter(_type="normal", skipme=True)     # the line's connection too
-        answers = []
-        for n in range(2):      # the first may still be written to the dead connection
-            try:
-                answers.append(await _echo(line, redis, key, f"after-{n}", n))
-            except ConnectionError:
-                answers.append(None)
-        assert answers[-1] == ["after-1", 1] and answers[0] in (None, ["after-0", 0])
-    finally:
-        await line.aclose()
+async def test_a_cancelled_caller_does_not_shift_the_replies_of_the_others(redis, line, key):
+    await _echo(line, redis, key, "warm", 0)
+    tasks = [asyncio.ensure_future(_echo(line, redis, key, f"m{n}", n)) for n in range(50)]
+    await asyncio.sleep(0)                          # written, replies not read yet
+    for task in tasks[::5]:
+        task.cancel()
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    for n, result in enumerate(results):
+        if n % 5 == 0:
+            assert isinstance(result, asyncio.CancelledError) or result == [f"m{n}", n]
+        else:
+            assert result == [f"m{n}", n]
+    assert await _echo(line, redis, key, "after", 99) == ["after", 99]
+
+
+async def test_a_script_redis_forgot_is_sent_again_whole(redis, line, key):
+    assert await _echo(line, redis, key, "first", 1) == ["first", 1]
+    await redis.script_flush()                      # as after a restart of Redis
+    assert await _echo(line, redis, key, "second", 2) == ["second", 2]
+    assert await redis.get(key) == "2"
+
+
+async def test_a_killed_connection_is_replaced_by_the_next_call(redis, line, key):
+    assert await _echo(line, redis, key, "before", 1) == ["before", 1]
+    await redis.client_kill_filter(_type="normal", skipme=True)     # the line's connection too
+    answers = []
+    for n in range(2):      # the first may still be written to the dead connection
+        try:
+            answers.append(await _echo(line, redis, key, f"after-{n}", n))
+        except ConnectionError:
+            answers.append(None)
+    assert answers[-1] == ["after-1", 1] and answers[0] in (None, ["after-0", 0])
 
 
 async def test_calls_in_flight_when_redis_dies_fail_and_none_hangs():
