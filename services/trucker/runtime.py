@@ -63,7 +63,11 @@ class Runtime:
                                                health_check_interval=10, driver_info=None,
                                                **redis_options(settings))
         redis = Redis(connection_pool=pool)
-        nc = await connect_nats(settings.nats_url, name="trucker", auth=nats_auth(settings, "trucker"))
+        # No echo: what this replica publishes (its relay's events, to the tables' other replicas) it has
+        # delivered to its own connections already (`fanout.TableHub.publish`); coming back, each
+        # message cost nats-server a delivery and this process a read, a parse and a callback per move.
+        nc = await connect_nats(settings.nats_url, name="trucker", auth=nats_auth(settings, "trucker"),
+                                no_echo=True)
         store = JetStreamEventStore(nc, name=settings.event_stream, subject_prefix=settings.event_subject_prefix,
                                     replicas=settings.store_replicas)
         await store.ensure()
