@@ -293,6 +293,37 @@ def _service_from(directory: str | None):
             os.environ["PYTHONPATH"] = before
 
 
+def _service_pid() -> int | None:
+    """The service process this bench started (a child running `-m trucker`)."""
+    me = os.getpid()
+    for task in os.listdir(f"/proc/{me}/task"):
+        with open(f"/proc/{me}/task/{task}/children") as children:
+            for pid in children.read().split():
+                try:
+                    with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+                        if b"-m\0trucker" in cmdline.read():
+                            return int(pid)
+                except FileNotFoundError:
+                    continue
+    return None
+
+
+async def _steady_cpu(bots: list, pids: dict[str, int]) -> dict[str, float | int]:
+    """CPU per acknowledged move of each process in the steady window (the `PLAY_SECONDS` after the
+    warm-up, while every bot plays): no connections, first reads or last answers in it, so the figure
+    is the cost of a move at this pace, less moved by how many moves a busy machine let through."""
+    while PacedBot.started is None:
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(max(0.0, PacedBot.started + WARMUP - time.monotonic()))
+    processes = {"service": _service_pid(), "bots": os.getpid(), **pids}
+    before = {name: base._cpu_seconds(pid) for name, pid in processes.items() if pid}
+    acked = sum(bot.acked for bot in bots)
+    await asyncio.sleep(PLAY_SECONDS)
+    after = {name: base._cpu_seconds(pid) for name, pid in processes.items() if pid}
+    moves = max(1, sum(bot.acked for bot in bots) - acked)
+    return {"moves": moves, **{name: (after[name] - before[name]) / moves for name in before}}
+
+
 async def one_size(tables: int, label: str = "", service_dir: str | None = None) -> None:
     PacedBot.started = None
     with tempfile.TemporaryDirectory() as scratch, NatsServer(workdir=scratch) as nats, RedisServer() as redis:
@@ -308,10 +339,14 @@ async def one_size(tables: int, label: str = "", service_dir: str | None = None)
         appends_before = (await store._js.stream_info(store.name)).state.messages
         servers = {"nats-server": nats.process.pid, "redis-server": redis.process.pid}
         watch = asyncio.create_task(_servers_cpu(servers))
+        steady_watch = asyncio.create_task(_steady_cpu(bots, servers))
         with _service_from(service_dir):
             figures = await base.run_service(nats.url, redis.url, games, bot_class=make)
         if not watch.done():        # no bot ever moved
             watch.cancel()
+        steady_cpu = steady_watch.result() if steady_watch.done() and not steady_watch.exception() else None
+        if not steady_watch.done():
+            steady_watch.cancel()
         servers_cpu = {name: base._cpu_seconds(pid) - before
                        for name, (pid, before) in (watch.result() if watch.done() and not watch.cancelled() else {}).items()}
         scripts = await _script_calls(redis.url) - scripts_before
@@ -333,6 +368,12 @@ async def one_size(tables: int, label: str = "", service_dir: str | None = None)
         for name, cpu in servers_cpu.items()), flush=True)
     print(f"  per acknowledged move: {scripts / acked:.2f} Redis script calls, {appends / acked:.2f} JetStream "
           f"appends (round trips on the path of a move, whatever the machine's load)", flush=True)
+    if steady_cpu is not None:
+        shares = [(name, 1000 * steady_cpu[name]) for name in ("service", "bots", "nats-server", "redis-server")
+                  if name in steady_cpu]
+        print(f"  CPU per acknowledged move in the steady {PLAY_SECONDS:.0f} s ({steady_cpu['moves']} moves): "
+              + ", ".join(f"{name} {ms:.2f} ms" for name, ms in shares)
+              + f"; all four {sum(ms for _, ms in shares):.2f} ms", flush=True)
     print(f"  grab-to-ack, steady: {_summary(steady)}", flush=True)
     print(f"  grab-to-ack, first {WARMUP:.0f} s: {_summary(warm)}", flush=True)
 
