@@ -22,8 +22,8 @@ from just before its frame is written to its ack read. By default they speak Web
 client of this file's own (`LeanSocket`: frames parsed off the transport, the table's events skipped
 by their first bytes, unparsed), since their process shares the two cores with the service: a
 player's client runs elsewhere. `BENCH_TRUCKER_PACED_CLIENT=websockets` uses the `websockets` library
-as before (the same moves and timing; about 1.5 times the bots' CPU per move: 0.95 against 0.65 ms
-at 100 tables).
+as before (the same moves and timing; about 1.5 times the bots' CPU per move: 0.89-1.05 against
+0.62-0.65 ms at 100 tables, separate runs).
 """
 from __future__ import annotations
 
