@@ -46,10 +46,15 @@ def check_command_id(command_id: str | None) -> str | None:
     return command_id
 
 
+# Built once: `json.dumps` with any option builds a new encoder on every call, and every envelope
+# sealed is encoded twice (its hash, the stored payload). Same options, so the same bytes.
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+_COMPACT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
+
 def canonical_json(value: Any) -> bytes:
     """The one byte form hashes are taken over: sorted keys, no spaces, UTF-8."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                      allow_nan=False).encode()
+    return _CANONICAL.encode(value).encode()
 
 
 def utc_now() -> str:
@@ -99,7 +104,7 @@ def seal_to_json(stream: str, events: Iterable[NewEvent], *, last_seq: int, last
     """`seal`, and the JSON list of the envelopes' fields (as `model_dump` orders them) a store keeps,
     made from the same dicts rather than dumped back out of the models."""
     sealed = _sealed_fields(stream, events, last_seq, last_hash, command_id, None)
-    payload = json.dumps(sealed, separators=(",", ":"), ensure_ascii=False).encode()
+    payload = _COMPACT.encode(sealed).encode()
     return [Envelope.model_construct(**fields) for fields in sealed], payload
 
 
