@@ -25,9 +25,7 @@ log = structlog.get_logger(__name__)
 
 # Failures of the store or the bus, not of the command: the caller may retry with the same command id.
 TRANSIENT = (StoreError, NatsError, ConnectionError, asyncio.TimeoutError)
-# SubmitStream's queue carries replies, failures and these two markers, so one loop sees them in order.
-_ASKED = object()         # a request came in (counted before its reply can be)
-_READ_ALL = object()      # the caller has sent its last request
+_READ_ALL = object()      # SubmitStream: the caller has sent its last request
 
 
 def _violation(error: Exception) -> "pb.RuleViolation | None":
@@ -110,27 +108,27 @@ class AdjudicatorServicer(rpc.AdjudicatorServicer):
             replies.put_nowait(reply)
 
         async def read() -> None:
+            nonlocal asked
             try:
                 async for request in requests:
                     running.add(task := loop.create_task(answer(request)))
                     task.add_done_callback(running.discard)
-                    replies.put_nowait(_ASKED)
+                    asked += 1          # before its reply can be queued: nothing awaits in between
             finally:
                 replies.put_nowait(_READ_ALL)
 
+        asked = answered = 0
         reader = loop.create_task(read())
         try:
-            unanswered, read_all = 0, False
-            while not (read_all and unanswered == 0):
+            read_all = False
+            while not (read_all and answered == asked):
                 item = await replies.get()
-                if item is _ASKED:
-                    unanswered += 1
-                elif item is _READ_ALL:
+                if item is _READ_ALL:
                     read_all = True
                 elif isinstance(item, tuple):
                     await context.abort(*item)
                 else:
-                    unanswered -= 1
+                    answered += 1
                     yield item
             await reader        # a failed read of the requests ends the call with its error
         finally:
