@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import time as _clock
 from datetime import datetime, timezone
 from typing import Any, Iterable
 
@@ -57,8 +58,17 @@ def canonical_json(value: Any) -> bytes:
     return _CANONICAL.encode(value).encode()
 
 
+_this_second: tuple[int, str] = (-1, "")     # (a UTC second, its "YYYY-MM-DDTHH:MM:SS")
+
+
 def utc_now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="microseconds").replace("+00:00", "Z")
+    """Now, as `datetime.now(timezone.utc).isoformat(timespec="microseconds")` with a Z: the date and
+    time of the second are formatted once a second, as each command sealed asks for the time."""
+    global _this_second
+    seconds, nanoseconds = divmod(_clock.time_ns(), 1_000_000_000)
+    if seconds != _this_second[0]:
+        _this_second = (seconds, datetime.fromtimestamp(seconds, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S"))
+    return f"{_this_second[1]}.{nanoseconds // 1000:06d}Z"
 
 
 class NewEvent(BaseModel):
