@@ -12,7 +12,7 @@ Every variant measured runs at the same time, each adjudicator on a NATS of its 
 window: on a shared machine the load of the moment then falls on all of them alike, so compare the
 figures of one round (and their ratios), not figures of different runs. Variants:
 - `this unary`: this tree's adjudicator, a Submit call per command (as the lobby calls it);
-- `this stream` (BENCH_ADJ_CPU_STREAM=1): the same commands on one SubmitStream per caller;
+- `this stream` (unless BENCH_ADJ_CPU_STREAM=0): the same commands on one SubmitStream per caller;
 - `before unary` (BENCH_ADJ_CPU_BEFORE=<dir>): an older adjudicator, where <dir> holds its
   `services/adjudicator`, `libs/starbase_core` and `proto` (`git archive main services/adjudicator
   libs/starbase_core proto | tar -x -C /tmp/adj-before`, then BENCH_ADJ_CPU_BEFORE=/tmp/adj-before).
@@ -44,7 +44,7 @@ SECONDS = float(os.environ.get("BENCH_ADJ_CPU_SECONDS", 10))
 CLIENTS = int(os.environ.get("BENCH_ADJ_CPU_CLIENTS", 16))
 ROUNDS = int(os.environ.get("BENCH_ADJ_CPU_ROUNDS", 3))
 BEFORE = os.environ.get("BENCH_ADJ_CPU_BEFORE", "")
-STREAM = os.environ.get("BENCH_ADJ_CPU_STREAM", "") not in ("", "0")
+STREAM = os.environ.get("BENCH_ADJ_CPU_STREAM", "1") not in ("", "0")
 THREADS = os.environ.get("BENCH_ADJ_CPU_THREADS", "") not in ("", "0")
 WARMUP_COMMANDS = 20     # per caller, before the clock starts: connections, caches, first calls
 
