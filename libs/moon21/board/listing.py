@@ -193,7 +193,7 @@ def enumerate_runs(sg: StopGraph, max_stops: int, relevant: int = -1, used: int 
                    floor: list[int] | None = None) -> list[Run]:
     """Every distinct run with at most `max_stops` counted stops that avoids road `used`, visits a
     stop in `relevant` (a base's runs must meet its token or a depot token) and meets `floor`."""
-    floor = floor or flat_floor(max_stops)
+    floor = (floor or flat_floor(max_stops))[:max_stops + 1] + [NONE]    # nothing longer than max_stops
     found: Found = {}
     walk(sg, max_stops, relevant, used, floor, found)
     return runs_of(sg, found, floor)
