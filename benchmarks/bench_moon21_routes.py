@@ -78,7 +78,7 @@ def main(seeds=(1, 2, 3), boards=()) -> None:
                 t0 = time.process_time()
                 best_turn_runs(board, corp, TRANSPORTS, sp_value=40, phase="10")
                 warm.append(time.process_time() - t0)
-                kept = len(search._CACHE[next(iter(search._CACHE))][1])
+                kept = len(search._CACHE[next(iter(search._CACHE))][2])
                 t, old = _cold(reference.best_turn_runs, board, corp)
                 old_t.append(t)
             now.append(min(new_t))

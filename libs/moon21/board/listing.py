@@ -16,8 +16,7 @@ road that avoids it is minimal in the full listing too, so that list is the full
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
-from typing import Callable
+from typing import Callable, Iterable
 
 from moon21.board.geometry import EAST_WEST_BONUS
 from moon21.board.stops import TERMINAL_BONUS, StopGraph
@@ -32,11 +31,6 @@ class Run:
     road: int           # bit mask of segment indices
     counted: int        # stops counted against the transport
     order: tuple[int, ...]
-
-    @cached_property
-    def segs(self) -> tuple[int, ...]:
-        """The segment indices of `road` (computed only for runs that get indexed)."""
-        return tuple(bits_of(self.road))
 
 
 def bits_of(mask: int) -> list[int]:
@@ -55,53 +49,43 @@ def _set_of(indices: list[int], size: int) -> int:
     return int.from_bytes(raw, "little")
 
 
-def lowest(mask: int) -> int:
-    return (mask & -mask).bit_length() - 1
-
-
 @dataclass
 class RunIndex:
-    """Bit-set indexes over a list of runs (bit i = runs[i])."""
+    """A list of runs, best first, indexed by the stops they visit (bit i of a mask = runs[i])."""
 
     runs: list[Run]
-    by_segment: dict[int, int]
     by_stop: dict[int, int]
 
     @classmethod
     def of(cls, runs: list[Run]) -> "RunIndex":
-        seg_lists: dict[int, list[int]] = {}
-        stop_lists: dict[int, list[int]] = {}
+        lists: dict[int, list[int]] = {}
         for i, r in enumerate(runs):
-            for s in r.segs:
-                seg_lists.setdefault(s, []).append(i)
             for s in r.order:
-                stop_lists.setdefault(s, []).append(i)
-        n = len(runs)
-        return cls(runs, {s: _set_of(v, n) for s, v in seg_lists.items()},
-                   {s: _set_of(v, n) for s, v in stop_lists.items()})
+                lists.setdefault(s, []).append(i)
+        return cls(runs, {s: _set_of(v, len(runs)) for s, v in lists.items()})
 
-    def compatible(self, run: Run) -> int:
-        """Runs sharing a stop with `run` and no road."""
-        meets = clash = 0
-        for s in run.order:
+    def first_partner(self, stops: Iterable[int], road: int, above: int, tries: int = -1) -> Run | None:
+        """The first run sharing a stop and no road with a run over `stops` (indices) and `road`, if
+        it earns more than `above` (the runs come best first); None also after `tries` runs sharing a stop."""
+        if not self.runs or self.runs[0].revenue <= above:
+            return None
+        meets = 0
+        for s in stops:
             meets |= self.by_stop.get(s, 0)
-        for s in run.segs:
-            clash |= self.by_segment.get(s, 0)
-        return meets & ~clash
-
-    def best_partner(self, stops: int, road: int) -> Run | None:
-        """The first run sharing a stop and no road with the run over `stops` and `road`."""
-        meets = clash = 0
-        for s in bits_of(stops):
-            meets |= self.by_stop.get(s, 0)
-        for s in bits_of(road):
-            clash |= self.by_segment.get(s, 0)
-        partners = meets & ~clash
-        return self.runs[lowest(partners)] if partners else None
+        while meets and tries:
+            low = meets & -meets
+            r = self.runs[low.bit_length() - 1]
+            if r.revenue <= above:
+                return None
+            if not r.road & road:
+                return r
+            meets ^= low
+            tries -= 1
+        return None
 
 
 Found = dict[int, list[tuple[int, tuple[int, ...]]]]    # stop mask -> [(minimal road, stop order)]
-OnNew = Callable[[int, int, int, int], None]             # (revenue, stop mask, road, counted)
+OnNew = Callable[[int, int, int, int], bool]             # (revenue, stop mask, road, counted) -> record it?
 Trail = tuple[tuple[int, ...], int, int, int]            # (stops in order, stop mask, road, their value)
 
 
@@ -146,9 +130,7 @@ def walk(sg: StopGraph, max_stops: int, relevant: int, used: int, floor: list[in
                 if reach & east:   # both bonuses need an eastern area; the Terminal is then free
                     revenue += (2 * EAST_WEST_BONUS if reach & west else 0) + (TERMINAL_BONUS if reach & terminal else 0)
                     counted -= 1 if reach & terminal else 0
-                if revenue >= floor[counted]:
-                    if on_new is not None and reach not in found:
-                        on_new(revenue, reach, taken, counted)
+                if revenue >= floor[counted] and (on_new is None or reach in found or on_new(revenue, reach, taken, counted)):
                     record(reach, taken)
             if through[w]:
                 if depth + 1 == park:
@@ -165,14 +147,15 @@ def walk(sg: StopGraph, max_stops: int, relevant: int, used: int, floor: list[in
     return parked
 
 
-def runs_of(sg: StopGraph, found: Found, floor: list[int]) -> list[Run]:
+def runs_of(sg: StopGraph, found: Found, floor: list[int],
+            keeps: Callable[[int, int, int], bool] | None = None) -> list[Run]:
     """The recorded runs meeting `floor`, best revenue first (a run under it may have been
     recorded from only some of its trails, before the floor rose: it must not come out)."""
     runs = []
     for smask, kept in found.items():
         counted = sg.stops_counted(smask)
         revenue = sum(sg.value[i] for i in kept[0][1]) + sg.bonus(smask)[0]
-        if revenue >= floor[counted]:
+        if revenue >= floor[counted] and (keeps is None or keeps(revenue, smask, counted)):
             runs.extend(Run(revenue, smask, road, counted, order) for road, order in kept)
     sort_runs(runs)
     return runs

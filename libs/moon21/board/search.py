@@ -17,23 +17,39 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from moon21.board.floors import enough, promising_runs
-from moon21.board.listing import Run, RunIndex, enumerate_runs, flat_floor, lowest
+from moon21.board.floors import promising_runs
+from moon21.board.listing import Run, RunIndex, enumerate_runs
 from moon21.board.runs import run_result, segment_mask, summarise
 from moon21.board.state import Board
 from moon21.board.stops import StopGraph, stop_graph
 
 
-_CACHE: dict[tuple, tuple[StopGraph, list[Run], list[int]]] = {}
+_CACHE: dict[tuple, tuple[StopGraph, set[tuple], list[Run]]] = {}
 
 
 def all_runs(sg: StopGraph, max_stops: int) -> list[Run]:
-    """Every run a base may use (no floor; not cached)."""
+    """Every run a base may use (not cached)."""
     return enumerate_runs(sg, max_stops, _relevant(sg))
 
 
 def _relevant(sg: StopGraph) -> int:
     return sg.base_bits["LB"] | sg.base_bits["SP"] | sg.token_bits
+
+
+def _runs_for(sg: StopGraph, bases: dict[str, list[int]], used: int, second_run: str) -> list[Run]:
+    """The runs that can matter to these bases' questions (`floors.py`), avoiding road `used`;
+    kept per stop graph, road and second-run rule, with the questions they answer."""
+    asked = {(base, tuple(t)) for base, t in bases.items()}
+    key = (id(sg), used, second_run)
+    cached = _CACHE.get(key)
+    if cached is not None and cached[0] is sg and asked <= cached[1]:
+        return cached[2]
+    wants = [(sg.base_bits[base], sg.second_run_tokens(base, second_run), t) for base, t in asked]
+    runs = promising_runs(sg, _relevant(sg), used, wants)
+    if len(_CACHE) > 16:
+        _CACHE.clear()
+    _CACHE[key] = (sg, asked, runs)
+    return runs
 
 
 @dataclass
@@ -53,36 +69,13 @@ def best_plan(sg: StopGraph, base: str, transports: list[int], used: int = 0,
     cached = _PLANS.get(key)
     if cached is not None and cached[0] is sg:
         return cached[1]
-    plan = _search_plan(sg, base, transports, used, second_run)
+    if not transports or not sg.base_bits[base]:
+        plan = Plan(0, [], 0)
+    else:
+        plan = _pair_runs(sg, _runs_for(sg, {base: transports}, used, second_run), base, transports, second_run)
     if len(_PLANS) > 256:
         _PLANS.clear()
     _PLANS[key] = (sg, plan)
-    return plan
-
-
-def _search_plan(sg: StopGraph, base: str, transports: list[int], used: int, second_run: str) -> Plan:
-    """Pair runs from a floored list (`floors.py`; the list is kept per stop graph, longest transport
-    and road already used), then check the floor was low enough for the answer to be the full
-    list's; if not, list again under the floor that answer proves enough."""
-    if not transports or not sg.base_bits[base]:
-        return Plan(0, [], 0)
-    top, key = max(transports), (id(sg), max(transports), used)
-    cached = _CACHE.get(key)
-    if cached is not None and cached[0] is sg:
-        _, runs, floor = cached
-    else:
-        tokens = sg.second_run_tokens(base, second_run)
-        runs, floor = promising_runs(sg, _relevant(sg), used, sg.base_bits[base], tokens, transports)
-    for attempt in range(3):
-        plan = _pair_runs(sg, runs, base, transports, second_run)
-        needed = enough(sg, runs, floor, plan.revenue, base, transports, second_run)
-        if all(f <= e for f, e in zip(floor, needed)):
-            break
-        floor = [min(f, e) for f, e in zip(floor, needed)] if attempt < 1 else flat_floor(top)
-        runs = enumerate_runs(sg, top, _relevant(sg), used, floor)
-    if len(_CACHE) > 16:
-        _CACHE.clear()
-    _CACHE[key] = (sg, runs, floor)
     return plan
 
 
@@ -125,11 +118,11 @@ def _best_pair(firsts: list[Run], seconds: list[Run], ta: int, tb: int, best: Pl
     for r1 in firsts:
         if r1.revenue + top_second <= best.revenue:
             break
-        partners = index.compatible(r1)
-        if partners:
-            r2 = seconds[lowest(partners)]
-            if r1.revenue + r2.revenue > best.revenue:
-                best = Plan(r1.revenue + r2.revenue, [(ta, r1), (tb, r2)], r1.road | r2.road)
+        # the first compatible second, if it beats the best: the same as scanning for the first
+        # compatible one and then comparing, as the seconds come best first
+        r2 = index.first_partner(r1.order, r1.road, best.revenue - r1.revenue)
+        if r2 is not None:
+            best = Plan(r1.revenue + r2.revenue, [(ta, r1), (tb, r2)], r1.road | r2.road)
     return best
 
 
@@ -160,6 +153,10 @@ def best_turn_runs(board: Board, corp: str, transports: dict[str, list[int]], *,
 
     Returns {"LB": result, "SP": result, "revenue": total, "first": base}."""
     sg = stop_graph(board, corp, phase=phase, sp_value=sp_value)
+    leads = {b: list(transports.get(b, [])) for b in ([first] if first else ["LB", "SP"])}
+    leads = {b: t for b, t in leads.items() if t and sg.base_bits[b]}
+    if leads:   # list once the runs either base can need when it runs first
+        _runs_for(sg, leads, 0, second_run)
     best = None
     for lead in ([first] if first else ["LB", "SP"]):
         second = "SP" if lead == "LB" else "LB"
