@@ -15,7 +15,9 @@ long runs are the bulk of a full listing, and few of them can matter. So:
    64th / 256th best seen so far, so those windows hold the same runs as in the full list.
    V and the windows only rise as the walk goes, so a run kept at the end was kept all along;
 3. a cheap floor per number of counted stops (the least any of these tests lets through) skips
-   most long runs before the tests.
+   most long runs before the tests;
+4. the walk over, a short run is kept only if it is in a window or earns V minus the best run
+   of either list (any partner earns no more).
 
 Every run of a best answer is kept, and every run that could come before it in the order the
 pair search reads runs, so the search gives the full list's answer, ties included: the kept list
@@ -31,7 +33,8 @@ from moon21.board.stops import StopGraph
 FIRST_WINDOW, SECOND_WINDOW = 64, 256     # how deep `search._best_pair`'s quick scan reads
 PARTNERS = 512                            # short runs tried as partners of long ones while walking
 
-Want = tuple[int, int, tuple[int, ...]]   # one base's question: (its token's bit, its tokens for a second run, transports)
+# one base's question: (its token's stop bit, the stops its second run may take as token, transports)
+Want = tuple[int, int, tuple[int, ...]]
 
 
 class _Keeper:

@@ -5,13 +5,15 @@ by a depth-first walk from every stop, once from each end, and recorded from the
 smaller stop index. Runs over the same set of stops keep only their minimal sets of road (more
 road can never help). Lists are sorted best revenue first; `search.py` pairs runs from them.
 
-A *floor* (least revenue, per number of counted stops) leaves out runs that cannot matter. The
-walk itself is the same -- only the recording is skipped -- so a run that meets the floor is
-recorded from every one of its trails, exactly as in the full listing: same minimal roads, same
-stop orders, same places relative to the other runs kept. The floor may rise during a walk (the
-caller's `on_new` learns of each new run): a run is kept only if it meets the final floor, which
-it then met all along. Road already used by the other base is left out of the walk; a minimal
-road that avoids it is minimal in the full listing too, so that list is the full one filtered.
+A *floor* (least revenue, per number of counted stops) and a caller's test (`on_new`, asked
+about each run the first time the walk meets it) leave out runs that cannot matter. The walk
+itself is the same -- only the recording is skipped -- so a run that is kept was recorded from
+every one of its trails, exactly as in the full listing: same minimal roads, same stop orders.
+Both may grow stricter during a walk; a run is kept only if it passes them as they end up, which
+it then passed all along. Runs over different stops never tie on the sort key, so the kept runs
+come in the same order as in the full listing. Road already used by the other base is left out
+of the walk; a minimal road that avoids it is minimal in the full listing too, so that list is
+the full one filtered.
 """
 from __future__ import annotations
 
@@ -162,8 +164,8 @@ def runs_of(sg: StopGraph, found: Found, floor: list[int],
 
 
 def sort_runs(runs: list[Run]) -> None:
-    # Only runs over the same stops can tie on the whole key; those keep the order they were
-    # recorded in, which is the walk's whatever else was recorded in between.
+    # Only runs over the same stops can tie on the whole key (the stop order names the stops):
+    # those keep the order the walk recorded them in, whatever else was recorded in between.
     runs.sort(key=lambda r: (-r.revenue, r.counted, r.road.bit_count(), r.order))
 
 

@@ -1,17 +1,19 @@
 """Finding the maximum-revenue runs of a base (rule 11.4: a base must run for the most it can).
 
-1. Every possible run of the corporation is enumerated once on its stop graph (legs of road
-   between stops, see `stops.py`): a depth-first walk that never revisits a stop or reuses a
-   segment. Runs over the same set of stops keep only their minimal sets of road (more road can
-   never help). The runs are sorted by revenue, best first, and cached per board position.
-   Only runs meeting the base or a depot token are kept, and the walk starts only from stops such
-   a run can reach.
-2. A base's two transports: a quick scan of the top runs gives a good pair; the candidate second
-   runs that could still beat it are indexed as bit sets (Python ints) -- runs using each segment,
-   runs visiting each stop -- so "the best second run sharing a stop and no road with this first
-   run" is a few big-int ORs and a lowest set bit. First runs are tried best first and the search
+1. The runs of the corporation are listed on its stop graph (legs of road between stops, see
+   `stops.py`) by a depth-first walk that never revisits a stop or reuses a segment; runs over
+   the same set of stops keep only their minimal sets of road (`listing.py`). Only the runs that
+   can matter to the bases' questions are kept (`floors.py`: every run short enough for the
+   smaller transport, and the few long ones that could still be part of a best answer), sorted
+   by revenue, best first, and kept per board position, road already used and second-run rule.
+2. A base's two transports: a quick scan of the top runs gives a good pair; then first runs are
+   tried best first, each with the first second run (best first) sharing a stop and no road --
+   found by a scan of the second runs through its stops (bit sets, Python ints) -- and the search
    stops once a first run plus the best conceivable second cannot beat the best pair found.
    Plans are memoised per board position, base, transports and road already used.
+
+The search before the kept-runs listing (every run listed) is `tests/moon21/board/reference_search.py`;
+the tests hold this one to its answers, ties included.
 """
 from __future__ import annotations
 

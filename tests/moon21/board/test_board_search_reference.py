@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from moon21.board import CORPORATIONS, best_runs, best_turn_runs, new_board, search, stops, validate_turn_runs
+from moon21.board.floors import promising_runs
 from moon21.board.listing import enumerate_runs, flat_floor
 from moon21.board.synthetic import crowded_board, random_minerals
 from moon21.game import GAME
@@ -118,3 +119,21 @@ def test_a_floored_listing_is_the_full_listing_cut_at_the_floor(seed):
                     if not r.road & used and r.revenue >= floor[r.counted]]
             got = [(r.revenue, r.stops, r.road, r.order) for r in enumerate_runs(sg, 10, relevant, used, floor)]
             assert got == want
+
+
+@pytest.mark.parametrize("seed", [1, 3])
+def test_the_kept_runs_come_from_the_full_listing_in_its_order(seed):
+    """The kept runs of both bases' questions are runs of the reference's list (same road kept among
+    runs over the same stops, same stop order), in the reference's order, and include its best."""
+    board = crowded_board(seed)
+    for corp in random.Random(seed).sample(CORPORATIONS, 3):
+        cold()
+        sg = stops.stop_graph(board, corp, phase="10", sp_value=40)
+        full = [(r.revenue, r.stops, r.road, r.order) for r in reference.all_runs(sg, 10)]
+        wants = [(sg.base_bits[b], sg.second_run_tokens(b), tuple(BIG[b])) for b in ("LB", "SP")]
+        kept = [(r.revenue, r.stops, r.road, r.order)
+                for r in promising_runs(sg, sg.base_bits["LB"] | sg.base_bits["SP"] | sg.token_bits, 0, wants)]
+        assert len(kept) < len(full) and kept[0] == full[0]
+        place = {run: i for i, run in enumerate(full)}
+        assert all(run in place for run in kept)
+        assert [place[run] for run in kept] == sorted(place[run] for run in kept)
