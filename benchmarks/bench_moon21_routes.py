@@ -11,6 +11,7 @@ every run listed then paired) is timed on the same question right after, alterna
 `REPEATS` times each; a search's figure is the least CPU time (`time.process_time`) of its repeats,
 which keeps most of other jobs' load on a shared machine out of it. Both answers must be equal
 (the line says DIFFERENT otherwise; `tests/moon21/board/test_board_search_reference.py` asserts it).
+The same side by side over every operating turn of two bot games (`bot_games`).
 """
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))   # the ref
 from moon21.board import CORPORATIONS, best_turn_runs, lay_options, token_options  # noqa: E402
 from moon21.board import graph, reach, search, stops  # noqa: E402
 from moon21.board.synthetic import crowded_board  # noqa: E402
+from moon21.game import GAME  # noqa: E402
+from starbase_rules.playout import playout  # noqa: E402
 from tests.moon21.board import reference_search as reference  # noqa: E402
 
 TRANSPORTS = {"LB": [10, 6], "SP": [10, 5]}
@@ -42,6 +45,33 @@ def _cold(find, board, corp) -> tuple[float, dict]:
     t0 = time.process_time()
     result = find(board, corp, TRANSPORTS, sp_value=40, phase="10")
     return time.process_time() - t0, result
+
+
+def bot_games(seeds=(4, 11)) -> None:
+    """Every operating turn of seeded 5-player bot games (the boards real games meet: most small),
+    both searches side by side as above."""
+    now, before = [], []
+    for seed in seeds:
+        game = playout(GAME, ["ann", "bob", "cy", "dan", "eve"], seed=seed, check=False)
+        state = GAME.initial_state()
+        for event in game.events:
+            state = GAME.evolve(state, event)
+            held = state.corps[event.corp].transports if event.type == "OperatingTurnStarted" else {}
+            if held and (held["LB"] or held["SP"]):
+                transports = {b: list(held[b]) for b in ("LB", "SP")}
+                kw = {"sp_value": state.space_port_value, "phase": state.phase}
+                for find, times in ((best_turn_runs, now), (reference.best_turn_runs, before)):
+                    least = float("inf")
+                    for _ in range(REPEATS):
+                        _clear_caches()
+                        t0 = time.process_time()
+                        find(state.board, event.corp, transports, **kw)
+                        least = min(least, time.process_time() - t0)
+                    times.append(least)
+    for label, times in (("now", now), ("before", before)):
+        print(f"bot games (seeds {', '.join(map(str, seeds))}), {len(times)} operating turns, cold, {label}: "
+              f"median {1000 * statistics.median(times):.2f} ms, max {1000 * max(times):.1f} ms, "
+              f"total {1000 * sum(times):.0f} ms")
 
 
 def building(boards) -> None:
@@ -95,6 +125,7 @@ def main(seeds=(1, 2, 3), boards=()) -> None:
         print(f"best runs, four transports, cold, {label}: median {1000 * statistics.median(times):.1f} ms, "
               f"max {1000 * max(times):.1f} ms over {len(times)} searches (least CPU time of {REPEATS})")
     print(f"best runs, four transports, warm: median {1000 * statistics.median(warm):.2f} ms")
+    bot_games()
     building([(f"seed {seed}", crowded_board(seed)) for seed in (*seeds, 9, 11)] + list(boards))
 
 

@@ -46,7 +46,7 @@ def _runs_for(sg: StopGraph, bases: dict[str, list[int]], used: int, second_run:
     cached = _CACHE.get(key)
     if cached is not None and cached[0] is sg and asked <= cached[1]:
         return cached[2]
-    wants = [(sg.base_bits[base], sg.second_run_tokens(base, second_run), t) for base, t in asked]
+    wants = [(sg.base_bits[base], sg.second_run_tokens(base, second_run), t) for base, t in sorted(asked)]
     runs = promising_runs(sg, _relevant(sg), used, wants)
     if len(_CACHE) > 16:
         _CACHE.clear()
@@ -155,9 +155,11 @@ def best_turn_runs(board: Board, corp: str, transports: dict[str, list[int]], *,
 
     Returns {"LB": result, "SP": result, "revenue": total, "first": base}."""
     sg = stop_graph(board, corp, phase=phase, sp_value=sp_value)
+    # list once the runs either base can need when it runs first (unless both answers are known)
     leads = {b: list(transports.get(b, [])) for b in ([first] if first else ["LB", "SP"])}
-    leads = {b: t for b, t in leads.items() if t and sg.base_bits[b]}
-    if leads:   # list once the runs either base can need when it runs first
+    leads = {b: t for b, t in leads.items() if t and sg.base_bits[b]
+             and _PLANS.get((id(sg), b, tuple(t), 0, second_run), (None,))[0] is not sg}
+    if leads:
         _runs_for(sg, leads, 0, second_run)
     best = None
     for lead in ([first] if first else ["LB", "SP"]):
