@@ -5,25 +5,73 @@ tile the supply allows (gray and brown first), roads aligned with their neighbou
 tokens per corporation. For each corporation we time `best_turn_runs` with four transports
 (local base 10 + 6, Space Port base 10 + 5) in phase 10, from a cold cache (nothing computed for
 that board yet) and warm (the same question again, as `legal_actions` then `decide` would ask).
+
+Side by side: the search as it was before the floored listing (`tests/moon21/board/reference_search.py`,
+every run listed then paired) is timed on the same question right after, alternating, both cold,
+`REPEATS` times each; a search's figure is the least CPU time (`time.process_time`) of its repeats,
+which keeps most of other jobs' load on a shared machine out of it. Both answers must be equal
+(the line says DIFFERENT otherwise; `tests/moon21/board/test_board_search_reference.py` asserts it).
+The same side by side over every operating turn of two bot games (`bot_games`).
 """
 from __future__ import annotations
 
+import pathlib
 import statistics
+import sys
 import time
 
-from moon21.board import CORPORATIONS, best_turn_runs, lay_options, token_options
-from moon21.board import graph, reach, search, stops
-from moon21.board.synthetic import crowded_board
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))   # the reference lives in tests/
+
+from moon21.board import CORPORATIONS, best_turn_runs, lay_options, token_options  # noqa: E402
+from moon21.board import graph, reach, search, stops  # noqa: E402
+from moon21.board.synthetic import crowded_board  # noqa: E402
+from moon21.game import GAME  # noqa: E402
+from starbase_rules.playout import playout  # noqa: E402
+from tests.moon21.board import reference_search as reference  # noqa: E402
 
 TRANSPORTS = {"LB": [10, 6], "SP": [10, 5]}
+REPEATS = 3
+LIMIT_SECONDS = 150
 
 
 def _clear_caches() -> None:
-    graph._CACHE.clear()
-    stops._CACHE.clear()
-    search._CACHE.clear()
-    search._PLANS.clear()
-    reach._CACHE.clear()
+    for cache in (graph._CACHE, stops._CACHE, search._CACHE, search._PLANS, reach._CACHE,
+                  reference._CACHE, reference._PLANS):
+        cache.clear()
+
+
+def _cold(find, board, corp) -> tuple[float, dict]:
+    _clear_caches()
+    t0 = time.process_time()
+    result = find(board, corp, TRANSPORTS, sp_value=40, phase="10")
+    return time.process_time() - t0, result
+
+
+def bot_games(seeds=(4, 11)) -> None:
+    """Every operating turn of seeded 5-player bot games (the boards real games meet: most small),
+    both searches side by side as above."""
+    now, before = [], []
+    for seed in seeds:
+        game = playout(GAME, ["ann", "bob", "cy", "dan", "eve"], seed=seed, check=False)
+        state = GAME.initial_state()
+        for event in game.events:
+            state = GAME.evolve(state, event)
+            held = state.corps[event.corp].transports if event.type == "OperatingTurnStarted" else {}
+            if held and (held["LB"] or held["SP"]):
+                transports = {b: list(held[b]) for b in ("LB", "SP")}
+                kw = {"sp_value": state.space_port_value, "phase": state.phase}
+                for find, times in ((best_turn_runs, now), (reference.best_turn_runs, before)):
+                    least = float("inf")
+                    for _ in range(REPEATS):
+                        _clear_caches()
+                        t0 = time.process_time()
+                        find(state.board, event.corp, transports, **kw)
+                        least = min(least, time.process_time() - t0)
+                    times.append(least)
+    for label, times in (("now", now), ("before", before)):
+        print(f"bot games (seeds {', '.join(map(str, seeds))}), {len(times)} operating turns, cold, {label}: "
+              f"median {1000 * statistics.median(times):.2f} ms, max {1000 * max(times):.1f} ms, "
+              f"total {1000 * sum(times):.0f} ms")
 
 
 def building(boards) -> None:
@@ -46,32 +94,38 @@ def building(boards) -> None:
 def main(seeds=(1, 2, 3), boards=()) -> None:
     """Time the synthetic boards of `seeds`, then any `boards` given (e.g. the heaviest board a
     playout met: pass `[(label, Board)]`)."""
-    cold, warm = [], []
+    now, before, warm = [], [], []
     started = time.perf_counter()
     cases = [(seed, lambda seed=seed: crowded_board(seed)) for seed in seeds]
     cases += [(label, lambda b=b: b) for label, b in boards]
     for seed, build in cases:
         board = build()
         for corp in CORPORATIONS:
-            _clear_caches()
-            t0 = time.perf_counter()
-            result = best_turn_runs(board, corp, TRANSPORTS, sp_value=40, phase="10")
-            t1 = time.perf_counter()
-            best_turn_runs(board, corp, TRANSPORTS, sp_value=40, phase="10")
-            t2 = time.perf_counter()
-            cold.append(t1 - t0)
-            warm.append(t2 - t1)
+            new_t, old_t = [], []
+            for _ in range(REPEATS):
+                t, result = _cold(best_turn_runs, board, corp)
+                new_t.append(t)
+                t0 = time.process_time()
+                best_turn_runs(board, corp, TRANSPORTS, sp_value=40, phase="10")
+                warm.append(time.process_time() - t0)
+                kept = len(search._CACHE[next(iter(search._CACHE))][2])
+                t, old = _cold(reference.best_turn_runs, board, corp)
+                old_t.append(t)
+            now.append(min(new_t))
+            before.append(min(old_t))
             sg = stops.stop_graph(board, corp, phase="10", sp_value=40)
-            n_runs = len(search.all_runs(sg, 10))
-            print(f"seed {seed} {corp:>3}: {len(board.tiles)} tiles, {len(sg.stops)} stops, "
-                  f"{sum(len(x) for x in sg.legs) // 2} legs, {n_runs} runs -> revenue {result['revenue']:>4} "
-                  f"(LB {result['LB']['revenue']}, SP {result['SP']['revenue']}); "
-                  f"cold {1000 * (t1 - t0):7.1f} ms, warm {1000 * (t2 - t1):6.1f} ms")
-        if time.perf_counter() - started > 45:
+            n_runs = len(reference.all_runs(sg, 10))
+            print(f"seed {seed} {corp:>3}: {len(board.tiles)} tiles, {len(sg.stops)} stops, {n_runs} runs "
+                  f"({kept} listed now) -> revenue {result['revenue']:>4} "
+                  f"(LB {result['LB']['revenue']}, SP {result['SP']['revenue']}){'' if result == old else ' DIFFERENT'}; "
+                  f"cold now {1000 * now[-1]:6.1f} ms, before {1000 * before[-1]:6.1f} ms")
+        if time.perf_counter() - started > LIMIT_SECONDS:
             break
-    print(f"best runs, four transports, cold: median {1000 * statistics.median(cold):.1f} ms, "
-          f"max {1000 * max(cold):.1f} ms over {len(cold)} searches")
+    for label, times in (("now", now), ("before", before)):
+        print(f"best runs, four transports, cold, {label}: median {1000 * statistics.median(times):.1f} ms, "
+              f"max {1000 * max(times):.1f} ms over {len(times)} searches (least CPU time of {REPEATS})")
     print(f"best runs, four transports, warm: median {1000 * statistics.median(warm):.2f} ms")
+    bot_games()
     building([(f"seed {seed}", crowded_board(seed)) for seed in (*seeds, 9, 11)] + list(boards))
 
 

@@ -1,175 +1,56 @@
 """Finding the maximum-revenue runs of a base (rule 11.4: a base must run for the most it can).
 
-1. Every possible run of the corporation is enumerated once on its stop graph (legs of road
-   between stops, see `stops.py`): a depth-first walk that never revisits a stop or reuses a
-   segment. Runs over the same set of stops keep only their minimal sets of road (more road can
-   never help). The runs are sorted by revenue, best first, and cached per board position.
-   Only runs meeting the base or a depot token are kept, and the walk starts only from stops such
-   a run can reach.
-2. A base's two transports: a quick scan of the top runs gives a good pair; the candidate second
-   runs that could still beat it are indexed as bit sets (Python ints) -- runs using each segment,
-   runs visiting each stop -- so "the best second run sharing a stop and no road with this first
-   run" is a few big-int ORs and a lowest set bit. First runs are tried best first and the search
+1. The runs of the corporation are listed on its stop graph (legs of road between stops, see
+   `stops.py`) by a depth-first walk that never revisits a stop or reuses a segment; runs over
+   the same set of stops keep only their minimal sets of road (`listing.py`). Only the runs that
+   can matter to the bases' questions are kept (`floors.py`: every run short enough for the
+   smaller transport, and the few long ones that could still be part of a best answer), sorted
+   by revenue, best first, and kept per board position, road already used and second-run rule.
+2. A base's two transports: a quick scan of the top runs gives a good pair; then first runs are
+   tried best first, each with the first second run (best first) sharing a stop and no road --
+   found by a scan of the second runs through its stops (bit sets, Python ints) -- and the search
    stops once a first run plus the best conceivable second cannot beat the best pair found.
    Plans are memoised per board position, base, transports and road already used.
+
+The search before the kept-runs listing (every run listed) is `tests/moon21/board/reference_search.py`;
+the tests hold this one to its answers, ties included.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 
+from moon21.board.floors import promising_runs
+from moon21.board.listing import Run, RunIndex, enumerate_runs
 from moon21.board.runs import run_result, segment_mask, summarise
 from moon21.board.state import Board
 from moon21.board.stops import StopGraph, stop_graph
 
 
-@dataclass(eq=False)
-class Run:
-    revenue: int
-    stops: int          # bit mask of stop indices
-    road: int           # bit mask of segment indices
-    counted: int        # stops counted against the transport
-    order: tuple[int, ...]
-
-    @cached_property
-    def segs(self) -> tuple[int, ...]:
-        """The segment indices of `road` (computed only for runs that get indexed)."""
-        return tuple(_bits(self.road))
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-def _set_of(indices: list[int], size: int) -> int:
-    raw = bytearray((size + 8) // 8)
-    for i in indices:
-        raw[i >> 3] |= 1 << (i & 7)
-    return int.from_bytes(raw, "little")
-
-
-def _lowest(mask: int) -> int:
-    return (mask & -mask).bit_length() - 1
-
-
-@dataclass
-class RunIndex:
-    """Bit-set indexes over a list of runs (bit i = runs[i])."""
-
-    runs: list[Run]
-    by_segment: dict[int, int]
-    by_stop: dict[int, int]
-
-    @classmethod
-    def of(cls, runs: list[Run]) -> "RunIndex":
-        seg_lists: dict[int, list[int]] = {}
-        stop_lists: dict[int, list[int]] = {}
-        for i, r in enumerate(runs):
-            for s in r.segs:
-                seg_lists.setdefault(s, []).append(i)
-            for s in r.order:
-                stop_lists.setdefault(s, []).append(i)
-        n = len(runs)
-        return cls(runs, {s: _set_of(v, n) for s, v in seg_lists.items()},
-                   {s: _set_of(v, n) for s, v in stop_lists.items()})
-
-    def compatible(self, run: Run) -> int:
-        """Runs sharing a stop with `run` and no road."""
-        meets = clash = 0
-        for s in run.order:
-            meets |= self.by_stop.get(s, 0)
-        for s in run.segs:
-            clash |= self.by_segment.get(s, 0)
-        return meets & ~clash
-
-
-def enumerate_runs(sg: StopGraph, max_stops: int, relevant: int = -1) -> list[Run]:
-    """Every distinct run with at most `max_stops` counted stops, best revenue first.
-
-    Only runs visiting a stop in the bit mask `relevant` are kept (a base's runs must all meet
-    the base's token or a depot token)."""
-    limit = max_stops + (1 if sg.terminal and sg.east else 0)
-    through = sg.through
-    legs = [[(w, 1 << w, m) for w, m in out] for out in sg.legs]
-    found: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
-    path: list[int] = []
-
-    def record(smask: int, road: int) -> None:
-        kept = found.get(smask)
-        if kept is None:
-            found[smask] = [(road, tuple(path))]
-            return
-        for r, _ in kept:
-            if r & road == r:
-                return
-        if any(r & road == road for r, _ in kept):
-            kept[:] = [(r, o) for r, o in kept if r & road != road]
-        kept.append((road, tuple(path)))
-
-    def extend(v: int, smask: int, road: int, depth: int) -> None:
-        # `path` holds the stops so far, ending with v; depth == len(path). Each run is found
-        # from both ends; it is recorded from the end with the smaller stop index.
-        if depth >= 2 and path[0] < v and smask & relevant:
-            record(smask, road)
-        if depth == limit or (depth > 1 and not through[v]):
-            return
-        for w, bit, m in legs[v]:
-            if not smask & bit and not m & road:
-                path.append(w)
-                extend(w, smask | bit, road | m, depth + 1)
-                path.pop()
-
-    for s in _reachable_from(sg, relevant):
-        path.append(s)
-        extend(s, 1 << s, 0, 1)
-        path.pop()
-    runs = []
-    for smask, kept in found.items():
-        counted = sg.stops_counted(smask)
-        if counted > max_stops:
-            continue
-        revenue = sum(sg.value[i] for i in kept[0][1]) + sg.bonus(smask)[0]
-        runs.extend(Run(revenue, smask, road, counted, order) for road, order in kept)
-    runs.sort(key=lambda r: (-r.revenue, r.counted, r.road.bit_count(), r.order))
-    return runs
-
-
-def _reachable_from(sg: StopGraph, relevant: int) -> list[int]:
-    """Stops a run through a relevant stop can visit: reached by legs, passing only through stops
-    a route may pass (a run elsewhere on the map can never meet the base or a token)."""
-    if relevant == -1:
-        return list(range(len(sg.stops)))
-    starts = [i for i in range(len(sg.stops)) if relevant >> i & 1]
-    seen, stack = set(starts), list(starts)
-    while stack:
-        v = stack.pop()
-        if v not in starts and not sg.through[v]:
-            continue
-        for w, _ in sg.legs[v]:
-            if w not in seen:
-                seen.add(w)
-                stack.append(w)
-    return sorted(seen)
-
-
-_CACHE: dict[tuple, tuple[StopGraph, list[Run]]] = {}
+_CACHE: dict[tuple, tuple[StopGraph, set[tuple], list[Run]]] = {}
 
 
 def all_runs(sg: StopGraph, max_stops: int) -> list[Run]:
-    """`enumerate_runs` for the runs a base may use, cached per stop graph and stop limit."""
-    key = (id(sg), max_stops)
+    """Every run a base may use (not cached)."""
+    return enumerate_runs(sg, max_stops, _relevant(sg))
+
+
+def _relevant(sg: StopGraph) -> int:
+    return sg.base_bits["LB"] | sg.base_bits["SP"] | sg.token_bits
+
+
+def _runs_for(sg: StopGraph, bases: dict[str, list[int]], used: int, second_run: str) -> list[Run]:
+    """The runs that can matter to these bases' questions (`floors.py`), avoiding road `used`;
+    kept per stop graph, road and second-run rule, with the questions they answer."""
+    asked = {(base, tuple(t)) for base, t in bases.items()}
+    key = (id(sg), used, second_run)
     cached = _CACHE.get(key)
-    if cached is not None and cached[0] is sg:
-        return cached[1]
-    runs = enumerate_runs(sg, max_stops, sg.base_bits["LB"] | sg.base_bits["SP"] | sg.token_bits)
+    if cached is not None and cached[0] is sg and asked <= cached[1]:
+        return cached[2]
+    wants = [(sg.base_bits[base], sg.second_run_tokens(base, second_run), t) for base, t in sorted(asked)]
+    runs = promising_runs(sg, _relevant(sg), used, wants)
     if len(_CACHE) > 16:
         _CACHE.clear()
-    _CACHE[key] = (sg, runs)
+    _CACHE[key] = (sg, asked, runs)
     return runs
 
 
@@ -190,19 +71,19 @@ def best_plan(sg: StopGraph, base: str, transports: list[int], used: int = 0,
     cached = _PLANS.get(key)
     if cached is not None and cached[0] is sg:
         return cached[1]
-    plan = _search_plan(sg, base, transports, used, second_run)
+    if not transports or not sg.base_bits[base]:
+        plan = Plan(0, [], 0)
+    else:
+        plan = _pair_runs(sg, _runs_for(sg, {base: transports}, used, second_run), base, transports, second_run)
     if len(_PLANS) > 256:
         _PLANS.clear()
     _PLANS[key] = (sg, plan)
     return plan
 
 
-def _search_plan(sg: StopGraph, base: str, transports: list[int], used: int, second_run: str) -> Plan:
+def _pair_runs(sg: StopGraph, runs: list[Run], base: str, transports: list[int], second_run: str) -> Plan:
     base_bit = sg.base_bits[base]
     best = Plan(0, [], 0)
-    if not transports or not base_bit:
-        return best
-    runs = [r for r in all_runs(sg, max(transports)) if not r.road & used]
     for t in set(transports):
         first = next((r for r in runs if r.stops & base_bit and r.counted <= t), None)
         if first is not None and first.revenue > best.revenue:
@@ -239,11 +120,11 @@ def _best_pair(firsts: list[Run], seconds: list[Run], ta: int, tb: int, best: Pl
     for r1 in firsts:
         if r1.revenue + top_second <= best.revenue:
             break
-        partners = index.compatible(r1)
-        if partners:
-            r2 = seconds[_lowest(partners)]
-            if r1.revenue + r2.revenue > best.revenue:
-                best = Plan(r1.revenue + r2.revenue, [(ta, r1), (tb, r2)], r1.road | r2.road)
+        # the first compatible second, if it beats the best: the same as scanning for the first
+        # compatible one and then comparing, as the seconds come best first
+        r2 = index.first_partner(r1.order, r1.road, best.revenue - r1.revenue)
+        if r2 is not None:
+            best = Plan(r1.revenue + r2.revenue, [(ta, r1), (tb, r2)], r1.road | r2.road)
     return best
 
 
@@ -274,6 +155,12 @@ def best_turn_runs(board: Board, corp: str, transports: dict[str, list[int]], *,
 
     Returns {"LB": result, "SP": result, "revenue": total, "first": base}."""
     sg = stop_graph(board, corp, phase=phase, sp_value=sp_value)
+    # list once the runs either base can need when it runs first (unless both answers are known)
+    leads = {b: list(transports.get(b, [])) for b in ([first] if first else ["LB", "SP"])}
+    leads = {b: t for b, t in leads.items() if t and sg.base_bits[b]
+             and _PLANS.get((id(sg), b, tuple(t), 0, second_run), (None,))[0] is not sg}
+    if leads:
+        _runs_for(sg, leads, 0, second_run)
     best = None
     for lead in ([first] if first else ["LB", "SP"]):
         second = "SP" if lead == "LB" else "LB"

@@ -1,0 +1,202 @@
+"""Listing the runs of a corporation on its stop graph, or only those that earn enough.
+
+A run is a trail of legs (`stops.py`) that never revisits a stop or reuses a segment. It is found
+by a depth-first walk from every stop, once from each end, and recorded from the end with the
+smaller stop index. Runs over the same set of stops keep only their minimal sets of road (more
+road can never help). Lists are sorted best revenue first; `search.py` pairs runs from them.
+
+A *floor* (least revenue, per number of counted stops) and a caller's test (`on_new`, asked
+about each run the first time the walk meets it) leave out runs that cannot matter. The walk
+itself is the same -- only the recording is skipped -- so a run that is kept was recorded from
+every one of its trails, exactly as in the full listing: same minimal roads, same stop orders.
+Both may grow stricter during a walk; a run is kept only if it passes them as they end up, which
+it then passed all along. Runs over different stops never tie on the sort key, so the kept runs
+come in the same order as in the full listing. Road already used by the other base is left out
+of the walk; a minimal road that avoids it is minimal in the full listing too, so that list is
+the full one filtered.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+from moon21.board.geometry import EAST_WEST_BONUS
+from moon21.board.stops import TERMINAL_BONUS, StopGraph
+
+NONE, ALL = 10**9, -(10**9)       # floors that keep no run / every run
+
+
+@dataclass(eq=False)
+class Run:
+    revenue: int
+    stops: int          # bit mask of stop indices
+    road: int           # bit mask of segment indices
+    counted: int        # stops counted against the transport
+    order: tuple[int, ...]
+
+
+def bits_of(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _set_of(indices: list[int], size: int) -> int:
+    raw = bytearray((size + 8) // 8)
+    for i in indices:
+        raw[i >> 3] |= 1 << (i & 7)
+    return int.from_bytes(raw, "little")
+
+
+@dataclass
+class RunIndex:
+    """A list of runs, best first, indexed by the stops they visit (bit i of a mask = runs[i])."""
+
+    runs: list[Run]
+    by_stop: dict[int, int]
+
+    @classmethod
+    def of(cls, runs: list[Run]) -> "RunIndex":
+        lists: dict[int, list[int]] = {}
+        for i, r in enumerate(runs):
+            for s in r.order:
+                lists.setdefault(s, []).append(i)
+        return cls(runs, {s: _set_of(v, len(runs)) for s, v in lists.items()})
+
+    def first_partner(self, stops: Iterable[int], road: int, above: int, tries: int = -1) -> Run | None:
+        """The first run sharing a stop and no road with a run over `stops` (indices) and `road`, if
+        it earns more than `above` (the runs come best first); None also after `tries` runs sharing a stop."""
+        if not self.runs or self.runs[0].revenue <= above:
+            return None
+        meets = 0
+        for s in stops:
+            meets |= self.by_stop.get(s, 0)
+        while meets and tries:
+            low = meets & -meets
+            r = self.runs[low.bit_length() - 1]
+            if r.revenue <= above:
+                return None
+            if not r.road & road:
+                return r
+            meets ^= low
+            tries -= 1
+        return None
+
+
+Found = dict[int, list[tuple[int, tuple[int, ...]]]]    # stop mask -> [(minimal road, stop order)]
+OnNew = Callable[[int, int, int, int], bool]             # (revenue, stop mask, road, counted) -> record it?
+Trail = tuple[tuple[int, ...], int, int, int]            # (stops in order, stop mask, road, their value)
+
+
+def walk(sg: StopGraph, max_stops: int, relevant: int, used: int, floor: list[int], found: Found, *,
+         deepest: int = 0, on_new: OnNew | None = None, park: int = 0,
+         starts: list[Trail] | None = None) -> list[Trail]:
+    """Record into `found` every run meeting `floor[counted]` (a list the walk reads as it goes:
+    `on_new` may raise it) that avoids road `used`, visits a stop in `relevant` and has at most
+    `max_stops` counted stops (and at most `deepest` stops in all, if given).
+
+    Returns the trails of `park` stops that may grow, in walk order: a later walk given them as
+    `starts` goes on from there exactly as this walk did (without recording their shorter runs)."""
+    limit = max_stops + (1 if sg.terminal and sg.east else 0)
+    limit = min(limit, deepest or limit)
+    through, value, east, west, terminal = sg.through, sg.value, sg.east, sg.west, sg.terminal
+    legs = [[(w, 1 << w, m, value[w]) for w, m in out if not m & used] for out in sg.legs]
+    path: list[int] = []
+    parked: list[Trail] = []
+
+    def record(smask: int, road: int) -> None:
+        kept = found.get(smask)
+        if kept is None:
+            found[smask] = [(road, tuple(path))]
+            return
+        for r, _ in kept:
+            if r & road == r:
+                return
+        if any(r & road == road for r, _ in kept):
+            kept[:] = [(r, o) for r, o in kept if r & road != road]
+        kept.append((road, tuple(path)))
+
+    def extend(v: int, smask: int, road: int, depth: int, earned: int) -> None:
+        # `path` holds the stops so far, ending with v; depth == len(path); `earned` is their value.
+        # Each run is found from both ends; it is recorded from the end with the smaller index.
+        for w, bit, m, val in legs[v]:
+            if smask & bit or m & road:
+                continue
+            reach, taken, total = smask | bit, road | m, earned + val
+            path.append(w)
+            if path[0] < w and reach & relevant:
+                revenue, counted = total, depth + 1
+                if reach & east:   # both bonuses need an eastern area; the Terminal is then free
+                    revenue += (2 * EAST_WEST_BONUS if reach & west else 0) + (TERMINAL_BONUS if reach & terminal else 0)
+                    counted -= 1 if reach & terminal else 0
+                if revenue >= floor[counted] and (on_new is None or reach in found or on_new(revenue, reach, taken, counted)):
+                    record(reach, taken)
+            if through[w]:
+                if depth + 1 == park:
+                    parked.append((tuple(path), reach, taken, total))
+                if depth + 1 < limit:
+                    extend(w, reach, taken, depth + 1, total)
+            path.pop()
+
+    if starts is None:
+        starts = [((s,), 1 << s, 0, value[s]) for s in _reachable_from(sg, relevant)]
+    for stops, smask, road, earned in starts:
+        path[:] = stops
+        extend(stops[-1], smask, road, len(stops), earned)
+    return parked
+
+
+def runs_of(sg: StopGraph, found: Found, floor: list[int],
+            keeps: Callable[[int, int, int], bool] | None = None) -> list[Run]:
+    """The recorded runs meeting `floor`, best revenue first (a run under it may have been
+    recorded from only some of its trails, before the floor rose: it must not come out)."""
+    runs = []
+    for smask, kept in found.items():
+        counted = sg.stops_counted(smask)
+        revenue = sum(sg.value[i] for i in kept[0][1]) + sg.bonus(smask)[0]
+        if revenue >= floor[counted] and (keeps is None or keeps(revenue, smask, counted)):
+            runs.extend(Run(revenue, smask, road, counted, order) for road, order in kept)
+    sort_runs(runs)
+    return runs
+
+
+def sort_runs(runs: list[Run]) -> None:
+    # Only runs over the same stops can tie on the whole key (the stop order names the stops):
+    # those keep the order the walk recorded them in, whatever else was recorded in between.
+    runs.sort(key=lambda r: (-r.revenue, r.counted, r.road.bit_count(), r.order))
+
+
+def flat_floor(max_stops: int, level: int = ALL) -> list[int]:
+    """A floor indexed by counted stops up to `max_stops` + 1 (the last keeps nothing)."""
+    return [level] * (max_stops + 1) + [NONE]
+
+
+def enumerate_runs(sg: StopGraph, max_stops: int, relevant: int = -1, used: int = 0,
+                   floor: list[int] | None = None) -> list[Run]:
+    """Every distinct run with at most `max_stops` counted stops that avoids road `used`, visits a
+    stop in `relevant` (a base's runs must meet its token or a depot token) and meets `floor`."""
+    floor = (floor or flat_floor(max_stops))[:max_stops + 1] + [NONE]    # nothing longer than max_stops
+    found: Found = {}
+    walk(sg, max_stops, relevant, used, floor, found)
+    return runs_of(sg, found, floor)
+
+
+def _reachable_from(sg: StopGraph, relevant: int) -> list[int]:
+    """Stops a run through a relevant stop can visit: reached by legs, passing only through stops
+    a route may pass (a run elsewhere on the map can never meet the base or a token)."""
+    if relevant == -1:
+        return list(range(len(sg.stops)))
+    starts = [i for i in range(len(sg.stops)) if relevant >> i & 1]
+    seen, stack = set(starts), list(starts)
+    while stack:
+        v = stack.pop()
+        if v not in starts and not sg.through[v]:
+            continue
+        for w, _ in sg.legs[v]:
+            if w not in seen:
+                seen.add(w)
+                stack.append(w)
+    return sorted(seen)
