@@ -23,6 +23,7 @@ from starbase_core.logging import configure_logging
 from lobby import logfilter
 from lobby.app import create_app
 from lobby.config import NEEDS, load_settings
+from lobby.handshake import SERVER_PROTOCOLS
 
 
 def main() -> None:
@@ -47,7 +48,9 @@ def main() -> None:
                 # `logfilter` redacts any an old client still sends: the access log can stay on.
                 access_log=True, ws_max_size=settings.lobby_ws_max_message_bytes,
                 # Pushes are small JSON: per-message deflate costs more CPU per socket than it saves.
-                ws_per_message_deflate=False)
+                ws_per_message_deflate=False,
+                # The WebSocket handshake taken from httptools' parse (handshake.py).
+                **SERVER_PROTOCOLS)
 
 
 if __name__ == "__main__":
