@@ -24,6 +24,7 @@ from lobby import logfilter
 from lobby.app import create_app
 from lobby.config import NEEDS, load_settings
 from lobby.handshake import SERVER_PROTOCOLS
+from lobby.socketgate import LobbyApp
 
 
 def main() -> None:
@@ -42,6 +43,8 @@ def main() -> None:
     before, after = raise_open_files_limit()      # one descriptor per WebSocket
     structlog.get_logger("lobby").info("open_files_limit", before=before, after=after)
     app = create_app(settings)
+    assert isinstance(app, LobbyApp)
+    app.freeze_on_start = True          # the heap it starts with, out of the collector's sight (socketgate.py)
     uvicorn.run(app, host=settings.lobby_host, port=settings.lobby_port, log_config=None,
                 timeout_graceful_shutdown=int(settings.lobby_shutdown_grace), proxy_headers=True,
                 # Credentials never travel in URLs (sockets use tickets as subprotocols), and
