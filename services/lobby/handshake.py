@@ -25,6 +25,7 @@ import re
 from typing import Any
 from urllib.parse import unquote
 
+from uvicorn.logging import TRACE_LOG_LEVEL
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.utils import get_client_addr, get_path_with_query_string
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
@@ -102,7 +103,7 @@ class LobbyHttpProtocol(HttpToolsProtocol):
             return super().handle_websocket_upgrade()
         self.connections.discard(self)
         protocol = socket_class(config=self.config, server_state=self.server_state, app_state=self.app_state)
-        protocol.connection_made(self.transport)
+        protocol.connection_taken_over(self)
         self.transport.set_protocol(protocol)
         protocol.handle_parsed(self.url, self.headers, key)
 
@@ -112,6 +113,17 @@ class LobbyWebSocketProtocol(WebSocketsSansIOProtocol):
 
     accept_key: bytes | None = None         # set when opened from the parsed request, until its 101 is sent
     held: bytes | None = None               # the 101, waiting for the first frame to go out with it
+
+    def connection_taken_over(self, http: HttpToolsProtocol) -> None:
+        """`connection_made`, with the addresses the HTTP protocol already asked the socket for (each
+        ask is a system call, and two of them per connection were made twice)."""
+        self.connections.add(self)
+        self.transport = http.transport
+        self.server, self.client = http.server, http.client
+        self.scheme = "wss" if http.scheme == "https" else "ws"
+        if self.logger.level <= TRACE_LOG_LEVEL:
+            prefix = "%s:%d - " % self.client if self.client else ""
+            self.logger.log(TRACE_LOG_LEVEL, "%sWebSocket connection made", prefix)
 
     def handle_parsed(self, url: bytes, headers: list[tuple[bytes, bytes]], key: bytes) -> None:
         """What `handle_connect` does with the `websockets` request it parsed, from httptools' parse."""

@@ -41,7 +41,9 @@ class Recorder:
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "websocket":
             return
-        self.scopes.append({k: v for k, v in scope.items() if k not in ("client", "server", "state")})
+        noted = {k: v for k, v in scope.items() if k not in ("client", "server", "state")}
+        noted["hosts"] = (scope["client"][0], scope["server"][0])     # the ports differ between the servers
+        self.scopes.append(noted)
         await receive()
         path = scope["path"]
         if path.endswith("/refuse"):                        # turned away before the handshake completes
