@@ -13,7 +13,8 @@ sockets are anonymous spectators of a public one-seat Testjack game, opened by t
   does nothing else (what µs/push cannot go under: on loopback the send also delivers to the reader).
 
 The sockets' side runs in this process on the same two cores (a bare client: handshake by hand, frames
-parsed without a library), so latencies include its own reading: read them as an upper bound. Figures are printed, never judged.
+parsed without a library, on uvloop when it is installed), so latencies include its own reading: read
+them as an upper bound. Figures are printed, never judged.
 
 BENCH_FANOUT_BEFORE=<dir>: the same measurements are also made, just before, with the services found in
 <dir> (a copy of an older `services/` holding `lobby/` and `adjudicator/`, and `../proto` beside it:
@@ -288,6 +289,16 @@ async def run(stack: Stack, lobby_pid: int) -> None:
             await one_size(stack, http, lobby_pid, size, alone_cpu, index)
 
 
+def _client_loop():
+    """The sockets' side on uvloop when it is there (as the lobby runs): the same sockets and bytes for
+    less of the shared cores, so the wall clock of a crowd's connect is less the client's own."""
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
+
+
 def measure(services: str = "") -> None:
     """One lobby on a stack of its own: `services`, a copy of older ones, or this checkout's."""
     saved = {name: os.environ.get(name) for name in ("PYTHONPATH", "ADJUDICATOR_PROTO_DIR")}
@@ -301,7 +312,8 @@ def measure(services: str = "") -> None:
                   f"sockets, {EVENTS} events each (command → push p50/p99 over every socket and event; spread: "
                   f"after the event's first push; µs/push: lobby CPU per socket × event); load average "
                   f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-            asyncio.run(run(stack, stack.children["lobby0"].pid))
+            with asyncio.Runner(loop_factory=_client_loop()) as runner:
+                runner.run(run(stack, stack.children["lobby0"].pid))
     finally:
         for name, value in saved.items():
             if value is None:
