@@ -271,7 +271,10 @@ async def run(stack: Stack, lobby_pid: int) -> None:
     print(f"the feed's own work per (socket × event), frames discarded (no syscall): "
           f"{await in_process():.2f} µs; the rest of µs/push below is the kernel's send (on loopback it "
           f"also delivers to the reader, charged to the lobby)")
-    async with httpx.AsyncClient(base_url=stack.lobbies[0], timeout=30) as http:
+    # Idle connections dropped before uvicorn's 5 s keep-alive ends them: a crowd's reconnect can leave
+    # the client's connection idle that long, and reusing it just as the lobby closes it fails.
+    async with httpx.AsyncClient(base_url=stack.lobbies[0], timeout=30,
+                                 limits=httpx.Limits(keepalive_expiry=2.0)) as http:
         game_id, auth = await one_player_game(http, 0)
         await commands(http, game_id, auth, 3)                  # warm the path
         before, began = cpu_seconds(lobby_pid), time.perf_counter()
