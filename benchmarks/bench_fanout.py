@@ -13,7 +13,14 @@ sockets are anonymous spectators of a public one-seat Testjack game, opened by t
   does nothing else (what µs/push cannot go under: on loopback the send also delivers to the reader).
 
 The sockets' side runs in this process on the same two cores (a bare client: handshake by hand, frames
-parsed without a library), so latencies include its own reading: read them as an upper bound. Figures are printed, never judged.
+parsed without a library, on uvloop when it is installed), so latencies include its own reading: read
+them as an upper bound. Figures are printed, never judged.
+
+BENCH_FANOUT_BEFORE=<dir>: the same measurements are also made, just before, with the services found in
+<dir> (a copy of an older `services/` holding `lobby/` and `adjudicator/`, and `../proto` beside it:
+`git archive main services/lobby services/adjudicator proto | tar -x -C /tmp/old`, then
+BENCH_FANOUT_BEFORE=/tmp/old/services), each lobby on a stack of its own, so that the two are compared
+on the same machine's load.
 """
 from __future__ import annotations
 
@@ -41,6 +48,7 @@ EVENTS = int(os.environ.get("BENCH_FANOUT_EVENTS", 20))
 PACE = float(os.environ.get("BENCH_FANOUT_PACE", 0.25))
 CONNECTING = 200
 TIMEOUT = 60.0
+BEFORE = os.environ.get("BENCH_FANOUT_BEFORE", "")
 
 
 def rss_kib(pid: int) -> int:
@@ -263,7 +271,10 @@ async def run(stack: Stack, lobby_pid: int) -> None:
     print(f"the feed's own work per (socket × event), frames discarded (no syscall): "
           f"{await in_process():.2f} µs; the rest of µs/push below is the kernel's send (on loopback it "
           f"also delivers to the reader, charged to the lobby)")
-    async with httpx.AsyncClient(base_url=stack.lobbies[0], timeout=30) as http:
+    # Idle connections dropped before uvicorn's 5 s keep-alive ends them: a crowd's reconnect can leave
+    # the client's connection idle that long, and reusing it just as the lobby closes it fails.
+    async with httpx.AsyncClient(base_url=stack.lobbies[0], timeout=30,
+                                 limits=httpx.Limits(keepalive_expiry=2.0)) as http:
         game_id, auth = await one_player_game(http, 0)
         await commands(http, game_id, auth, 3)                  # warm the path
         before, began = cpu_seconds(lobby_pid), time.perf_counter()
@@ -281,17 +292,47 @@ async def run(stack: Stack, lobby_pid: int) -> None:
             await one_size(stack, http, lobby_pid, size, alone_cpu, index)
 
 
+def _client_loop():
+    """The sockets' side on uvloop when it is there (as the lobby runs): the same sockets and bytes for
+    less of the shared cores, so the wall clock of a crowd's connect is less the client's own."""
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
+
+
+def measure(services: str = "") -> None:
+    """One lobby on a stack of its own: `services`, a copy of older ones, or this checkout's."""
+    saved = {name: os.environ.get(name) for name in ("PYTHONPATH", "ADJUDICATOR_PROTO_DIR")}
+    if services:            # found before the installed packages (the editable finder comes last)
+        os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [services, saved["PYTHONPATH"]]))
+        os.environ["ADJUDICATOR_PROTO_DIR"] = str(Path(services).resolve().parent / "proto")
+    try:
+        with tempfile.TemporaryDirectory(prefix="bench-fanout-") as work, NatsServer() as nats, \
+                RedisServer() as redis, Stack(nats, redis, 1, Path(work)) as stack:
+            print(f"{'before (' + services + ')' if services else 'this lobby'}: one game, N anonymous spectator "
+                  f"sockets, {EVENTS} events each (command → push p50/p99 over every socket and event; spread: "
+                  f"after the event's first push; µs/push: lobby CPU per socket × event); load average "
+                  f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+            with asyncio.Runner(loop_factory=_client_loop()) as runner:
+                runner.run(run(stack, stack.children["lobby0"].pid))
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
 def main() -> None:
     raise_open_files_limit()
     floors = " / ".join(f"{kernel_floor(size):.1f}" for size in SIZES)
     print(f"the kernel's floor: a bare send of one frame to each of {' / '.join(map(str, SIZES))} loopback "
           f"sockets costs {floors} µs of the sender's CPU")
-    with tempfile.TemporaryDirectory(prefix="bench-fanout-") as work, NatsServer() as nats, \
-            RedisServer() as redis, Stack(nats, redis, 1, Path(work)) as stack:
-        print(f"fan-out: one game, N anonymous spectator sockets, {EVENTS} events each (command → push p50/p99 "
-              f"over every socket and event; spread: after the event's first push; µs/push: lobby CPU per "
-              f"socket × event); load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-        asyncio.run(run(stack, stack.children["lobby0"].pid))
+    if BEFORE:
+        measure(BEFORE)
+    measure()
 
 
 if __name__ == "__main__":

@@ -23,6 +23,8 @@ from starbase_core.logging import configure_logging
 from lobby import logfilter
 from lobby.app import create_app
 from lobby.config import NEEDS, load_settings
+from lobby.handshake import SERVER_PROTOCOLS
+from lobby.socketgate import LobbyApp
 
 
 def main() -> None:
@@ -41,13 +43,17 @@ def main() -> None:
     before, after = raise_open_files_limit()      # one descriptor per WebSocket
     structlog.get_logger("lobby").info("open_files_limit", before=before, after=after)
     app = create_app(settings)
+    assert isinstance(app, LobbyApp)
+    app.freeze_on_start = True          # the heap it starts with, out of the collector's sight (socketgate.py)
     uvicorn.run(app, host=settings.lobby_host, port=settings.lobby_port, log_config=None,
                 timeout_graceful_shutdown=int(settings.lobby_shutdown_grace), proxy_headers=True,
                 # Credentials never travel in URLs (sockets use tickets as subprotocols), and
                 # `logfilter` redacts any an old client still sends: the access log can stay on.
                 access_log=True, ws_max_size=settings.lobby_ws_max_message_bytes,
                 # Pushes are small JSON: per-message deflate costs more CPU per socket than it saves.
-                ws_per_message_deflate=False)
+                ws_per_message_deflate=False,
+                # The WebSocket handshake taken from httptools' parse (handshake.py).
+                **SERVER_PROTOCOLS)
 
 
 if __name__ == "__main__":

@@ -175,7 +175,16 @@ class Feed:
         SlowConsumer when its reader cannot keep up. An outlet that cannot be written directly never
         joins: it is served here, the ASGI way, until it is gone. `lead`: frames a direct outlet
         gets first, in the same write as what it missed (its welcome: one send instead of two)."""
-        reader = _Reader(self, self._watch(stream), after)
+        channel = self._watch(stream)
+        if outlet.direct and channel.covers(after):
+            # What it missed is all in the live copy (a crowd reconnecting where it left off): written
+            # and joined with no await between, so nothing can slip in and no reader is needed.
+            backlog = channel.since(after)
+            written = b"".join(([lead] if lead else []) + [channel.frame(e, view, lambda e=e: encode(e)) for e in backlog])
+            if len(written) < BATCH:            # else the reader's paced writes take it
+                return self._join_at_once(channel, backlog[-1].seq if backlog else after, view, encode, outlet,
+                                          demoted, written)
+        reader = _Reader(self, channel, after)
         try:
             if not await self._send(reader.channel, await reader.backlog(), view, encode, outlet, lead):
                 return None
@@ -188,6 +197,20 @@ class Feed:
             return sink
         finally:
             reader.unsubscribe()
+
+    def _join_at_once(self, channel: Channel, last: int, view: Hashable, encode: Callable[[Envelope], str],
+                      outlet: Outlet, demoted: Callable[[Sink, str], None], written: bytes) -> Sink | None:
+        """`catch_up` in one write (`written`: up to seq `last`), then the audience; None when the socket
+        went away. A fresh socket's buffer is empty: the write is not paced (`outlet.ready`), as the
+        feed's own writes to caught-up sockets are not; one over the limit is still too slow."""
+        if written and (outlet.slow() or not outlet.write(written)):
+            self._release(channel)
+            if outlet.slow():
+                raise SlowConsumer(f"its reader fell behind on {channel.stream}")
+            return None
+        sink = Sink(view, encode, outlet, last, demoted)
+        channel.join(sink)
+        return sink
 
     async def _send(self, channel: Channel, envelopes: list[Envelope], view: Hashable,
                     encode: Callable[[Envelope], str], outlet: Outlet, lead: bytes = b"") -> bool:

@@ -20,6 +20,7 @@ from websockets.protocol import State
 
 WRITE_LIMIT = 1 << 20           # bytes queued for one socket before it counts as too slow
 _DIRECT = ("transport", "conn", "close_sent", "writable", "handshake_complete")
+_direct_kinds: dict[type, bool] = {}       # per protocol class: whether it has all of `_DIRECT`
 
 
 def frame(text: str) -> bytes:
@@ -35,16 +36,21 @@ def frame(text: str) -> bytes:
 
 class Outlet:
     """One socket's way out: `send` (awaited, the ASGI way) and, when the server allows, `write`."""
-    __slots__ = ("_send", "_protocol")
+    __slots__ = ("_send", "_protocol", "_holds")
 
     def __init__(self, send, protocol=None):
         self._send, self._protocol = send, protocol
+        # The lobby's own protocol holds its 101 back for the first frame (`handshake.py`).
+        self._holds = protocol is not None and hasattr(protocol, "take_held")
 
     @classmethod
     def of(cls, send) -> "Outlet":
         """`send`: the ASGI send the server called the app with (its protocol's bound method)."""
         protocol = getattr(send, "__self__", None)
-        direct = all(hasattr(protocol, name) for name in _DIRECT)
+        kind = type(protocol)
+        direct = _direct_kinds.get(kind)
+        if direct is None:
+            direct = _direct_kinds[kind] = all(hasattr(protocol, name) for name in _DIRECT)
         return cls(send, protocol if direct else None)
 
     def shed_handshake(self) -> None:
@@ -80,6 +86,8 @@ class Outlet:
             return False
         if transport.get_write_buffer_size() > WRITE_LIMIT:
             return False
+        if self._holds and protocol.held is not None:
+            framed = protocol.take_held() + framed      # the 101 and the first frame: one send
         transport.write(framed)
         return True
 

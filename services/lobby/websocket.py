@@ -30,7 +30,9 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import Coroutine
+from functools import lru_cache
+from types import MappingProxyType
+from typing import Coroutine, Mapping
 from urllib.parse import parse_qsl
 
 import structlog
@@ -165,7 +167,7 @@ class Sockets:
         if (await receive())["type"] != "websocket.connect":
             return                                  # gone before its handshake
         runtime = self.runtime
-        query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True))
+        query = _query(scope.get("query_string", b""))
         opened = await self._open(scope, query, send, params)
         if opened is None:
             return
@@ -213,7 +215,7 @@ class Sockets:
                      params: dict[str, str], chat: str | None) -> None:
         """The welcome, what the socket missed, and its side work, if any."""
         runtime = self.runtime
-        welcome = text(message("welcome", stream=opened.stream, you=opened.you, seq=opened.seq))
+        welcome = _welcome(opened.stream, opened.you, opened.seq)
         if socket.outlet.direct and chat is None:
             await socket.catch_up(opened.watch.after, lead=frame(welcome))  # one write: welcome and backlog
         elif socket.outlet.direct:
@@ -232,7 +234,7 @@ class Sockets:
         if player is not None or notify:
             socket.spawn(attend(runtime.loop, params, player, notify, socket.send_payload))
 
-    async def _open(self, scope: dict, query: dict[str, str], send, params: dict[str, str]):
+    async def _open(self, scope: dict, query: Mapping[str, str], send, params: dict[str, str]):
         """Validate before streaming, so a bad request gets one clear error and a close. `query`: the
         URL's parameters, the last value of each kept (as Starlette's `query_params.get`)."""
         runtime, caller = self.runtime, None
@@ -258,7 +260,29 @@ class Sockets:
             raise
 
 
-async def _identify(runtime, scope: dict, query: dict[str, str]) -> Caller:
+def _query(raw: bytes) -> Mapping[str, str]:
+    """The URL's parameters, the last value of each kept. A crowd reconnecting asks with the same few
+    query strings (`?after=<the seq it saw>`): each is parsed once (read-only: shared by those sockets).
+    One that may hold credentials (refused) is never kept."""
+    if b"token" in raw or b"ticket" in raw:
+        return _parsed(raw)
+    return _parsed_once(raw)
+
+
+def _parsed(raw: bytes) -> Mapping[str, str]:
+    return MappingProxyType(dict(parse_qsl(raw.decode("latin-1"), keep_blank_values=True)))
+
+
+_parsed_once = lru_cache(maxsize=1024)(_parsed)
+
+
+@lru_cache(maxsize=1024)
+def _welcome(stream: str, you: str | None, seq: int) -> str:
+    """The welcome's text: the same for every socket of a view opening on the same seq."""
+    return text(message("welcome", stream=stream, you=you, seq=seq))
+
+
+async def _identify(runtime, scope: dict, query: Mapping[str, str]) -> Caller:
     if "token" in query or "ticket" in query:
         raise LobbyError("credentials never travel in a URL: get a ticket (POST /tickets) and offer it as the "
                          "socket's Sec-WebSocket-Protocol 'ticket.<ticket>'", "TOKEN_IN_URL", 400)
@@ -276,7 +300,7 @@ async def _identify(runtime, scope: dict, query: dict[str, str]) -> Caller:
     return Caller(who, grant.game, address, protocol)
 
 
-def _after(query: dict[str, str]) -> int:
+def _after(query: Mapping[str, str]) -> int:
     raw = query.get("after", "0")
     # ASCII digits only (str.isdigit() also passes '²', which int() then refuses), and within the cap
     # the HTTP routes use.

@@ -38,6 +38,7 @@ from lobby import logfilter
 from lobby.app import create_app
 from lobby.bootstrap import LobbyRuntime
 from lobby.config import LobbySettings
+from lobby.handshake import SERVER_PROTOCOLS
 from scoring.consumer import ScoringConsumer
 from scoring.durable import DurableScoring
 from scoring.ledger import Ledger
@@ -61,7 +62,7 @@ async def _serve_lobby(settings: LobbySettings, runtime: LobbyRuntime):
     logfilter.install()
     server = uvicorn.Server(uvicorn.Config(create_app(settings, runtime), host="127.0.0.1",
                                            port=settings.lobby_port, log_config=None, lifespan="on",
-                                           access_log=True,
+                                           access_log=True, **SERVER_PROTOCOLS,
                                            timeout_graceful_shutdown=2))
     serving = asyncio.create_task(server.serve())
     while not server.started:
