@@ -147,9 +147,10 @@ class _Protocol(asyncio.Protocol):
 
     def __init__(self):
         self.reader = hiredis.Reader(encoding="utf-8", replyError=exceptions.ResponseError)
-        self.waiting: deque[tuple[asyncio.Future, asyncio.TimerHandle | None]] = deque()
+        self.waiting: deque[tuple[asyncio.Future, float]] = deque()    # (the reply's future, its deadline)
         self.transport = None
         self.lost = False
+        self._watch: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport) -> None:
         self.transport = transport
@@ -159,18 +160,30 @@ class _Protocol(asyncio.Protocol):
             raise exceptions.ConnectionError("the Redis connection was lost")
         loop = asyncio.get_running_loop()
         future = loop.create_future()
-        timer = loop.call_later(timeout, self._timed_out, future) if timeout else None
-        self.waiting.append((future, timer))
+        # One watch for the oldest call rather than a timer per call: replies come in order.
+        self.waiting.append((future, loop.time() + timeout if timeout else float("inf")))
+        if timeout and self._watch is None:
+            self._watch = loop.call_later(timeout, self._check)
         self.transport.write(hiredis.pack_command(command))
         return future
+
+    def _check(self) -> None:
+        self._watch = None
+        if self.lost or not self.waiting:
+            return
+        future, deadline = self.waiting[0]
+        left = deadline - asyncio.get_running_loop().time()
+        if left <= 0:
+            # Later replies would resolve the wrong futures: the connection goes, and every call on it.
+            self.end(exceptions.TimeoutError("Redis did not answer in time"), first=future)
+        elif left != float("inf"):
+            self._watch = asyncio.get_running_loop().call_later(left, self._check)
 
     def data_received(self, data: bytes) -> None:
         self.reader.feed(data)
         try:
             while (reply := self.reader.gets()) is not False:
-                future, timer = self.waiting.popleft()
-                if timer is not None:
-                    timer.cancel()
+                future, _ = self.waiting.popleft()
                 if future.done():
                     continue
                 if isinstance(reply, exceptions.ResponseError):
@@ -183,18 +196,15 @@ class _Protocol(asyncio.Protocol):
     def connection_lost(self, error) -> None:
         self.end(exceptions.ConnectionError(f"the Redis connection was lost: {error!r}"))
 
-    def _timed_out(self, future: asyncio.Future) -> None:
-        # Later replies would resolve the wrong futures: the connection goes, and every call on it.
-        self.end(exceptions.TimeoutError("Redis did not answer in time"), first=future)
-
     def end(self, error: Exception, first: asyncio.Future | None = None) -> None:
         self.lost = True
+        if self._watch is not None:
+            self._watch.cancel()
+            self._watch = None
         if self.transport is not None:
             self.transport.abort()
         while self.waiting:
-            future, timer = self.waiting.popleft()
-            if timer is not None:
-                timer.cancel()
+            future, _ = self.waiting.popleft()
             if not future.done():
                 future.set_exception(error if future is first or first is None
                                      else exceptions.ConnectionError(str(error)))
