@@ -138,6 +138,9 @@ class LeanRedis:
             protocol.end(exceptions.ConnectionError(str(refusal)))
             raise refusal if isinstance(refusal, exceptions.AuthenticationError) \
                 else exceptions.ConnectionError(str(refusal)) from None
+        if self._closed:                    # closed while this connect was on its way
+            protocol.end(exceptions.ConnectionError("the lean Redis connection was closed"))
+            raise exceptions.ConnectionError("the lean Redis connection was closed")
         self._protocol = protocol
         return protocol
 
