@@ -11,27 +11,45 @@ to connect and 15 s for the last answers, so the three sizes fit `make bench`'s 
 `BENCH_TRUCKER_PACED_TABLES` (default 25,100,250); one service process on loopback with its own
 nats-server (fsync on every message) and redis-server. Figures only; nothing is judged. On a shared
 machine the tail follows the machine's load: compare runs made side by side.
+
+Side by side: `BENCH_TRUCKER_PACED_BEFORE=<a directory holding another `trucker` package>` (e.g. the
+`services` directory of another checkout, or `git archive <commit> services/trucker` unpacked) runs each
+size twice, first with the service from there ("before"), then with this checkout's ("after"), each on
+fresh servers, with the same bots; only the service differs.
+
+The bots: each is a player on its own WebSocket, sending the moves of the protocol and timing each grab
+from just before its frame is written to its ack read. By default they speak WebSocket through a small
+client of this file's own (`LeanSocket`: frames parsed off the transport, the table's events skipped
+by their first bytes, unparsed), since their process shares the two cores with the service: a
+player's client runs elsewhere. `BENCH_TRUCKER_PACED_CLIENT=websockets` uses the `websockets` library
+as before (the same moves and timing; about 1.5 times the bots' CPU per move: 0.89-1.05 against
+0.62-0.65 ms at 100 tables, separate runs).
 """
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import os
 import random
 import tempfile
 import time
+from contextlib import contextmanager
+from urllib.parse import urlsplit
 
 import bench_trucker_service as base
 from starbase_core.seeds import JetStreamSeedVault
 from starbase_core.servers import NatsServer, RedisServer
 from starbase_core.store_jetstream import JetStreamEventStore
-from trucker_rules.ship import Placed
+from trucker_rules.ship import Placed, Ship
 
 PACE_SECONDS = 1.5
 EVENT_PREFIX = '{"v":1,"kind":"event"'
 WARMUP = 3.0
 SIZES = [int(n) for n in os.environ.get("BENCH_TRUCKER_PACED_TABLES", "25,100,250").split(",")]
 PLAY_SECONDS = float(os.environ.get("BENCH_TRUCKER_PACED_SECONDS", 10))
+BEFORE = os.environ.get("BENCH_TRUCKER_PACED_BEFORE")      # another `trucker` package to compare with
+CLIENT = os.environ.get("BENCH_TRUCKER_PACED_CLIENT", "lean")
 
 
 class PacedBot(base.SocketBot):
@@ -88,6 +106,150 @@ class PacedBot(base.SocketBot):
         self.holding = None
 
 
+class LeanSocket(asyncio.Protocol):
+    """The client side of a WebSocket, as little of it as these bots need (RFC 6455): the upgrade, text
+    frames out (masked, as a client must), frames in parsed off the transport's bytes, pings answered.
+    Each whole text message goes to `on_text` as bytes."""
+
+    def __init__(self, on_text):
+        self.on_text = on_text
+        self.transport: asyncio.Transport | None = None
+        self.upgraded: asyncio.Future = asyncio.get_running_loop().create_future()
+        self._buffer = bytearray()
+        self._fragments: list[bytes] = []
+
+    @classmethod
+    async def connect(cls, url: str, on_text) -> "LeanSocket":
+        parts = urlsplit(url)
+        loop = asyncio.get_running_loop()
+        _, socket = await loop.create_connection(lambda: cls(on_text), parts.hostname, parts.port)
+        key = base64.b64encode(random.randbytes(16)).decode()
+        socket.transport.write((f"GET {parts.path}?{parts.query} HTTP/1.1\r\nHost: {parts.netloc}\r\n"
+                                f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                                "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+        await asyncio.wait_for(socket.upgraded, 90)
+        return socket
+
+    def connection_made(self, transport) -> None:
+        self.transport = transport
+
+    def connection_lost(self, exc) -> None:
+        if not self.upgraded.done():
+            self.upgraded.set_exception(ConnectionError("the socket closed"))
+
+    def data_received(self, data: bytes) -> None:
+        self._buffer += data
+        if not self.upgraded.done():
+            head, found, rest = bytes(self._buffer).partition(b"\r\n\r\n")
+            if not found:
+                return
+            if b" 101 " not in head.split(b"\r\n", 1)[0]:
+                self.upgraded.set_exception(ConnectionError(head.split(b"\r\n", 1)[0].decode()))
+                return
+            self._buffer = bytearray(rest)
+            self.upgraded.set_result(None)
+        self._frames()
+
+    def _frames(self) -> None:
+        buffer, at = self._buffer, 0
+        while len(buffer) - at >= 2:
+            first, second = buffer[at], buffer[at + 1]
+            size, start = second & 0x7F, at + 2
+            if size == 126:
+                if len(buffer) - at < 4:
+                    break
+                size, start = int.from_bytes(buffer[at + 2:at + 4], "big"), at + 4
+            elif size == 127:
+                if len(buffer) - at < 10:
+                    break
+                size, start = int.from_bytes(buffer[at + 2:at + 10], "big"), at + 10
+            if len(buffer) - start < size:      # (a server's frames are never masked)
+                break
+            self._frame(first & 0x0F, bool(first & 0x80), bytes(buffer[start:start + size]))
+            at = start + size
+        del buffer[:at]
+
+    def _frame(self, opcode: int, last: bool, payload: bytes) -> None:
+        if opcode in (0, 1, 2):                 # a message, maybe in fragments
+            self._fragments.append(payload)
+            if last:
+                message, self._fragments = b"".join(self._fragments), []
+                self.on_text(message)
+        elif opcode == 9:                       # ping: pong with its payload
+            self._write(0xA, payload)
+        elif opcode == 8:                       # close: answer it and go
+            self._write(0x8, payload[:2])
+            self.transport.close()
+
+    def _write(self, opcode: int, payload: bytes) -> None:
+        size = len(payload)
+        if size < 126:
+            head = bytes((0x80 | opcode, 0x80 | size))
+        elif size < 65536:
+            head = bytes((0x80 | opcode, 0x80 | 126)) + size.to_bytes(2, "big")
+        else:
+            head = bytes((0x80 | opcode, 0x80 | 127)) + size.to_bytes(8, "big")
+        mask = random.randbytes(4)
+        masked = (int.from_bytes(payload, "big") ^ int.from_bytes((mask * (size // 4 + 1))[:size], "big"))
+        self.transport.write(head + mask + masked.to_bytes(size, "big"))
+
+    def send_text(self, text: str) -> None:
+        self._write(0x1, text.encode())
+
+    def close(self) -> None:
+        if self.transport is not None and not self.transport.is_closing():
+            self._write(0x8, (1000).to_bytes(2, "big"))
+            self.transport.close()
+
+
+EVENT_BYTES = EVENT_PREFIX.encode()
+
+
+class LeanPacedBot(PacedBot):
+    """The same player on `LeanSocket`: its answers parsed, the table's events skipped unparsed."""
+
+    def __init__(self, url: str, player: str):
+        super().__init__(url, player)
+        self._welcome: asyncio.Future | None = None
+
+    def _on_text(self, raw: bytes) -> None:
+        if raw.startswith(EVENT_BYTES):
+            return
+        message = json.loads(raw)
+        if self._welcome is not None and not self._welcome.done():
+            self._welcome.set_result(message)
+        elif (waiter := self.pending.pop(message.get("id"), None)) is not None:
+            waiter.set_result(message)
+
+    async def run(self, start, deadline_holder, connected) -> None:
+        self._deadline = deadline_holder
+        self._welcome = asyncio.get_running_loop().create_future()
+        socket = await LeanSocket.connect(self.url, self._on_text)
+        try:
+            welcome = await asyncio.wait_for(self._welcome, 90)
+            connected[0] += 1
+            mine = welcome["view"]["players"][self.player]["ship"]
+            ship = Ship(mine["board"], {tuple(t["square"]): Placed(t["component"], t["rotation"])
+                                        for t in mine["tiles"]})
+            await start.wait()
+            while time.monotonic() < deadline_holder[0]:
+                await self._turn(socket, ship)
+        finally:
+            socket.close()
+
+    async def _send(self, socket, op: str, **fields) -> dict:
+        self.counter += 1
+        message_id = str(self.counter)
+        waiter = self.pending[message_id] = asyncio.get_running_loop().create_future()
+        socket.send_text(json.dumps({"v": 1, "kind": "move", "id": message_id, "op": op, **fields}))
+        answer = await asyncio.wait_for(waiter, 60)
+        if answer["kind"] == "ack":
+            self.acked += 1
+        else:
+            self.refused += 1
+        return answer
+
+
 def _summary(latencies: list[float]) -> str:
     if not latencies:
         return "no grabs"
@@ -114,7 +276,55 @@ async def _servers_cpu(pids: dict[str, int]) -> dict[str, tuple[int, float]]:
     return {name: (pid, base._cpu_seconds(pid)) for name, pid in pids.items()}
 
 
-async def one_size(tables: int) -> None:
+@contextmanager
+def _service_from(directory: str | None):
+    """The service process started meanwhile imports `trucker` from `directory` (None: this checkout's)."""
+    if directory is None:
+        yield
+        return
+    before = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (os.path.abspath(directory), before) if p)
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ["PYTHONPATH"]
+        else:
+            os.environ["PYTHONPATH"] = before
+
+
+def _service_pid() -> int | None:
+    """The service process this bench started (a child running `-m trucker`)."""
+    me = os.getpid()
+    for task in os.listdir(f"/proc/{me}/task"):
+        with open(f"/proc/{me}/task/{task}/children") as children:
+            for pid in children.read().split():
+                try:
+                    with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+                        if b"-m\0trucker" in cmdline.read():
+                            return int(pid)
+                except FileNotFoundError:
+                    continue
+    return None
+
+
+async def _steady_cpu(bots: list, pids: dict[str, int]) -> dict[str, float | int]:
+    """CPU per acknowledged move of each process in the steady window (the `PLAY_SECONDS` after the
+    warm-up, while every bot plays): no connections, first reads or last answers in it, so the figure
+    is the cost of a move at this pace, less moved by how many moves a busy machine let through."""
+    while PacedBot.started is None:
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(max(0.0, PacedBot.started + WARMUP - time.monotonic()))
+    processes = {"service": _service_pid(), "bots": os.getpid(), **pids}
+    before = {name: base._cpu_seconds(pid) for name, pid in processes.items() if pid}
+    acked = sum(bot.acked for bot in bots)
+    await asyncio.sleep(PLAY_SECONDS)
+    after = {name: base._cpu_seconds(pid) for name, pid in processes.items() if pid}
+    moves = max(1, sum(bot.acked for bot in bots) - acked)
+    return {"moves": moves, **{name: (after[name] - before[name]) / moves for name in before}}
+
+
+async def one_size(tables: int, label: str = "", service_dir: str | None = None) -> None:
     PacedBot.started = None
     with tempfile.TemporaryDirectory() as scratch, NatsServer(workdir=scratch) as nats, RedisServer() as redis:
         store = await JetStreamEventStore.connect(nats.url)
@@ -123,15 +333,20 @@ async def one_size(tables: int) -> None:
         bots: list[PacedBot] = []
 
         def make(url: str, player: str) -> PacedBot:
-            bots.append(PacedBot(url, player))
+            bots.append((PacedBot if CLIENT == "websockets" else LeanPacedBot)(url, player))
             return bots[-1]
         scripts_before = await _script_calls(redis.url)
         appends_before = (await store._js.stream_info(store.name)).state.messages
         servers = {"nats-server": nats.process.pid, "redis-server": redis.process.pid}
         watch = asyncio.create_task(_servers_cpu(servers))
-        figures = await base.run_service(nats.url, redis.url, games, bot_class=make)
+        steady_watch = asyncio.create_task(_steady_cpu(bots, servers))
+        with _service_from(service_dir):
+            figures = await base.run_service(nats.url, redis.url, games, bot_class=make)
         if not watch.done():        # no bot ever moved
             watch.cancel()
+        steady_cpu = steady_watch.result() if steady_watch.done() and not steady_watch.exception() else None
+        if not steady_watch.done():
+            steady_watch.cancel()
         servers_cpu = {name: base._cpu_seconds(pid) - before
                        for name, (pid, before) in (watch.result() if watch.done() and not watch.cancelled() else {}).items()}
         scripts = await _script_calls(redis.url) - scripts_before
@@ -140,7 +355,7 @@ async def one_size(tables: int) -> None:
     began = PacedBot.started or 0.0
     warm = [lat for bot in bots for sent, lat in bot.timed if sent < began + WARMUP]
     steady = [lat for bot in bots for sent, lat in bot.timed if sent >= began + WARMUP]
-    print(f"{tables} tables ({4 * tables} players): {figures['acked']} moves acknowledged "
+    print(f"{label}{tables} tables ({4 * tables} players): {figures['acked']} moves acknowledged "
           f"({figures['acked'] / figures['elapsed']:.0f}/s), {figures['refused']} refused, "
           f"{figures['failed_bots']} bots failed; service CPU {1000 * figures['cpu'] / max(1, figures['acked']):.2f} ms "
           f"per move ({figures['cpu'] / figures['elapsed']:.0%} of one core); the bots' own process "
@@ -153,6 +368,12 @@ async def one_size(tables: int) -> None:
         for name, cpu in servers_cpu.items()), flush=True)
     print(f"  per acknowledged move: {scripts / acked:.2f} Redis script calls, {appends / acked:.2f} JetStream "
           f"appends (round trips on the path of a move, whatever the machine's load)", flush=True)
+    if steady_cpu is not None:
+        shares = [(name, 1000 * steady_cpu[name]) for name in ("service", "bots", "nats-server", "redis-server")
+                  if name in steady_cpu]
+        print(f"  CPU per acknowledged move in the steady {PLAY_SECONDS:.0f} s ({steady_cpu['moves']} moves): "
+              + ", ".join(f"{name} {ms:.2f} ms" for name, ms in shares)
+              + f"; all four {sum(ms for _, ms in shares):.2f} ms", flush=True)
     print(f"  grab-to-ack, steady: {_summary(steady)}", flush=True)
     print(f"  grab-to-ack, first {WARMUP:.0f} s: {_summary(warm)}", flush=True)
 
@@ -161,9 +382,14 @@ async def main_async() -> None:
     base.SERVICE_SECONDS = WARMUP + PLAY_SECONDS
     base.CONNECT_SECONDS, base.DRAIN_SECONDS = 25.0, 15.0
     print(f"paced Trucker tables: 4 bots each, one move per {PACE_SECONDS} s (±50 %), {WARMUP:.0f} s warm-up "
-          f"then {PLAY_SECONDS:.0f} s measured per size; load average now {os.getloadavg()[0]:.1f}", flush=True)
+          f"then {PLAY_SECONDS:.0f} s measured per size; bots on the {CLIENT} client; load average now "
+          f"{os.getloadavg()[0]:.1f}", flush=True)
     for tables in SIZES:
-        await one_size(tables)
+        if BEFORE:
+            await one_size(tables, f"before ({BEFORE}): ", BEFORE)
+            await one_size(tables, "after (this checkout): ")
+        else:
+            await one_size(tables)
 
 
 def main() -> None:

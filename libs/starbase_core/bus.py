@@ -61,11 +61,12 @@ def nats_servers(url: str) -> list[str]:
 
 async def connect_nats(url: str, *, name: str = "starbase", attempts: int = 30,
                        first_delay: float = 0.2, max_delay: float = 2.0, auth: NatsAuth | None = None,
-                       attempt_timeout: float = 10.0) -> NATS:
+                       attempt_timeout: float = 10.0, no_echo: bool = False) -> NATS:
     """Connect, retrying the first connection; once connected nats-py reconnects by itself.
     `auth`: this service's credentials and TLS (None: an open server, as in tests). Each attempt is
     cut off after `attempt_timeout` seconds: nats-py can wait for ever on a failed TLS handshake (a
-    plain client meeting a TLS-only server)."""
+    plain client meeting a TLS-only server). `no_echo`: the server never delivers this connection's
+    own publishes to its own subscriptions."""
     servers = nats_servers(url)     # nats-py wants a list: a comma string would be read as one bad URL
     delay, last_error = first_delay, None
     for attempt in range(1, attempts + 1):
@@ -74,7 +75,7 @@ async def connect_nats(url: str, *, name: str = "starbase", attempts: int = 30,
             # gets two quick tries here, our loop does the backoff, and unlimited reconnects start once connected.
             connection = await asyncio.wait_for(nats.connect(
                 servers, name=name, connect_timeout=2, max_reconnect_attempts=1, reconnect_time_wait=0.1,
-                error_cb=_log_error, **(auth.options() if auth else {}),
+                error_cb=_log_error, no_echo=no_echo, **(auth.options() if auth else {}),
             ), attempt_timeout)
             connection.options["allow_reconnect"] = True
             connection.options["max_reconnect_attempts"] = -1

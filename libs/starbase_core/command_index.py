@@ -17,6 +17,7 @@ bound: an index dropped is rebuilt by the next read of its stream.
 from __future__ import annotations
 
 import bisect
+import functools
 import hashlib
 import itertools
 import operator
@@ -33,6 +34,9 @@ MARK_EVERY = 32     # seqs between two marks of an index
 COLLIDED = -1       # a digest shared by two command ids of one stream: look the id up in the stream itself
 
 
+# A command's id is digested up to three times on its way in (looked up before the decision, looked up
+# again by the append, learnt after it): the recent ones are kept.
+@functools.lru_cache(maxsize=4096)
 def command_digest(command_id: str) -> int:
     return int.from_bytes(hashlib.blake2b(command_id.encode(), digest_size=8).digest(), "big")
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import time as _clock
 from datetime import datetime, timezone
 from typing import Any, Iterable
 
@@ -46,14 +47,28 @@ def check_command_id(command_id: str | None) -> str | None:
     return command_id
 
 
+# Built once: `json.dumps` with any option builds a new encoder on every call, and every envelope
+# sealed is encoded twice (its hash, the stored payload). Same options, so the same bytes.
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+_COMPACT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
+
 def canonical_json(value: Any) -> bytes:
     """The one byte form hashes are taken over: sorted keys, no spaces, UTF-8."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                      allow_nan=False).encode()
+    return _CANONICAL.encode(value).encode()
+
+
+_this_second: tuple[int, str] = (-1, "")     # (a UTC second, its "YYYY-MM-DDTHH:MM:SS")
 
 
 def utc_now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="microseconds").replace("+00:00", "Z")
+    """Now, as `datetime.now(timezone.utc).isoformat(timespec="microseconds")` with a Z: the date and
+    time of the second are formatted once a second, as each command sealed asks for the time."""
+    global _this_second
+    seconds, nanoseconds = divmod(_clock.time_ns(), 1_000_000_000)
+    if seconds != _this_second[0]:
+        _this_second = (seconds, datetime.fromtimestamp(seconds, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S"))
+    return f"{_this_second[1]}.{nanoseconds // 1000:06d}Z"
 
 
 class NewEvent(BaseModel):
@@ -99,7 +114,7 @@ def seal_to_json(stream: str, events: Iterable[NewEvent], *, last_seq: int, last
     """`seal`, and the JSON list of the envelopes' fields (as `model_dump` orders them) a store keeps,
     made from the same dicts rather than dumped back out of the models."""
     sealed = _sealed_fields(stream, events, last_seq, last_hash, command_id, None)
-    payload = json.dumps(sealed, separators=(",", ":"), ensure_ascii=False).encode()
+    payload = _COMPACT.encode(sealed).encode()
     return [Envelope.model_construct(**fields) for fields in sealed], payload
 
 

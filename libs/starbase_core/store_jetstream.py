@@ -39,7 +39,8 @@ no second write. The cases, one by one:
   checkpoint must only ever come from a store's own `checkpoint`.
 
 Cost of an append on a stream this instance knows to its end: one publish (fsynced by the server), no
-read, no other write. Reads: `jetstream_reader.DirectReader` (batched direct gets on one subscription).
+read, no other write. Reads: `jetstream_reader.DirectReader` (batched direct gets on one subscription);
+publishes: `jetstream_publish.AckedPublisher` (acks on one subscription).
 """
 from __future__ import annotations
 
@@ -54,6 +55,7 @@ from pydantic import TypeAdapter
 from starbase_core.bus import NatsAuth, connect_nats
 from starbase_core.command_index import COLLIDED, StreamCheckpoint, StreamIndex, StreamIndexes
 from starbase_core.envelope import Envelope, NewEvent, check_command_id, check_stream_name, seal_to_json
+from starbase_core.jetstream_publish import AckedPublisher
 from starbase_core.jetstream_reader import DirectReader
 from starbase_core.store import EmptyAppend, StoreError, WrongExpectedSeq
 
@@ -79,6 +81,7 @@ class JetStreamEventStore:
         self._js = connection.jetstream()
         self._owns_connection = owns_connection
         self._reader = DirectReader(connection, name)
+        self._publisher = AckedPublisher(connection)
         self._indexes = StreamIndexes(index_capacity)
 
     @classmethod
@@ -117,6 +120,7 @@ class JetStreamEventStore:
             await self._nc.drain()
         elif not self._nc.is_closed:
             await self._reader.close()
+            await self._publisher.close()
 
     # ---- the port ---------------------------------------------------------------------------------
 
@@ -147,16 +151,16 @@ class JetStreamEventStore:
                                            command_id=command_id)
             try:
                 # No `stream=` (a second stored header): JetStream lets only this stream hold its subjects.
-                ack = await self._js.publish(subject, payload, headers={EXPECTED_LAST: str(index.where)})
+                stored_in, js_seq = await self._publisher.publish(subject, payload, {EXPECTED_LAST: str(index.where)})
             except BadRequestError as error:
                 if error.err_code != WRONG_LAST_SEQUENCE:
                     raise
                 await self._read_to_end(stream, subject, index, exact=True)   # who got in first?
                 refused = True
                 continue
-            if ack.stream != self.name:
-                raise StoreError(f"{subject} was stored in stream {ack.stream}, not {self.name}")
-            self._indexes.learn(index, ack.seq, sealed)
+            if stored_in != self.name:
+                raise StoreError(f"{subject} was stored in stream {stored_in}, not {self.name}")
+            self._indexes.learn(index, js_seq, sealed)
             return sealed
 
     async def find_command(self, stream: str, command_id: str, *,

@@ -60,8 +60,8 @@ class GameCache:
         if slot is None:
             slot = self._slots[game_id] = Slot()
             self._evict_idle()
+            CACHED_GAMES.set(len(self._slots))     # only a new slot changes the count (a locked write)
         self._slots.move_to_end(game_id)
-        CACHED_GAMES.set(len(self._slots))
         return slot
 
     async def record(self, slot: Slot, game_id: str, *, catch_up: bool) -> GameRecord:

@@ -5,6 +5,7 @@ call; the adjudicator knows only the SHA-256 of each caller's secret and the met
 (`ADJUDICATOR_CALLERS_FILE`, see `starbase_core.callers`). No or an unknown secret: UNAUTHENTICATED; a
 known caller asking for a method it may not: PERMISSION_DENIED. Either way the servicer never runs,
 so nothing is decided, stored or revealed. The refusal says what is wrong, never what was sent.
+A caller allowed Submit may call SubmitStream (the same commands, over one stream).
 """
 from __future__ import annotations
 
@@ -19,10 +20,26 @@ REFUSED = Counter("adjudicator_calls_refused_total", "gRPC calls refused before 
 BEARER = "bearer "
 
 
-def _refuse(code: grpc.StatusCode, message: str) -> grpc.RpcMethodHandler:
+# A method that is the same permission as another: a stream of Submits is Submit.
+SAME_AS = {"SubmitStream": "Submit"}
+
+
+def _refuse(code: grpc.StatusCode, message: str, shape: grpc.RpcMethodHandler | None = None) -> grpc.RpcMethodHandler:
+    """A handler that refuses the call, of the refused method's shape (a streaming method refused by a
+    unary handler would be served as unary: its request read as one message)."""
     async def refuse(request, context):
         await context.abort(code, message)
 
+    async def refuse_stream(requests, context):
+        await context.abort(code, message)
+        yield  # never reached: makes this an async generator, as a streaming reply's handler is
+
+    if shape is not None and shape.response_streaming:
+        if shape.request_streaming:
+            return grpc.stream_stream_rpc_method_handler(refuse_stream)
+        return grpc.unary_stream_rpc_method_handler(refuse_stream)
+    if shape is not None and shape.request_streaming:
+        return grpc.stream_unary_rpc_method_handler(refuse)
     return grpc.unary_unary_rpc_method_handler(refuse)
 
 
@@ -32,18 +49,20 @@ class CallerGuard(grpc.aio.ServerInterceptor):
 
     async def intercept_service(self, continuation, handler_call_details):
         method = handler_call_details.method.rsplit("/", 1)[-1]
+        handler = await continuation(handler_call_details)     # only looks the method up: nothing runs
         header = dict(handler_call_details.invocation_metadata or ()).get("authorization", "")
         if not isinstance(header, str) or not header.lower().startswith(BEARER):
             REFUSED.labels("missing").inc()
             return _refuse(grpc.StatusCode.UNAUTHENTICATED,
-                           "this call carries no caller secret: send `authorization: Bearer <secret>`")
+                           "this call carries no caller secret: send `authorization: Bearer <secret>`", handler)
         caller = identify(self._callers, header[len(BEARER):].strip())
         if caller is None:
             REFUSED.labels("unknown").inc()
             log.warning("adjudicator_unknown_caller", method=method)
-            return _refuse(grpc.StatusCode.UNAUTHENTICATED, "this caller secret is not known to the adjudicator")
-        if not caller.may_call(method):
+            return _refuse(grpc.StatusCode.UNAUTHENTICATED, "this caller secret is not known to the adjudicator",
+                           handler)
+        if not caller.may_call(SAME_AS.get(method, method)):
             REFUSED.labels("forbidden").inc()
             log.warning("adjudicator_forbidden_call", caller=caller.name, method=method)
-            return _refuse(grpc.StatusCode.PERMISSION_DENIED, f"{caller.name} may not call {method}")
-        return await continuation(handler_call_details)
+            return _refuse(grpc.StatusCode.PERMISSION_DENIED, f"{caller.name} may not call {method}", handler)
+        return handler

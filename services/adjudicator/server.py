@@ -25,6 +25,16 @@ log = structlog.get_logger(__name__)
 
 # Failures of the store or the bus, not of the command: the caller may retry with the same command id.
 TRANSIENT = (StoreError, NatsError, ConnectionError, asyncio.TimeoutError)
+_READ_ALL = object()      # SubmitStream: the caller has sent its last request
+
+
+def _violation(error: Exception) -> "pb.RuleViolation | None":
+    """A rule violation (or a bad id) as the reply's violation; None for anything else."""
+    if isinstance(error, RuleViolation):
+        return pb.RuleViolation(code=error.code, message=error.message)
+    if isinstance(error, InvalidName):
+        return pb.RuleViolation(code="BAD_ID", message=str(error))
+    return None
 
 
 def _answers_with(reply):
@@ -35,10 +45,8 @@ def _answers_with(reply):
         async def wrapped(self, request, context):
             try:
                 return await handler(self, request, context)
-            except RuleViolation as error:
-                return reply(violation=pb.RuleViolation(code=error.code, message=error.message))
-            except InvalidName as error:
-                return reply(violation=pb.RuleViolation(code="BAD_ID", message=str(error)))
+            except (RuleViolation, InvalidName) as error:
+                return reply(violation=_violation(error))
             except TRANSIENT as error:
                 log.warning("adjudicator_transient_failure", rpc=handler.__name__, error=repr(error))
                 await context.abort(grpc.StatusCode.UNAVAILABLE, f"try again: {error!r}")
@@ -73,6 +81,60 @@ class AdjudicatorServicer(rpc.AdjudicatorServicer):
 
     @_answers_with(pb.EventsReply)
     async def Submit(self, request, context):
+        return await self._submit(request)
+
+    async def SubmitStream(self, requests, context):
+        """Each request as Submit, concurrently; each reply with its request's `call`. A store or bus
+        failure ends the stream with UNAVAILABLE (the caller resends what was not answered); the
+        commands already being decided finish either way, so each is stored whole or not at all."""
+        loop = asyncio.get_running_loop()
+        replies: asyncio.Queue = asyncio.Queue()
+        running: set[asyncio.Task] = set()      # holds the tasks while they run
+
+        async def answer(request) -> None:
+            try:
+                reply = await self._submit(request)
+            except (RuleViolation, InvalidName) as error:
+                reply = pb.EventsReply(violation=_violation(error))
+            except TRANSIENT as error:          # the stream ends; the caller retries, as after Submit
+                log.warning("adjudicator_transient_failure", rpc="SubmitStream", error=repr(error))
+                replies.put_nowait((grpc.StatusCode.UNAVAILABLE, f"try again: {error!r}"))
+                return
+            except Exception as error:          # a bug: the stream ends as Submit's call would (UNKNOWN)
+                log.exception("adjudicator_submit_failed", rpc="SubmitStream")
+                replies.put_nowait((grpc.StatusCode.UNKNOWN, f"unexpected error: {error!r}"))
+                return
+            reply.call = request.call
+            replies.put_nowait(reply)
+
+        async def read() -> None:
+            nonlocal asked
+            try:
+                async for request in requests:
+                    running.add(task := loop.create_task(answer(request)))
+                    task.add_done_callback(running.discard)
+                    asked += 1          # before its reply can be queued: nothing awaits in between
+            finally:
+                replies.put_nowait(_READ_ALL)
+
+        asked = answered = 0
+        reader = loop.create_task(read())
+        try:
+            read_all = False
+            while not (read_all and answered == asked):
+                item = await replies.get()
+                if item is _READ_ALL:
+                    read_all = True
+                elif isinstance(item, tuple):
+                    await context.abort(*item)
+                else:
+                    answered += 1
+                    yield item
+            await reader        # a failed read of the requests ends the call with its error
+        finally:
+            reader.cancel()
+
+    async def _submit(self, request) -> "pb.EventsReply":
         if not request.command_id:
             raise RuleViolation("MISSING_COMMAND_ID", "every command needs a command_id")
         stored, turn = await self.adjudicator.submit_with_turn(

@@ -75,7 +75,7 @@ class Adjudicator:
         check_new_game(engine, players, options)   # before the vault keeps a seed for a game that cannot start
         new = open_game(engine, players, options, await self.vault.get_or_create(game_id))
         try:
-            with tracing.tracer().start_as_current_span("store.append"):
+            with tracing.span("store.append"):
                 stored = await self.store.append(stream, tracing.stamp(new), expected_seq=0, command_id=command_id)
         except WrongExpectedSeq:
             raise RuleViolation("GAME_EXISTS", f"game {game_id} already exists") from None
@@ -166,7 +166,7 @@ class Adjudicator:
             raise
         try:
             events = tracing.stamp(decision.events)     # the trace's ids, before the append's own span
-            with tracing.tracer().start_as_current_span("store.append"):
+            with tracing.span("store.append"):
                 stored = await self.store.append(stream, events, expected_seq=record.last_seq, command_id=command_id)
         except WrongExpectedSeq:
             CONFLICT.inc()

@@ -53,6 +53,7 @@ log = structlog.get_logger(__name__)
 BOT_GAMES = "trucker:botgames"        # the games whose bot seats the service builds for
 FALLBACK_LEVEL = "normal"             # a level the engine has no bot for is played at this one
 MIN_LEASE_SECONDS = 3.0
+SCAN_PAGE = 64                        # listed games read per tick (`BotSeats.tick`)
 
 # Renew or give up a lease only while this replica holds it (another may have taken it since).
 _RENEW = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0"
@@ -93,6 +94,8 @@ class BotSeats:
         self.held: set[str] = set()               # games whose lease this replica holds
         self.folded: dict[str, Folded] = {}       # each held game, folded as far as read
         self._idle_until: dict[str, float] = {}   # games not building: when to look again
+        self._cursor = 0                          # where the next tick reads the list on (SSCAN)
+        self._seen: set[str] = set()              # the games listed, as far as this pass has read
         self._renew = redis.register_script(_RENEW)
         self._release = redis.register_script(_RELEASE)
 
@@ -109,11 +112,23 @@ class BotSeats:
                 await self._let_go(game)
 
     async def tick(self) -> None:
-        """One move (at most) for every unfinished bot seat of every listed game this replica holds."""
-        games = await self.redis.smembers(BOT_GAMES)
-        for game in self.held - set(games):
-            await self._let_go(game)
-        await asyncio.gather(*(self._tick_game(game) for game in games))
+        """One move (at most) for every unfinished bot seat of every listed game this replica holds.
+
+        The list is read a page at a time (SSCAN, SCAN_PAGE games a tick, going on from where the last
+        tick stopped), not whole: each tick costs a replica its own games and one page, however many
+        games every replica together serves. The games this replica holds are played every tick; the
+        others are tried for their lease when their page comes round (a game whose replica died is taken
+        over within one pass of the list after its lease expires). A small list is one page: read whole
+        every tick, as before."""
+        cursor, page = await self.redis.sscan(BOT_GAMES, self._cursor, count=SCAN_PAGE)
+        self._cursor = int(cursor)
+        page = set(page)
+        self._seen |= page
+        if self._cursor == 0:       # a whole pass: what this replica holds and the list no longer has
+            for game in self.held - self._seen:
+                await self._let_go(game)
+            self._seen = set()
+        await asyncio.gather(*(self._tick_game(game) for game in self.held | page))
 
     async def _tick_game(self, game: str) -> None:
         now = asyncio.get_running_loop().time()

@@ -1,9 +1,10 @@
 """Every public change of a table reaches every connection of the table, on every replica, through NATS.
 
 The replica whose relay stored events publishes them on `<prefix>.events.<game>` and hands them to its
-own connections at once, from the envelopes in hand. Each replica with connections at that table
+own connections at once, from the envelopes in hand (its NATS connection takes no echo of its own
+publishes). Each replica with connections at that table
 subscribes once per table and hands the events to its connections in seq order; a message whose events
-it delivered already (its own, come back; header `Trucker-Last-Seq`) is dropped before it is parsed. A gap (a replica died between storing and publishing, or a message was dropped) is filled from the
+it delivered already (header `Trucker-Last-Seq`) is dropped before it is parsed. A gap (a replica died between storing and publishing, or a message was dropped) is filled from the
 event store before going on, so no connection ever misses or reorders an event; duplicates (two relays
 publishing the same batch) are dropped by seq.
 """
@@ -103,6 +104,7 @@ class TableHub:
     def __init__(self, nc: NATS, store: EventStore, prefix: str = "trucker"):
         self.nc, self.store, self.prefix = nc, store, prefix
         self._tables: dict[str, _Table] = {}
+        self._later: set[asyncio.Future] = set()     # deliveries waiting for a table's lock (`publish`)
 
     def subject(self, game: str) -> str:
         return f"{self.prefix}.events.{game}"
@@ -115,13 +117,27 @@ class TableHub:
         headers = {**(tracing.headers() or {}), LAST_SEQ: str(envelopes[-1].seq)}
         await self.nc.publish(self.subject(game), _ENVELOPES.dump_json(envelopes), headers=headers)
         table = self._tables.get(game)
-        # Only when they follow what the table delivered and nothing else is filling it (a join, a gap
-        # read from the store): the relay must not wait here. Otherwise the message, when it comes back,
-        # delivers them as any replica's would.
-        if table is not None and envelopes[0].seq <= table.last + 1 and not table.lock.locked():
+        if table is None:
+            return
+        # At once when they follow what the table delivered and nothing else is filling it (a join, a
+        # gap read from the store). Otherwise the relay must not wait here: they are delivered once the
+        # table's lock is free, after what fills it now (a gap before them is read from the store then).
+        if envelopes[0].seq <= table.last + 1 and not table.lock.locked():
             with tracing.span_from_headers(headers, "push", **{"starbase.stream": game_stream(game),
                                                                "starbase.seq": envelopes[-1].seq}):
                 await self._fill(game, table, envelopes)
+        else:
+            task = asyncio.ensure_future(self._fill_later(game, table, envelopes, headers))
+            self._later.add(task)
+            task.add_done_callback(self._later.discard)
+
+    async def _fill_later(self, game: str, table: "_Table", envelopes: list[Envelope], headers: dict) -> None:
+        try:
+            with tracing.span_from_headers(headers, "push", **{"starbase.stream": game_stream(game),
+                                                               "starbase.seq": envelopes[-1].seq}):
+                await self._fill(game, table, envelopes)
+        except Exception:  # as a message's delivery: one table's trouble must not stop the others
+            log.exception("fanout_failed", game=game)
 
     async def join(self, game: str, viewer: str | None, after: int, round_shown: int = 0,
                    building: bool = False) -> Listener:
