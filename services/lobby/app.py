@@ -155,6 +155,9 @@ class Measure:
 
     def __init__(self, app):
         self.app = app
+        # The labelled series, looked up once each: `labels()` checks and joins its values on every call.
+        self._latency: dict[tuple[str, str], object] = {}
+        self._requests: dict[tuple[str, str, int], object] = {}
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -171,6 +174,12 @@ class Measure:
             await self.app(scope, receive, send_noting_status)
         finally:
             # The router sets the matched route in this same scope on the way in.
-            path = getattr(scope.get("route"), "path", "unmatched")
-            LATENCY.labels(scope["method"], path).observe(time.perf_counter() - started)
-            REQUESTS.labels(scope["method"], path, str(status)).inc()
+            path, method = getattr(scope.get("route"), "path", "unmatched"), scope["method"]
+            latency = self._latency.get((method, path))
+            if latency is None:
+                latency = self._latency[method, path] = LATENCY.labels(method, path)
+            latency.observe(time.perf_counter() - started)
+            answered = self._requests.get((method, path, status))
+            if answered is None:
+                answered = self._requests[method, path, status] = REQUESTS.labels(method, path, str(status))
+            answered.inc()

@@ -19,6 +19,10 @@ from lobby.exceptions import error_body
 
 MAX_DEPTH = 64                      # far deeper than any command or option set; recursion stays shallow
 BODY_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
+# The scope key of a body that passed: its value, as `json.loads(body)` gives it (valid UTF-8 without a
+# BOM parses the same as text or as bytes), so a lean route need not parse it again.
+PARSED = "starbase.body_json"
+_UNPARSED = object()
 
 
 class MalformedJson(ValueError):
@@ -52,9 +56,11 @@ class BodyGate:
                 break
         body = b"".join(m.get("body", b"") for m in chunks)
         if body.strip() and scope.get("method") in BODY_METHODS:
-            refusal = check_json_body(headers.get(b"content-type", b""), body)
+            refusal, value = _parse(headers.get(b"content-type", b""), body)
             if refusal is not None:
                 return await self._refuse(scope, send, *refusal)
+            if value is not _UNPARSED:
+                scope[PARSED] = value   # the command route takes it from here rather than parse it again
         pending = iter(chunks)
 
         async def replay():
@@ -69,24 +75,30 @@ class BodyGate:
 
 def check_json_body(content_type: bytes, body: bytes) -> tuple[int, str, str] | None:
     """None when the body is JSON the app can take, else (status, code, message)."""
+    return _parse(content_type, body)[0]
+
+
+def _parse(content_type: bytes, body: bytes) -> tuple[tuple[int, str, str] | None, object]:
+    """(the refusal or None, the body's value when it parsed and passed, else `_UNPARSED`)."""
     media = content_type.split(b";")[0].strip().lower()
     if media != b"application/json" and not media.endswith(b"+json"):
         shown = media.decode("latin-1") or "none"
-        return 415, "UNSUPPORTED_MEDIA_TYPE", f"send JSON with 'Content-Type: application/json' (got {shown})"
+        return (415, "UNSUPPORTED_MEDIA_TYPE", f"send JSON with 'Content-Type: application/json' (got {shown})"), \
+            _UNPARSED
     try:
         value = json.loads(body.decode("utf-8"), parse_constant=_no_constant)
         _check(value, 0)
     except UnicodeDecodeError:
-        return 400, "MALFORMED_JSON", "the request body is not valid UTF-8"
+        return (400, "MALFORMED_JSON", "the request body is not valid UTF-8"), _UNPARSED
     except RecursionError:
-        return 400, "MALFORMED_JSON", f"the request body nests deeper than {MAX_DEPTH} levels"
+        return (400, "MALFORMED_JSON", f"the request body nests deeper than {MAX_DEPTH} levels"), _UNPARSED
     except MalformedJson as problem:
-        return 400, "MALFORMED_JSON", str(problem)
+        return (400, "MALFORMED_JSON", str(problem)), _UNPARSED
     except json.JSONDecodeError:
-        return None                 # plain syntax errors: FastAPI reports them as MALFORMED_JSON itself
+        return None, _UNPARSED      # plain syntax errors: FastAPI reports them as MALFORMED_JSON itself
     except ValueError as problem:   # e.g. an integer of more than 4300 digits
-        return 400, "MALFORMED_JSON", f"the request body is not JSON this server takes: {problem}"[:300]
-    return None
+        return (400, "MALFORMED_JSON", f"the request body is not JSON this server takes: {problem}"[:300]), _UNPARSED
+    return None, value
 
 
 def _no_constant(name: str):

@@ -22,13 +22,13 @@ from __future__ import annotations
 import inspect
 import json
 import re
-from dataclasses import replace
 
 from fastapi import FastAPI, Request
 from fastapi.routing import APIRoute
 from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
+from lobby.bodygate import PARSED
 from lobby.router import router
 from lobby.schemas import CommandIn, CommandOut
 
@@ -52,6 +52,7 @@ class CommandRoute:
     def __init__(self, app, owner: FastAPI):
         self.app, self.owner = app, owner
         self.route = command_route()
+        self._handlers: dict[type, object] = {}      # error class → the app's handler for it (or None)
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http" or scope["method"] != "POST" or scope.get("root_path") \
@@ -78,7 +79,7 @@ class CommandRoute:
         runtime = self.owner.state.lobby
         try:
             client = scope.get("client")
-            player = replace(await runtime.accounts.authenticate(token), address=client[0] if client else "unknown")
+            player = await runtime.accounts.authenticate(token, client[0] if client else "unknown")
             await runtime.hit_command(player)
             command_id, events = await runtime.games.submit(player, game_id, command.command, command.command_id,
                                                             command.seat)
@@ -97,14 +98,22 @@ class CommandRoute:
 
     def _handler(self, error: Exception):
         """The app's handler for this error, as Starlette's exception middleware finds it (by class, most
-        specific first); `Exception`'s own is the outermost middleware's, so it is not taken here."""
-        handlers = self.owner.exception_handlers
-        for kind in type(error).__mro__:
-            if kind is Exception:
-                return None
-            if kind in handlers:
-                return handlers[kind]
-        return None
+        specific first); `Exception`'s own is the outermost middleware's, so it is not taken here. Found
+        once per class of error (refusals are common: a move out of turn, a rate limit)."""
+        kind = type(error)
+        try:
+            return self._handlers[kind]
+        except KeyError:
+            pass
+        handlers, found = self.owner.exception_handlers, None
+        for base in kind.__mro__:
+            if base is Exception:
+                break
+            if base in handlers:
+                found = handlers[base]
+                break
+        self._handlers[kind] = found
+        return found
 
 
 def _take(scope, chunks: list[dict]) -> tuple[str, CommandIn] | None:
@@ -126,10 +135,17 @@ def _take(scope, chunks: list[dict]) -> tuple[str, CommandIn] | None:
     token = token.strip()
     if scheme.lower() != "bearer" or not token:
         return None
-    body = b"".join(message.get("body", b"") for message in chunks)
-    if not body:
-        return None
     try:
-        return token, CommandIn.model_validate(json.loads(body))
-    except (ValueError, ValidationError):         # JSONDecodeError and UnicodeDecodeError are ValueErrors
+        value = scope[PARSED]                   # the body gate's parse of this very body
+    except KeyError:
+        body = b"".join(message.get("body", b"") for message in chunks)
+        if not body:
+            return None
+        try:
+            value = json.loads(body)
+        except ValueError:                      # JSONDecodeError and UnicodeDecodeError are ValueErrors
+            return None
+    try:
+        return token, CommandIn.model_validate(value)
+    except (ValueError, ValidationError):
         return None

@@ -2,7 +2,6 @@
 token, checked against the account on every call), the caller's address and role."""
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -46,7 +45,7 @@ async def current_player(request: Request, _scheme: Annotated[object, Depends(be
     if token is None:
         raise NotAuthenticated("send your access token as 'Authorization: Bearer <token>' "
                                "(log in with POST /sessions)")
-    return replace(await request.app.state.lobby.accounts.authenticate(token), address=client_address(request))
+    return await request.app.state.lobby.accounts.authenticate(token, client_address(request))
 
 
 async def optional_player(request: Request, _scheme: Annotated[object, Depends(bearer)]) -> Identity | None:
@@ -54,7 +53,7 @@ async def optional_player(request: Request, _scheme: Annotated[object, Depends(b
     token = _token(request)
     if token is None:
         return None
-    return replace(await request.app.state.lobby.accounts.authenticate(token), address=client_address(request))
+    return await request.app.state.lobby.accounts.authenticate(token, client_address(request))
 
 
 async def moderator(player: Annotated[Identity, Depends(current_player)]) -> Identity:

@@ -115,8 +115,9 @@ class AccountService:
         await self.personal.erase_player(account.player_id)    # chat, reports, notification settings
         await self.directory.erase(account)
 
-    async def authenticate(self, token: str) -> Identity:
-        """The identity behind an access token, checked against the account as every replica sees it."""
+    async def authenticate(self, token: str, address: str = "") -> Identity:
+        """The identity behind an access token, checked against the account as every replica sees it;
+        `address`: where the request came from (the limits' exemption is by address)."""
         claims = self.sessions.signer.verify_access(token)
         account = await self.directory.account(claims.player_id)
         if account is None:
@@ -125,7 +126,7 @@ class AccountService:
             raise Forbidden("this account is banned", "BANNED")
         if account.epoch != claims.epoch or self.sessions.revoked(claims.family):
             raise InvalidToken("this token was revoked (logged out): log in again", "TOKEN_REVOKED")
-        return Identity(account.player_id, account.name, account.role, account.guest, claims.family)
+        return Identity(account.player_id, account.name, account.role, account.guest, claims.family, address)
 
     async def _account(self, who: Identity) -> Account:
         account = await self.directory.get(who.player_id)

@@ -21,6 +21,7 @@ from starbase_core.connections import redis_options
 
 from lobby.config import LobbySettings
 from lobby.exceptions import RateLimited
+from lobby.leanredis import LeanRedis
 
 # KEYS: one list per window. ARGV: now, then each window's amount and seconds. Returns 0 and "" when
 # counted; else the index of the first full window and the seconds until it has room (nothing counted).
@@ -63,10 +64,17 @@ class RateLimits:
         self._owned = redis is None
         self.redis = redis or Redis.from_url(settings.redis_url, decode_responses=True, **redis_options(settings))
         self._prefix = settings.lobby_limits_prefix
-        self._hit = self.redis.register_script(_HIT)
+        self._lean = LeanRedis.like(self.redis)     # every command counts here: the cheap way
+        self._hit = LeanRedis.script(self.redis, self._lean, _HIT)
         self._items: dict[str, list[RateLimitItem]] = {
             name: parse_many(getattr(settings, f"lobby_limit_{name}")) for name in WHAT}
         self._exempt = settings.exempt_networks()
+        # Per limit, worked out once (every command asks): each window's key tail, and the script's
+        # arguments after the time (each window's amount and seconds).
+        self._tails = {name: [f"{item.amount}/{item.get_expiry()}" for item in items]
+                       for name, items in self._items.items()}
+        self._windows = {name: [value for item in items for value in (item.amount, item.get_expiry())]
+                         for name, items in self._items.items()}
 
     def exempt(self, address: str | None) -> bool:
         if not self._exempt or not address:
@@ -82,16 +90,16 @@ class RateLimits:
         return any(ip in network for network in self._exempt)
 
     def _keys(self, name: str, key: str) -> list[str]:
-        return [f"{self._prefix}:rate:{name}:{key}:{item.amount}/{item.get_expiry()}" for item in self._items[name]]
+        head = f"{self._prefix}:rate:{name}:{key}:"
+        return [head + tail for tail in self._tails[name]]
 
     async def hit(self, name: str, key: str, address: str | None = None) -> None:
         """Count one `name` for `key`, or raise RateLimited (then nothing is counted)."""
         if self.exempt(address):
             return
-        items = self._items[name]
-        windows = [value for item in items for value in (item.amount, item.get_expiry())]
-        full, wait = await self._hit(keys=self._keys(name, key), args=[time.time(), *windows])
+        full, wait = await self._hit(keys=self._keys(name, key), args=[time.time(), *self._windows[name]])
         if int(full):
+            items = self._items[name]
             item = items[int(full) - 1]
             seconds = math.ceil(max(1.0, float(wait)))
             raise RateLimited(f"too many {WHAT[name]}: at most {item.amount} per {_per(item)}; "
@@ -101,6 +109,8 @@ class RateLimits:
         await self.redis.delete(*self._keys(name, key))
 
     async def close(self) -> None:
+        if self._lean is not None:
+            await self._lean.close()
         if self._owned:
             await self.redis.aclose()
 

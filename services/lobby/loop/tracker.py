@@ -36,6 +36,7 @@ import structlog
 
 from starbase_core.gamestream import game_stream
 
+from lobby.leanredis import LeanRedis
 from lobby.loop.turns import Step, Turn, TurnIndex, next_turn
 from starbase_core.supervise import cancel_and_wait
 
@@ -53,11 +54,13 @@ TOLD_KEPT = 64                  # replies kept per game until a look folds them
 
 # One round trip each way, as a command's look is on every command's path (benchmarks/bench_lobby_cpu.py).
 # KEYS: the turn, its claim. ARGV: the seq wanted, a claim token, the claim's ms. Returns the turn
-# held (or nil) and 1 when this look claimed the work (only when what is held is older than the seq).
+# held (or nil) and 1 when this look claimed the work (only when what is held is older than the seq);
+# run again with the same token (a retry after a lost connection), the claim is still this look's.
 _HELD_OR_CLAIM = """
 local held = redis.call('GET', KEYS[1])
 if held and cjson.decode(held)['seq'] >= tonumber(ARGV[1]) then return {held, 0} end
 local claimed = redis.call('SET', KEYS[2], ARGV[2], 'NX', 'PX', ARGV[3])
+if not claimed then claimed = redis.call('GET', KEYS[2]) == ARGV[2] end
 return {held or false, claimed and 1 or 0}
 """
 # KEYS: the turn[, the claim to release]. ARGV: its seq, its JSON, its time to live. 1: stored; else
@@ -90,14 +93,17 @@ class TurnTracker:
         self._told: dict[str, dict[int, Told]] = {}          # game → its replies by their first seq
         self._in_flight: dict[str, int] = {}                 # game → this replica's commands awaiting a reply
         self._replied: dict[str, asyncio.Future] = {}        # game → woken by the next reply
-        self._store_if_newer = redis.register_script(_STORE_IF_NEWER)
-        self._held_or_claim = redis.register_script(_HELD_OR_CLAIM)
+        self._lean = LeanRedis.like(redis)          # a look per command: the cheap way
+        self._store_if_newer = LeanRedis.script(redis, self._lean, _STORE_IF_NEWER)
+        self._held_or_claim = LeanRedis.script(redis, self._lean, _HELD_OR_CLAIM)
 
     def key(self, game_id: str) -> str:
         return f"{self.prefix}:turn:{{{game_id}}}"
 
     async def stop(self) -> None:
         await cancel_and_wait(list(self._workers.values()))
+        if self._lean is not None:
+            await self._lean.close()
 
     def seen(self, game_id: str, seq: int) -> None:
         """The game has reached `seq`: look at its turn (once per burst of envelopes)."""
