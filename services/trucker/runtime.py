@@ -27,7 +27,7 @@ from trucker.auth import Authenticator
 from trucker.bot_seats import BotSeats
 from trucker.fanout import TableHub
 from trucker.relay import Relay
-from trucker.script_line import ScriptLine
+from starbase_core.script_line import ScriptLine
 from trucker.settings import TruckerSettings
 from trucker.tables import TableService
 from trucker.warehouse import RedisWarehouse

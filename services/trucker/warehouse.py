@@ -16,7 +16,7 @@ from redis.asyncio import Redis
 
 from starbase_core.envelope import NewEvent
 
-from trucker.script_line import ScriptLine
+from starbase_core.script_line import ScriptLine
 
 SCRIPTS = ("commit", "facts", "open", "stop", "decided", "snapshot", "relay_read", "drop")
 

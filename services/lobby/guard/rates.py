@@ -21,7 +21,7 @@ from starbase_core.connections import redis_options
 
 from lobby.config import LobbySettings
 from lobby.exceptions import RateLimited
-from lobby.leanredis import LeanRedis
+from starbase_core.script_line import LineScript, ScriptLine
 
 # KEYS: one list per window. ARGV: now, then each window's amount and seconds. Returns 0 and "" when
 # counted; else the index of the first full window and the seconds until it has room (nothing counted).
@@ -64,8 +64,8 @@ class RateLimits:
         self._owned = redis is None
         self.redis = redis or Redis.from_url(settings.redis_url, decode_responses=True, **redis_options(settings))
         self._prefix = settings.lobby_limits_prefix
-        self._lean = LeanRedis.like(self.redis)     # every command counts here: the cheap way
-        self._hit = LeanRedis.script(self.redis, self._lean, _HIT)
+        self._line = ScriptLine(self.redis)         # every command counts here: the cheap way
+        self._hit = LineScript(self._line, _HIT, attempts=3)
         self._items: dict[str, list[RateLimitItem]] = {
             name: parse_many(getattr(settings, f"lobby_limit_{name}")) for name in WHAT}
         self._exempt = settings.exempt_networks()
@@ -109,8 +109,7 @@ class RateLimits:
         await self.redis.delete(*self._keys(name, key))
 
     async def close(self) -> None:
-        if self._lean is not None:
-            await self._lean.close()
+        await self._line.aclose()
         if self._owned:
             await self.redis.aclose()
 

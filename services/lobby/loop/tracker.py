@@ -36,7 +36,7 @@ import structlog
 
 from starbase_core.gamestream import game_stream
 
-from lobby.leanredis import LeanRedis
+from starbase_core.script_line import LineScript, ScriptLine
 from lobby.loop.turns import Step, Turn, TurnIndex, next_turn
 from starbase_core.supervise import cancel_and_wait
 
@@ -93,17 +93,16 @@ class TurnTracker:
         self._told: dict[str, dict[int, Told]] = {}          # game → its replies by their first seq
         self._in_flight: dict[str, int] = {}                 # game → this replica's commands awaiting a reply
         self._replied: dict[str, asyncio.Future] = {}        # game → woken by the next reply
-        self._lean = LeanRedis.like(redis)          # a look per command: the cheap way
-        self._store_if_newer = LeanRedis.script(redis, self._lean, _STORE_IF_NEWER)
-        self._held_or_claim = LeanRedis.script(redis, self._lean, _HELD_OR_CLAIM)
+        self._line = ScriptLine(redis)              # a look per command: the cheap way
+        self._store_if_newer = LineScript(self._line, _STORE_IF_NEWER, attempts=3)
+        self._held_or_claim = LineScript(self._line, _HELD_OR_CLAIM, attempts=3)
 
     def key(self, game_id: str) -> str:
         return f"{self.prefix}:turn:{{{game_id}}}"
 
     async def stop(self) -> None:
         await cancel_and_wait(list(self._workers.values()))
-        if self._lean is not None:
-            await self._lean.close()
+        await self._line.aclose()
 
     def seen(self, game_id: str, seq: int) -> None:
         """The game has reached `seq`: look at its turn (once per burst of envelopes)."""

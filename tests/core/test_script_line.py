@@ -1,4 +1,4 @@
-"""The moves' script calls pipelined on one Redis connection (`trucker.script_line`), on a real Redis:
+"""The moves' script calls pipelined on one Redis connection (`starbase_core.script_line`), on a real Redis:
 every caller gets its own reply, whatever else is in flight, fails or is cancelled, and a lost
 connection fails only the calls on it."""
 from __future__ import annotations
@@ -11,7 +11,7 @@ from redis.exceptions import ConnectionError, ResponseError
 
 from starbase_core.servers import RedisServer
 
-from trucker.script_line import ScriptLine
+from starbase_core.script_line import ScriptLine
 
 pytestmark = pytest.mark.integration
 
@@ -26,6 +26,13 @@ return {ARGV[1], tonumber(ARGV[2])}
 async def _echo(line: ScriptLine, redis: Redis, key: str, text: str, number: int):
     script = redis.register_script(ECHO)
     return await line.evalsha(script.sha, script.script, [key], [text, number])
+
+
+@pytest.fixture
+async def redis(redis_url):
+    client = Redis.from_url(redis_url, decode_responses=True)
+    yield client
+    await client.aclose()
 
 
 @pytest.fixture

@@ -1,36 +1,44 @@
-"""The moves' script calls, pipelined on one Redis connection.
+"""Lua script calls pipelined on one Redis connection: the Trucker moves' scripts, the lobby's rate
+limits and turn look on every command.
 
-Redis runs one command at a time, so a pool of connections buys a move nothing over one connection
-that carries every move's script call in turn; what the pool costs is in this process: redis-py checks a
+Redis runs one command at a time, so a pool of connections buys a call nothing over one connection
+that carries every call in turn; what the pool costs is in this process: redis-py checks a
 connection out and back in (a condition, a timeout, a readiness probe of the socket) around every call,
-and opens a new connection (a TCP handshake, and until now a package-metadata parse) whenever more moves
-are in flight than it has connections, which is when the service is busiest. Here each call writes its
-command and waits for its reply; one reader takes the replies off the connection in the order the
-commands were written (Redis answers in that order) and hands each to its caller. About 75 µs of CPU a
-call against 240 µs through the pool (`benchmarks/bench_trucker_paced.py` measures the service's).
+its script object wraps each call in its retry and event hooks, and it opens a new connection (a TCP
+handshake) whenever more calls are in flight than it has connections, which is when a service is
+busiest. Here each call writes its command (packed by hiredis) and waits for its reply; one reader
+takes the replies off the connection in the order the commands were written (Redis answers in that
+order) and hands each to its caller. 30-50 µs of CPU a call against 170-210 µs through redis-py's
+script and pool. The connection itself is redis-py's, made from the client's pool settings (address,
+database, ACL user and password, TLS, decoding), so it connects exactly as the client would.
 
-Failure is as with the pool: if the connection breaks, every call waiting on it raises ConnectionError
-(the move may or may not have been applied; its resend, with the same command id, is applied at most
-once) and the next call opens a new connection. A script Redis does not know (a restarted Redis) is sent
-again whole (EVAL). A caller cancelled after writing its command leaves its reply to be read and dropped.
+Failure is as with the pool: if the connection breaks or a reply is overdue (the pool's socket
+timeout), every call waiting on it raises ConnectionError and the next call opens a new connection.
+A Trucker move's call is not made again here (the move may or may not have been applied; its resend,
+with the same command id, is applied at most once); a `LineScript` made with `attempts` > 1 is, for
+scripts safe to run twice. A script Redis does not know (a restarted Redis) is sent again whole
+(EVAL). A caller cancelled after writing its command leaves its reply to be read and dropped.
 """
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from collections import deque
 
 import hiredis
 from redis.asyncio import Redis
-from redis.exceptions import ConnectionError, NoScriptError, ResponseError
+from redis.asyncio.connection import AbstractConnection
+from redis.exceptions import AuthenticationError, ConnectionError, NoScriptError, ResponseError
 
 
+BACKOFF = 0.05             # seconds before a LineScript's second attempt, doubled for each later one
 DEFAULT_TIMEOUT = 5.0      # seconds a call may wait for its reply (redis-py's socket timeout, if none set)
 
 
 class ScriptLine:
     def __init__(self, redis: Redis):
         self._pool = redis.connection_pool      # its settings: address, user, password, TLS, decoding
-        self._connection = None
+        self._connection: AbstractConnection | None = None
         self._opening: asyncio.Future | None = None
         self._reader: asyncio.Task | None = None
         self._waiting: deque[asyncio.Future] = deque()
@@ -74,7 +82,7 @@ class ScriptLine:
                 raise
         return await waiter
 
-    def _overdue(self, connection) -> None:
+    def _overdue(self, connection: AbstractConnection) -> None:
         """The pool's socket timeout, kept by one timer for the whole line (not a timer, nor a timeout,
         around every call): the oldest call unanswered that long means Redis is gone or stuck, and every
         call on the line fails. Calls are answered in order, so only the oldest needs looking at."""
@@ -87,7 +95,7 @@ class ScriptLine:
         else:
             self._watchdog = asyncio.get_running_loop().call_later(late, self._overdue, connection)
 
-    async def _open(self):
+    async def _open(self) -> AbstractConnection:
         if self._connection is not None:
             return self._connection
         if self._opening is None:
@@ -99,7 +107,7 @@ class ScriptLine:
             if self._opening is opening and opening.done():
                 self._opening = None
 
-    async def _connect(self):
+    async def _connect(self) -> AbstractConnection:
         # No socket timeout on the connection itself: the reader waits for replies as long as the line is
         # idle (with one it would drop an idle line every few seconds), and redis-py would wrap every
         # write and read in a timeout task. `_overdue` keeps the limit per call instead.
@@ -109,7 +117,7 @@ class ScriptLine:
         self._reader = asyncio.ensure_future(self._read(connection))
         return connection
 
-    async def _read(self, connection) -> None:
+    async def _read(self, connection: AbstractConnection) -> None:
         while connection is self._connection:
             try:
                 reply = await connection.read_response()
@@ -133,7 +141,7 @@ class ScriptLine:
             else:
                 waiter.set_result(reply)
 
-    def _broken(self, connection, error: BaseException) -> None:
+    def _broken(self, connection: AbstractConnection, error: BaseException) -> None:
         """Fail every call waiting on `connection` and let the next call open a new one."""
         if connection is not self._connection:
             return
@@ -162,3 +170,24 @@ class ScriptLine:
         if connection is not None:
             await connection.disconnect()
 
+
+class LineScript:
+    """A Lua script on a line, called as redis-py's `Script` is: `await script(keys=[...], args=[...])`.
+    `attempts`: how many times a call is made when the connection is lost under it (redis-py's clients
+    retry so too); only for a script that may run twice (a rate-limit hit counted twice at worst)."""
+
+    def __init__(self, line: ScriptLine, text: str, attempts: int = 1):
+        self.line, self.text, self.attempts = line, text, attempts
+        self.sha = hashlib.sha1(text.encode()).hexdigest()
+
+    async def __call__(self, keys=(), args=()) -> object:
+        keys, args, delay = list(keys), list(args), BACKOFF
+        for _ in range(self.attempts - 1):
+            try:
+                return await self.line.evalsha(self.sha, self.text, keys, args)
+            except AuthenticationError:
+                raise                           # (a ConnectionError to redis-py) a wrong password stays wrong
+            except ConnectionError:
+                await asyncio.sleep(delay)
+                delay *= 2
+        return await self.line.evalsha(self.sha, self.text, keys, args)

@@ -1,13 +1,13 @@
-"""The lobby's lean Redis connection (`lobby.leanredis`, its command path's scripts) over mutual TLS as
-its ACL user, made `like` the redis-py client the lobby builds from its settings: it gets through with
-the CA and the lobby's certificate, and not without a certificate of that CA."""
+"""A script line (`starbase_core.script_line`, the lobby's command path and the Trucker moves) over mutual
+TLS as the lobby's ACL user, made from the redis-py client the lobby builds from its settings: it gets
+through with the CA and the lobby's certificate, and not with a certificate of another CA."""
 from __future__ import annotations
 
 import pytest
 from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from lobby.leanredis import LeanRedis, LeanScript
+from starbase_core.script_line import LineScript, ScriptLine
 from starbase_core.config import CoreSettings
 from starbase_core.connections import redis_options
 from starbase_core.provision import new_secret
@@ -27,21 +27,20 @@ async def test_the_lean_connection_speaks_mutual_tls_as_the_lobby_user(pki, tmp_
         settings = CoreSettings(tls_ca_file=files.ca_file, tls_cert_file=files.cert_file, tls_key_file=files.key_file,
                                 redis_url=server.url, redis_username="lobby", redis_password_file=str(password_file))
         client = Redis.from_url(server.url, decode_responses=True, **redis_options(settings))
-        lean = LeanRedis.like(client)
-        assert lean is not None and lean.tls is not None
+        line = ScriptLine(client)
         try:
-            count = LeanScript(lean, COUNT)
+            count = LineScript(line, COUNT)
             assert [await count(keys=["limits:tls"]) for _ in range(2)] == ["1", "2"]
             assert await client.get("limits:tls") == "2"
         finally:
-            await lean.close()
+            await line.aclose()
             await client.aclose()
         stranger_files = pki("stranger")
-        stranger = LeanRedis.like(Redis.from_url(server.url, decode_responses=True, username="lobby", password=password,
+        stranger = ScriptLine(Redis.from_url(server.url, decode_responses=True, username="lobby", password=password,
                                                  ssl_ca_certs=files.ca_file, ssl_certfile=stranger_files.cert_file,
                                                  ssl_keyfile=stranger_files.key_file))
         try:
             with pytest.raises(RedisConnectionError):
-                await LeanScript(stranger, COUNT)(keys=["limits:tls"])
+                await LineScript(stranger, COUNT)(keys=["limits:tls"])
         finally:
-            await stranger.close()
+            await stranger.aclose()
