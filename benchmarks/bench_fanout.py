@@ -34,6 +34,7 @@ import socket
 import tempfile
 import time
 from pathlib import Path
+from unittest.mock import patch
 from urllib.parse import urlsplit
 
 import httpx
@@ -304,11 +305,10 @@ def _client_loop():
 
 def measure(services: str = "") -> None:
     """One lobby on a stack of its own: `services`, a copy of older ones, or this checkout's."""
-    saved = {name: os.environ.get(name) for name in ("PYTHONPATH", "ADJUDICATOR_PROTO_DIR")}
-    if services:            # found before the installed packages (the editable finder comes last)
-        os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [services, saved["PYTHONPATH"]]))
-        os.environ["ADJUDICATOR_PROTO_DIR"] = str(Path(services).resolve().parent / "proto")
-    try:
+    with patch.dict(os.environ):            # PYTHONPATH and the proto directory as they were, after
+        if services:        # found before the installed packages (the editable finder comes last)
+            os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [services, os.environ.get("PYTHONPATH")]))
+            os.environ["ADJUDICATOR_PROTO_DIR"] = str(Path(services).resolve().parent / "proto")
         with tempfile.TemporaryDirectory(prefix="bench-fanout-") as work, NatsServer() as nats, \
                 RedisServer() as redis, Stack(nats, redis, 1, Path(work)) as stack:
             print(f"{'before (' + services + ')' if services else 'this lobby'}: one game, N anonymous spectator "
@@ -317,12 +317,6 @@ def measure(services: str = "") -> None:
                   f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
             with asyncio.Runner(loop_factory=_client_loop()) as runner:
                 runner.run(run(stack, stack.children["lobby0"].pid))
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
 
 
 def main() -> None:

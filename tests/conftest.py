@@ -82,6 +82,16 @@ def redis_url() -> Iterator[str]:
 
 
 @pytest.fixture
+async def redis(redis_url):
+    """A client of the session's Redis (replies decoded), closed after the test."""
+    from redis.asyncio import Redis
+
+    client = Redis.from_url(redis_url, decode_responses=True)
+    yield client
+    await client.aclose()
+
+
+@pytest.fixture
 def nats_cluster() -> Iterator[NatsCluster]:
     """A 3-node NATS JetStream cluster of the test's own on loopback (`.url` is what NATS_URL takes);
     the test may kill and restart its nodes (`starbase_core.cluster`)."""

@@ -29,13 +29,6 @@ async def _echo(line: ScriptLine, redis: Redis, key: str, text: str, number: int
 
 
 @pytest.fixture
-async def redis(redis_url):
-    client = Redis.from_url(redis_url, decode_responses=True)
-    yield client
-    await client.aclose()
-
-
-@pytest.fixture
 async def line(redis):
     """A line on the test's Redis, closed after the test."""
     opened = ScriptLine(redis)

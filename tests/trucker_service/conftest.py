@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import pytest
-from redis.asyncio import Redis
 
 from starbase_core.seeds import MemorySeedVault
 from starbase_core.store_memory import MemoryEventStore
@@ -10,13 +9,6 @@ from trucker.relay import Relay
 from trucker.tables import TableService
 from trucker.warehouse import RedisWarehouse
 from tests.support.tracing_and_seeds import vault  # noqa: F401 (fixtures)
-
-
-@pytest.fixture
-async def redis(redis_url):
-    client = Redis.from_url(redis_url, decode_responses=True)
-    yield client
-    await client.aclose()
 
 
 @pytest.fixture
