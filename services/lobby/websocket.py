@@ -263,8 +263,9 @@ class Sockets:
 def _query(raw: bytes) -> Mapping[str, str]:
     """The URL's parameters, the last value of each kept. A crowd reconnecting asks with the same few
     query strings (`?after=<the seq it saw>`): each is parsed once (read-only: shared by those sockets).
-    One that may hold credentials (refused) is never kept."""
-    if b"token" in raw or b"ticket" in raw:
+    One that may hold credentials (refused) is never kept, nor one with a %-escape (a name spelt
+    `%74oken` is `token` once parsed)."""
+    if b"token" in raw or b"ticket" in raw or b"%" in raw:
         return _parsed(raw)
     return _parsed_once(raw)
 
