@@ -21,6 +21,10 @@ BENCH_FANOUT_BEFORE=<dir>: the same measurements are also made, just before, wit
 `git archive main services/lobby services/adjudicator proto | tar -x -C /tmp/old`, then
 BENCH_FANOUT_BEFORE=/tmp/old/services), each lobby on a stack of its own, so that the two are compared
 on the same machine's load.
+
+Then the largest N again on a stack with BENCH_FANOUT_SCALE_OUT lobby replicas (2; 0 or 1: not run),
+and as many adjudicators, the sockets dealt to them in turn as a load balancer would: the scale-out on
+one box (each replica sends to its share of the crowd); CPU and memory are the lobbies' together.
 """
 from __future__ import annotations
 
@@ -50,6 +54,7 @@ PACE = float(os.environ.get("BENCH_FANOUT_PACE", 0.25))
 CONNECTING = 200
 TIMEOUT = 60.0
 BEFORE = os.environ.get("BENCH_FANOUT_BEFORE", "")
+SCALE_OUT = int(os.environ.get("BENCH_FANOUT_SCALE_OUT", 2))
 
 
 def rss_kib(pid: int) -> int:
@@ -57,6 +62,14 @@ def rss_kib(pid: int) -> int:
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     return 0
+
+
+def lobbies_rss(pids: list[int]) -> int:
+    return sum(rss_kib(pid) for pid in pids)
+
+
+def lobbies_cpu(pids: list[int]) -> float:
+    return sum(cpu_seconds(pid) for pid in pids)
 
 
 def pick(samples: list[float], q: float) -> float:
@@ -151,29 +164,29 @@ async def commands(http, game_id: str, auth: dict, count: int) -> dict[int, floa
     return sent
 
 
-async def one_size(stack: Stack, http, lobby_pid: int, size: int, alone_cpu: float, index: int) -> None:
+async def one_size(stack: Stack, http, lobby_pids: list[int], size: int, alone_cpu: float, index: int) -> None:
     game_id, auth = await one_player_game(http, 10_000 + index)
-    url = stack.lobbies[0].replace("http", "ws", 1) + f"/games/{game_id}/ws"
+    urls = [lobby.replace("http", "ws", 1) + f"/games/{game_id}/ws" for lobby in stack.lobbies]
     last = (await http.get(f"/games/{game_id}/log", params={"limit": 1000})).json()["last_seq"]
     watchers = [Watcher() for _ in range(size)]
     gate = asyncio.Semaphore(CONNECTING)
     gc.collect()
     await asyncio.sleep(1.0)
-    rss_before = rss_kib(lobby_pid)
-    began, cpu_began = time.perf_counter(), cpu_seconds(lobby_pid)
-    await asyncio.wait_for(asyncio.gather(*(w.open(url, gate, last) for w in watchers)), TIMEOUT * 2)
+    rss_before = lobbies_rss(lobby_pids)
+    began, cpu_began = time.perf_counter(), lobbies_cpu(lobby_pids)
+    await asyncio.wait_for(asyncio.gather(*(w.open(urls[n % len(urls)], gate, last) for n, w in enumerate(watchers))), TIMEOUT * 2)
     connected = time.perf_counter() - began
-    connect_cpu_ms = (cpu_seconds(lobby_pid) - cpu_began) * 1000 / size
+    connect_cpu_ms = (lobbies_cpu(lobby_pids) - cpu_began) * 1000 / size
     await asyncio.sleep(2.0)                        # idle: presence and handshakes settle
-    per_socket_kib = (rss_kib(lobby_pid) - rss_before) / size
+    per_socket_kib = (lobbies_rss(lobby_pids) - rss_before) / size
 
-    cpu_before = cpu_seconds(lobby_pid)
+    cpu_before = lobbies_cpu(lobby_pids)
     sent = await commands(http, game_id, auth, EVENTS)
     deadline = time.perf_counter() + TIMEOUT
     final = max(sent)
     while any(w.last < final for w in watchers) and time.perf_counter() < deadline:
         await asyncio.sleep(0.05)
-    cpu = cpu_seconds(lobby_pid) - cpu_before
+    cpu = lobbies_cpu(lobby_pids) - cpu_before
     latencies = sorted(w.arrived[seq] - sent[seq] for w in watchers for seq in sent if seq in w.arrived)
     # The spread: from the first socket's push of an event to each other socket's, the fan-out alone.
     first = {seq: min((w.arrived[seq] for w in watchers if seq in w.arrived), default=0.0) for seq in sent}
@@ -184,10 +197,10 @@ async def one_size(stack: Stack, http, lobby_pid: int, size: int, alone_cpu: flo
     for watcher in watchers:                        # the whole crowd drops, then comes back where it was
         await watcher.close()
     await asyncio.sleep(1.0)
-    began, cpu_began = time.perf_counter(), cpu_seconds(lobby_pid)
-    await asyncio.wait_for(asyncio.gather(*(w.open(url, gate, final) for w in watchers)), TIMEOUT * 2)
+    began, cpu_began = time.perf_counter(), lobbies_cpu(lobby_pids)
+    await asyncio.wait_for(asyncio.gather(*(w.open(urls[n % len(urls)], gate, final) for n, w in enumerate(watchers))), TIMEOUT * 2)
     reconnected = time.perf_counter() - began
-    reconnect_cpu_ms = (cpu_seconds(lobby_pid) - cpu_began) * 1000 / size
+    reconnect_cpu_ms = (lobbies_cpu(lobby_pids) - cpu_began) * 1000 / size
     for watcher in watchers:
         await watcher.close()
 
@@ -268,7 +281,7 @@ def kernel_floor(size: int, rounds: int = 20) -> float:
     return (ended.user + ended.system - began.user - began.system) / (size * rounds) * 1e6
 
 
-async def run(stack: Stack, lobby_pid: int) -> None:
+async def run(stack: Stack, lobby_pids: list[int], sizes: list[int]) -> None:
     print(f"the feed's own work per (socket × event), frames discarded (no syscall): "
           f"{await in_process():.2f} µs; the rest of µs/push below is the kernel's send (on loopback it "
           f"also delivers to the reader, charged to the lobby)")
@@ -278,19 +291,19 @@ async def run(stack: Stack, lobby_pid: int) -> None:
                                  limits=httpx.Limits(keepalive_expiry=2.0)) as http:
         game_id, auth = await one_player_game(http, 0)
         await commands(http, game_id, auth, 3)                  # warm the path
-        before, began = cpu_seconds(lobby_pid), time.perf_counter()
+        before, began = lobbies_cpu(lobby_pids), time.perf_counter()
         await commands(http, game_id, auth, EVENTS)
-        alone_cpu, took = cpu_seconds(lobby_pid) - before, time.perf_counter() - began
-        before = cpu_seconds(lobby_pid)
+        alone_cpu, took = lobbies_cpu(lobby_pids) - before, time.perf_counter() - began
+        before = lobbies_cpu(lobby_pids)
         await asyncio.sleep(took)                               # the lobby's own background work, idle
-        idle_cpu = cpu_seconds(lobby_pid) - before
+        idle_cpu = lobbies_cpu(lobby_pids) - before
         print(f"lobby CPU per command, nobody watching: {alone_cpu * 1000 / EVENTS:.2f} ms, "
               f"{max(0.0, alone_cpu - idle_cpu) * 1000 / EVENTS:.2f} ms less its idle background "
               f"({EVENTS} commands, one per {PACE:.2f} s)")
         print(f"  {'sockets':>6} {'connect s':>9} {'reconnect s':>11} {'CPU ms/(re)connect':>13} {'KiB/idle':>8} "
               f"{'p50 ms':>8} {'p99 ms':>8} {'spread p99':>10} {'µs/push':>9} {'missing':>8}")
-        for index, size in enumerate(SIZES):
-            await one_size(stack, http, lobby_pid, size, alone_cpu, index)
+        for index, size in enumerate(sizes):
+            await one_size(stack, http, lobby_pids, size, alone_cpu, index)
 
 
 def _client_loop():
@@ -303,20 +316,20 @@ def _client_loop():
     return uvloop.new_event_loop
 
 
-def measure(services: str = "") -> None:
-    """One lobby on a stack of its own: `services`, a copy of older ones, or this checkout's."""
+def measure(services: str = "", lobbies: int = 1, sizes: list[int] = SIZES) -> None:
+    """`lobbies` replicas on a stack of their own: `services`, a copy of older ones, or this checkout's."""
     with patch.dict(os.environ):            # PYTHONPATH and the proto directory as they were, after
         if services:        # found before the installed packages (the editable finder comes last)
             os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [services, os.environ.get("PYTHONPATH")]))
             os.environ["ADJUDICATOR_PROTO_DIR"] = str(Path(services).resolve().parent / "proto")
         with tempfile.TemporaryDirectory(prefix="bench-fanout-") as work, NatsServer() as nats, \
-                RedisServer() as redis, Stack(nats, redis, 1, Path(work)) as stack:
-            print(f"{'before (' + services + ')' if services else 'this lobby'}: one game, N anonymous spectator "
+                RedisServer() as redis, Stack(nats, redis, lobbies, Path(work)) as stack:
+            print(f"{'before (' + services + ')' if services else 'this lobby'} ×{lobbies}: one game, N anonymous spectator "
                   f"sockets, {EVENTS} events each (command → push p50/p99 over every socket and event; spread: "
                   f"after the event's first push; µs/push: lobby CPU per socket × event); load average "
                   f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
             with asyncio.Runner(loop_factory=_client_loop()) as runner:
-                runner.run(run(stack, stack.children["lobby0"].pid))
+                runner.run(run(stack, [stack.children[f"lobby{n}"].pid for n in range(lobbies)], sizes))
 
 
 def main() -> None:
@@ -327,6 +340,8 @@ def main() -> None:
     if BEFORE:
         measure(BEFORE)
     measure()
+    if SCALE_OUT > 1:
+        measure(lobbies=SCALE_OUT, sizes=SIZES[-1:])
 
 
 if __name__ == "__main__":
