@@ -30,6 +30,11 @@ ANSWER_TIMEOUT = 10.0
 PAUSE = 0.05          # between moves: a bounded pace per player
 
 
+def _code(answer: dict) -> str | None:
+    """A refusal's code (`{"kind": "error", "error": {"code": …}}`); None for an acknowledgement."""
+    return (answer.get("error") or {}).get("code") if answer.get("kind") == "error" else None
+
+
 class Table:
     """What the bots of one table know together: the components they left face up."""
 
@@ -69,7 +74,7 @@ class TruckerPlayer:
         command_id = f"{self.player_id}:{client_id}"
         for _ in range(RESENDS):
             answer = await self._send(op, fields, client_id)
-            if answer is None or answer.get("code") in AGAIN:
+            if answer is None or _code(answer) in AGAIN:
                 if stop.is_set():
                     break
                 await asyncio.sleep(0.3)
@@ -79,8 +84,9 @@ class TruckerPlayer:
                 self.journal.record(TRUCKER, self.game_id, command_id, ACKNOWLEDGED, seqs)
                 self._learn_from(op, answer["events"])
             else:
-                self.journal.record(TRUCKER, self.game_id, command_id, REFUSED, code=answer["error"]["code"])
-                self._learn(answer["error"]["code"], fields)
+                code = _code(answer) or ""
+                self.journal.record(TRUCKER, self.game_id, command_id, REFUSED, code=code)
+                self._learn(code, fields)
             return
         self.journal.record(TRUCKER, self.game_id, command_id, UNANSWERED)
 
