@@ -329,11 +329,27 @@ async def _steady_cpu(bots: list, pids: dict[str, int]) -> dict[str, float | int
     await asyncio.sleep(max(0.0, PacedBot.started + WARMUP - time.monotonic()))
     processes = {"service": _service_pids(), "bots": [os.getpid()], **{name: [pid] for name, pid in pids.items()}}
     before = {name: sum(map(base._cpu_seconds, found)) for name, found in processes.items() if found}
+    waited = {name: sum(map(_run_queue_seconds, found)) for name, found in processes.items() if found}
     acked = sum(bot.acked for bot in bots)
     await asyncio.sleep(PLAY_SECONDS)
     after = {name: sum(map(base._cpu_seconds, found)) for name, found in processes.items() if found}
     moves = max(1, sum(bot.acked for bot in bots) - acked)
-    return {"moves": moves, **{name: (after[name] - before[name]) / moves for name in before}}
+    return {"moves": moves, **{name: (after[name] - before[name]) / moves for name in before},
+            "waited": {name: (sum(map(_run_queue_seconds, processes[name])) - waited[name]) / PLAY_SECONDS
+                       for name in waited}}
+
+
+def _run_queue_seconds(pid: int) -> float:
+    """How long the process's threads have waited, runnable, for a CPU (Linux schedstat), in seconds:
+    on a shared machine, the part of its latency that is nobody's code."""
+    total = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/schedstat") as stat:
+                total += int(stat.read().split()[1])
+        except (FileNotFoundError, IndexError):
+            continue
+    return total / 1e9
 
 
 async def one_size(tables: int, label: str = "", service_dir: str | None = None, replicas: int = 1) -> None:
@@ -393,6 +409,8 @@ async def one_size(tables: int, label: str = "", service_dir: str | None = None,
         print(f"  CPU per acknowledged move in the steady {PLAY_SECONDS:.0f} s ({steady_cpu['moves']} moves): "
               + ", ".join(f"{name} {ms:.2f} ms" for name, ms in shares)
               + f"; all four {sum(ms for _, ms in shares):.2f} ms", flush=True)
+        print("  waiting for a CPU (runnable, not running; seconds per second of the steady window): "
+              + ", ".join(f"{name} {share:.2f}" for name, share in steady_cpu["waited"].items()), flush=True)
     print(f"  grab-to-ack, steady: {_summary(steady)}", flush=True)
     print(f"  grab-to-ack, first {WARMUP:.0f} s: {_summary(warm)}", flush=True)
     lags = [seconds for at, seconds in bots_lags if window[0] <= at <= window[1]]
