@@ -51,7 +51,7 @@ def create_app(settings: TruckerSettings) -> FastAPI:
             log.info("trucker_stopped")
 
     app = FastAPI(title="Starbase Trucker", lifespan=lifespan)
-    app.add_middleware(ServerSend)      # innermost of the middleware stack's own wrapping: see the class
+    app.add_middleware(ServerSend)      # sees the server's own `send` (see the class)
 
     async def ready() -> bool:
         return await app.state.runtime.ready()
@@ -92,8 +92,10 @@ _DIRECT = ("conn", "transport", "writable", "disconnected", "close_sent", "hands
 
 
 class ServerSend:
-    """Outermost ASGI layer: keeps the server's own `send` in a socket's scope. The layers between it and
-    the route (Starlette's exception middleware) wrap `send`, and the wrapper hides the protocol."""
+    """Keeps the server's own `send` in a socket's scope, for `server_protocol`. As an app middleware it
+    runs before Starlette's exception middleware, which wraps `send` (and the wrapper hides the
+    protocol); the layers before it pass a socket's `send` on as it is (the live test of
+    `test_direct_writes.py` fails if one ever stops doing so)."""
 
     def __init__(self, app) -> None:
         self.app = app
@@ -256,7 +258,7 @@ class Connection:
         return True
 
     def _send(self, item: dict) -> None:
-        # Answers go through the same queue as events, so the one writer keeps the socket's order.
+        # Answers go the events' way (at once, or queued behind what waits), so the socket keeps their order.
         self.listener.push(item)
 
     @observe.move               # each socket message is a trace of its own
