@@ -50,6 +50,9 @@ SIZES = [int(n) for n in os.environ.get("BENCH_TRUCKER_PACED_TABLES", "25,100,25
 PLAY_SECONDS = float(os.environ.get("BENCH_TRUCKER_PACED_SECONDS", 10))
 BEFORE = os.environ.get("BENCH_TRUCKER_PACED_BEFORE")      # another `trucker` package to compare with
 CLIENT = os.environ.get("BENCH_TRUCKER_PACED_CLIENT", "lean")
+REPLICAS = [int(n) for n in os.environ.get("BENCH_TRUCKER_PACED_REPLICAS", "1").split(",")]
+PROBE = os.environ.get("BENCH_TRUCKER_PACED_PROBE", "") not in ("", "0")
+LAG_TICK = 0.005
 
 
 class PacedBot(base.SocketBot):
@@ -293,19 +296,28 @@ def _service_from(directory: str | None):
             os.environ["PYTHONPATH"] = before
 
 
-def _service_pid() -> int | None:
-    """The service process this bench started (a child running `-m trucker`)."""
-    me = os.getpid()
+def _service_pids() -> list[int]:
+    """The service processes this bench started (children running `-m trucker`)."""
+    me, found = os.getpid(), []
     for task in os.listdir(f"/proc/{me}/task"):
         with open(f"/proc/{me}/task/{task}/children") as children:
             for pid in children.read().split():
                 try:
                     with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
                         if b"-m\0trucker" in cmdline.read():
-                            return int(pid)
+                            found.append(int(pid))
                 except FileNotFoundError:
                     continue
-    return None
+    return found
+
+
+async def _bots_lag(lags: list[tuple[float, float]]) -> None:
+    """The bots' own event loop's lag (how late a 5 ms timer wakes): a late bot loop reads its acks late,
+    and that delay would count in grab-to-ack as the service's."""
+    while True:
+        asked = time.perf_counter()
+        await asyncio.sleep(LAG_TICK)
+        lags.append((time.monotonic(), time.perf_counter() - asked - LAG_TICK))
 
 
 async def _steady_cpu(bots: list, pids: dict[str, int]) -> dict[str, float | int]:
@@ -315,18 +327,37 @@ async def _steady_cpu(bots: list, pids: dict[str, int]) -> dict[str, float | int
     while PacedBot.started is None:
         await asyncio.sleep(0.05)
     await asyncio.sleep(max(0.0, PacedBot.started + WARMUP - time.monotonic()))
-    processes = {"service": _service_pid(), "bots": os.getpid(), **pids}
-    before = {name: base._cpu_seconds(pid) for name, pid in processes.items() if pid}
+    processes = {"service": _service_pids(), "bots": [os.getpid()], **{name: [pid] for name, pid in pids.items()}}
+    before = {name: sum(map(base._cpu_seconds, found)) for name, found in processes.items() if found}
+    waited = {name: sum(map(_run_queue_seconds, found)) for name, found in processes.items() if found}
     acked = sum(bot.acked for bot in bots)
     await asyncio.sleep(PLAY_SECONDS)
-    after = {name: base._cpu_seconds(pid) for name, pid in processes.items() if pid}
+    after = {name: sum(map(base._cpu_seconds, found)) for name, found in processes.items() if found}
     moves = max(1, sum(bot.acked for bot in bots) - acked)
-    return {"moves": moves, **{name: (after[name] - before[name]) / moves for name in before}}
+    return {"moves": moves, **{name: (after[name] - before[name]) / moves for name in before},
+            "waited": {name: (sum(map(_run_queue_seconds, processes[name])) - waited[name]) / PLAY_SECONDS
+                       for name in waited}}
 
 
-async def one_size(tables: int, label: str = "", service_dir: str | None = None) -> None:
+def _run_queue_seconds(pid: int) -> float:
+    """How long the process's threads have waited, runnable, for a CPU (Linux schedstat), in seconds:
+    on a shared machine, the part of its latency that is nobody's code."""
+    total = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/schedstat") as stat:
+                total += int(stat.read().split()[1])
+        except (FileNotFoundError, IndexError):
+            continue
+    return total / 1e9
+
+
+async def one_size(tables: int, label: str = "", service_dir: str | None = None, replicas: int = 1) -> None:
     PacedBot.started = None
     with tempfile.TemporaryDirectory() as scratch, NatsServer(workdir=scratch) as nats, RedisServer() as redis:
+        probe_files = [os.path.join(scratch, f"probe-{n}.json") for n in range(replicas)] if PROBE else None
+        bots_lags: list[tuple[float, float]] = []
+        lag_watch = asyncio.create_task(_bots_lag(bots_lags))
         store = await JetStreamEventStore.connect(nats.url)
         vault = await JetStreamSeedVault(store._nc).ensure()
         games = await base.create_games(store, vault, tables)
@@ -341,7 +372,9 @@ async def one_size(tables: int, label: str = "", service_dir: str | None = None)
         watch = asyncio.create_task(_servers_cpu(servers))
         steady_watch = asyncio.create_task(_steady_cpu(bots, servers))
         with _service_from(service_dir):
-            figures = await base.run_service(nats.url, redis.url, games, bot_class=make)
+            figures = await base.run_service(nats.url, redis.url, games, bot_class=make, replicas=replicas,
+                                             probe_files=probe_files)
+        lag_watch.cancel()
         if not watch.done():        # no bot ever moved
             watch.cancel()
         steady_cpu = steady_watch.result() if steady_watch.done() and not steady_watch.exception() else None
@@ -352,10 +385,12 @@ async def one_size(tables: int, label: str = "", service_dir: str | None = None)
         scripts = await _script_calls(redis.url) - scripts_before
         appends = (await store._js.stream_info(store.name)).state.messages - appends_before
         await store.close()
-    began = PacedBot.started or 0.0
+        began = PacedBot.started or 0.0
+        probes = [_read_probe(path) for path in probe_files or []]
+    window = (began + WARMUP, began + WARMUP + PLAY_SECONDS)
     warm = [lat for bot in bots for sent, lat in bot.timed if sent < began + WARMUP]
     steady = [lat for bot in bots for sent, lat in bot.timed if sent >= began + WARMUP]
-    print(f"{label}{tables} tables ({4 * tables} players): {figures['acked']} moves acknowledged "
+    print(f"{label}{tables} tables ({4 * tables} players, {replicas} service process{'es' if replicas > 1 else ''}): {figures['acked']} moves acknowledged "
           f"({figures['acked'] / figures['elapsed']:.0f}/s), {figures['refused']} refused, "
           f"{figures['failed_bots']} bots failed; service CPU {1000 * figures['cpu'] / max(1, figures['acked']):.2f} ms "
           f"per move ({figures['cpu'] / figures['elapsed']:.0%} of one core); the bots' own process "
@@ -374,8 +409,53 @@ async def one_size(tables: int, label: str = "", service_dir: str | None = None)
         print(f"  CPU per acknowledged move in the steady {PLAY_SECONDS:.0f} s ({steady_cpu['moves']} moves): "
               + ", ".join(f"{name} {ms:.2f} ms" for name, ms in shares)
               + f"; all four {sum(ms for _, ms in shares):.2f} ms", flush=True)
+        print("  waiting for a CPU (runnable, not running; seconds per second of the steady window): "
+              + ", ".join(f"{name} {share:.2f}" for name, share in steady_cpu["waited"].items()), flush=True)
     print(f"  grab-to-ack, steady: {_summary(steady)}", flush=True)
     print(f"  grab-to-ack, first {WARMUP:.0f} s: {_summary(warm)}", flush=True)
+    lags = [seconds for at, seconds in bots_lags if window[0] <= at <= window[1]]
+    if lags:
+        print(f"  the bots' event loop, steady: lag p99 {1000 * base.percentile(lags, .99):.1f}  max "
+              f"{1000 * max(lags):.1f} ms", flush=True)
+    for replica, samples in enumerate(probes):
+        _print_probe(f"replica {replica + 1} of {replicas}" if replicas > 1 else "the service", samples, window)
+
+
+def _read_probe(path: str) -> dict | None:
+    try:
+        with open(path) as found:
+            return json.load(found)
+    except FileNotFoundError:     # a service without the probe (an older checkout)
+        return None
+
+
+def _print_probe(name: str, samples: dict | None, window: tuple[float, float]) -> None:
+    """Where the service's time went in the steady window (`trucker.probe`)."""
+    if samples is None:
+        print(f"  {name}: no probe file (a service without `trucker.probe`)", flush=True)
+        return
+    from trucker.probe import summary
+    found = summary(samples, *window)
+
+    def short(figures: dict) -> str:
+        if not figures.get("count"):
+            return "none"
+        return (f"{figures['count']}× p50 {figures['p50_ms']:.1f} p99 {figures['p99_ms']:.1f} "
+                f"max {figures['max_ms']:.1f} ms")
+    lag = found["lag"]
+    print(f"  {name}, steady: loop lag {short(lag)} ({lag.get('over_10ms', 0)} over 10 ms, "
+          f"{lag.get('over_50ms', 0)} over 50 ms)", flush=True)
+    print("    GC pauses: " + "; ".join(f"gen {generation} {short(f)}" + (f", {1000 * f['total_s']:.0f} ms in all"
+                                                                          if f.get("count") else "")
+                                      for generation, f in found["gc"].items()), flush=True)
+    print("    GC CPU: " + "; ".join(f"gen {generation} {short(f)}" for generation, f in found["gc_cpu"].items()),
+          flush=True)
+    for stage in ("handled", "decide_commit", "relay_wait", "append", "fanout", "ack_queued"):
+        if stage in found["stages"]:
+            print(f"    {stage}: {short(found['stages'][stage])}", flush=True)
+    heap = found["heap"]
+    print(f"    heap at stop: {heap['tracked']} tracked objects ({heap['frozen']} frozen); "
+          + ", ".join(f"{kind} {count}" for kind, count in heap["top"][:6]), flush=True)
 
 
 async def main_async() -> None:
@@ -385,11 +465,12 @@ async def main_async() -> None:
           f"then {PLAY_SECONDS:.0f} s measured per size; bots on the {CLIENT} client; load average now "
           f"{os.getloadavg()[0]:.1f}", flush=True)
     for tables in SIZES:
-        if BEFORE:
-            await one_size(tables, f"before ({BEFORE}): ", BEFORE)
-            await one_size(tables, "after (this checkout): ")
-        else:
-            await one_size(tables)
+        for replicas in REPLICAS:
+            if BEFORE:
+                await one_size(tables, f"before ({BEFORE}): ", BEFORE, replicas)
+                await one_size(tables, "after (this checkout): ", replicas=replicas)
+            else:
+                await one_size(tables, replicas=replicas)
 
 
 def main() -> None:

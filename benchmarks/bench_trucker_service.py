@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 
 import websockets
 from redis.asyncio import BlockingConnectionPool, Redis
@@ -155,19 +156,29 @@ class SocketBot:
             await self._send(socket, "return")
 
 
-async def run_service(nats_url: str, redis_url: str, games: list[str], bot_class=SocketBot) -> dict:
-    port = free_port()
-    env = {**os.environ, "NATS_URL": nats_url, "REDIS_URL": redis_url, "TRUCKER_PORT": str(port),
-           "TRUCKER_TRUST_PLAYER_PARAM": "true", "LOG_LEVEL": "warning",
-           "INSECURE_DEV_MODE": "true", "METRICS_PORT": "0"}   # `?player=` and open servers: a benchmark
+async def run_service(nats_url: str, redis_url: str, games: list[str], bot_class=SocketBot,
+                      replicas: int = 1, probe_files: list[str] | None = None) -> dict:
+    """Play against `replicas` service processes, each table on the one its id hashes to (as a router
+    or the lobby's `realtime_url` would send it: a table's sockets on one replica). `probe_files`: one
+    path per replica for the service's `TRUCKER_PROBE_FILE` (where a move's time went)."""
+    ports = [free_port() for _ in range(replicas)]
     # BENCH_TRUCKER_PROFILE=<file>: run the service under cProfile (stats written on SIGUSR1, below).
     profile = os.environ.get("BENCH_TRUCKER_PROFILE")
     command = [__file__, "--serve-profiled", profile] if profile else ["-m", "trucker"]
-    child = subprocess.Popen([sys.executable, *command], env=env, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL)
+    children = []
+    for index, port in enumerate(ports):
+        env = {**os.environ, "NATS_URL": nats_url, "REDIS_URL": redis_url, "TRUCKER_PORT": str(port),
+               "TRUCKER_TRUST_PLAYER_PARAM": "true", "LOG_LEVEL": "warning",
+               "INSECURE_DEV_MODE": "true", "METRICS_PORT": "0"}   # `?player=` and open servers: a benchmark
+        if probe_files:
+            env["TRUCKER_PROBE_FILE"] = probe_files[index]
+        children.append(subprocess.Popen([sys.executable, *command], env=env, stdout=subprocess.DEVNULL,
+                                         stderr=subprocess.DEVNULL))
     try:
-        await _wait_ready(port)
-        bots = [bot_class(f"ws://127.0.0.1:{port}/tables/{game}/ws?player={player}", player)
+        for port in ports:
+            await _wait_ready(port)
+        bots = [bot_class(f"ws://127.0.0.1:{ports[replica_of(game, replicas)]}/tables/{game}/ws?player={player}",
+                          player)
                 for game in games for player in PLAYERS]
         start, deadline, connected = asyncio.Event(), [float("inf")], [0]
         tasks = []
@@ -180,8 +191,10 @@ async def run_service(nats_url: str, redis_url: str, games: list[str], bot_class
             await asyncio.sleep(0.05)
         print(f"  {connected[0]} of {len(bots)} bots connected in {time.monotonic() - waited:.1f} s", flush=True)
         if profile:
-            child.send_signal(signal.SIGUSR2)    # profile the play only, not the connections
-        cpu_before, bots_before = _cpu_seconds(child.pid), _cpu_seconds(os.getpid())
+            for child in children:
+                child.send_signal(signal.SIGUSR2)    # profile the play only, not the connections
+        cpu_before = sum(_cpu_seconds(child.pid) for child in children)
+        bots_before = _cpu_seconds(os.getpid())
         began = time.monotonic()
         deadline[0] = began + SERVICE_SECONDS
         start.set()
@@ -190,20 +203,29 @@ async def run_service(nats_url: str, redis_url: str, games: list[str], bot_class
             task.cancel()
         results = [t.exception() if not t.cancelled() and t.exception() else None for t in done]
         elapsed = time.monotonic() - began
-        cpu, bots_cpu = _cpu_seconds(child.pid) - cpu_before, _cpu_seconds(os.getpid()) - bots_before
+        cpu = sum(_cpu_seconds(child.pid) for child in children) - cpu_before
+        bots_cpu = _cpu_seconds(os.getpid()) - bots_before
         failed = sum(isinstance(r, Exception) for r in results) + len(late)
         latencies = [x for bot in bots for x in bot.latencies]
         acked = sum(bot.acked for bot in bots)
-        inside = await _time_inside(port)
+        inside = await _time_inside(ports[0])
         return {"elapsed": elapsed, "acked": acked, "refused": sum(bot.refused for bot in bots), "inside": inside,
                 "latencies": latencies, "failed_bots": failed, "cpu": cpu,
                 "bots_cpu": bots_cpu}
     finally:
         if profile:
-            child.send_signal(signal.SIGUSR1)
+            for child in children:
+                child.send_signal(signal.SIGUSR1)
             await asyncio.sleep(3)
-        child.terminate()
-        child.wait(30)
+        for child in children:
+            child.terminate()
+        for child in children:
+            child.wait(30)
+
+
+def replica_of(game: str, replicas: int) -> int:
+    """The replica serving a table: a stable hash of its id (Python's `hash` of a str changes per run)."""
+    return zlib.crc32(game.encode()) % replicas
 
 
 async def _time_inside(port: int) -> dict[str, float]:

@@ -14,6 +14,7 @@ from contextlib import asynccontextmanager
 
 import structlog
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
+from websockets.exceptions import InvalidState
 
 from starbase_core.gamestream import game_stream
 from starbase_core.health import health_router
@@ -50,6 +51,7 @@ def create_app(settings: TruckerSettings) -> FastAPI:
             log.info("trucker_stopped")
 
     app = FastAPI(title="Starbase Trucker", lifespan=lifespan)
+    app.add_middleware(ServerSend)      # sees the server's own `send` (see the class)
 
     async def ready() -> bool:
         return await app.state.runtime.ready()
@@ -80,6 +82,37 @@ def create_app(settings: TruckerSettings) -> FastAPI:
             CONNECTIONS.dec()
 
     return app
+
+
+SERVER_SEND = "trucker.server_send"      # scope key: the server's own ASGI send (`ServerSend`)
+# What `Connection.write_now` uses of the server's WebSocket protocol (uvicorn's sans-I/O one, what
+# `python -m trucker` runs): its websockets connection, transport and flow-control state.
+_DIRECT = ("conn", "transport", "writable", "disconnected", "close_sent", "handshake_complete",
+           "initial_response")
+
+
+class ServerSend:
+    """Keeps the server's own `send` in a socket's scope, for `server_protocol`. As an app middleware it
+    runs before Starlette's exception middleware, which wraps `send` (and the wrapper hides the
+    protocol); the layers before it pass a socket's `send` on as it is (the live test of
+    `test_direct_writes.py` fails if one ever stops doing so)."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "websocket":
+            scope[SERVER_SEND] = send
+        await self.app(scope, receive, send)
+
+
+def server_protocol(scope: dict):
+    """The server's WebSocket protocol behind a socket's scope, if it is one `write_now` can write to
+    directly; else None (another server: every message goes the ASGI way, the same bytes)."""
+    protocol = getattr(scope.get(SERVER_SEND), "__self__", None)
+    if protocol is None or not all(hasattr(protocol, name) for name in _DIRECT):
+        return None
+    return protocol
 
 
 def _after(raw: str | None) -> int | None:
@@ -119,6 +152,7 @@ class Connection:
         self.viewer = caller.player
         self.listener: Listener | None = None
         self.read: list = []
+        self._server = server_protocol(socket.scope)
 
     async def serve(self) -> None:
         folded = await self._welcome_state()
@@ -138,12 +172,15 @@ class Connection:
             # cyclic collector's full collections (at 100 tables, 400 whole games kept for nothing).
             self.read, folded = [], None
             writer = asyncio.create_task(self._write())
+            if self._server is not None:
+                self.listener.write_now = self.write_now
             while True:
                 raw = await self._receive()
                 if writer.done():
                     break
                 await self._handle(raw)
         finally:
+            self.listener.write_now = None
             if writer is not None:
                 writer.cancel()
             await self.runtime.hub.leave(self.game, self.listener)
@@ -185,21 +222,43 @@ class Connection:
         return message.get("text") if message.get("text") is not None else (message.get("bytes") or b"")
 
     async def _write(self) -> None:
+        """What could not be written at once (`write_now`), in order. While it holds a message taken off
+        the queue, nothing is written past it."""
+        listener = self.listener
         while True:
-            item = await self.listener.queue.get()
-            if isinstance(item, str):
-                await self.socket.send_text(item)
-            elif item.get("type") == "overflow":
-                await self.socket.close(CLOSE_TOO_SLOW)
-                return
-            elif item.get("type") == "close":       # after a message the client cannot go on from
-                await self.socket.close(item["code"])
-                return
-            else:
-                await self.socket.send_text(_json(item))
+            item = await listener.queue.get()
+            listener.writer_holding = True
+            try:
+                if isinstance(item, str):
+                    await self.socket.send_text(item)
+                elif item.get("type") == "overflow":
+                    await self.socket.close(CLOSE_TOO_SLOW)
+                    return
+                elif item.get("type") == "close":       # after a message the client cannot go on from
+                    await self.socket.close(item["code"])
+                    return
+                else:
+                    await self.socket.send_text(_json(item))
+            finally:
+                listener.writer_holding = False
+
+    def write_now(self, item: dict | str) -> bool:
+        """Write one message to the socket at once, as uvicorn's own send does it (`server_protocol`),
+        if the socket takes it now: open, and its transport under its high-water mark (else the writer
+        task waits for it). False: not written."""
+        server = self._server
+        if (server is None or server.disconnected or server.close_sent or not server.writable.is_set()
+                or not server.handshake_complete or server.initial_response is not None):
+            return False
+        try:
+            server.conn.send_text((item if isinstance(item, str) else _json(item)).encode())
+        except InvalidState:            # closing: the writer's send reports it the ASGI way
+            return False
+        server.transport.write(b"".join(server.conn.data_to_send()))
+        return True
 
     def _send(self, item: dict) -> None:
-        # Answers go through the same queue as events, so the one writer keeps the socket's order.
+        # Answers go the events' way (at once, or queued behind what waits), so the socket keeps their order.
         self.listener.push(item)
 
     @observe.move               # each socket message is a trace of its own

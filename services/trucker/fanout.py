@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 from dataclasses import dataclass, field
+from typing import Callable
 
 from pydantic import TypeAdapter
 
@@ -69,6 +70,14 @@ class Listener:
     # a move arriving before the socket is shown the end of a round is never played in the next one.
     round_shown: int = 0
     building_round: int | None = None
+    # The socket's way out at once (`api.Connection.write_now`): a message with nothing queued before it
+    # is written there and then, by whoever pushes it, instead of waking the socket's writer task for it
+    # (a task wake-up and the ASGI layers per frame, five frames a move, and a turn of the event loop
+    # before the ack leaves). It answers False when it cannot (the socket's buffer full, closing): then
+    # the message is queued, and everything after it too until the writer has caught up. None until the
+    # socket's writer runs (the welcome and the catch-up go first).
+    write_now: Callable[[dict | str], bool] | None = None
+    writer_holding: bool = False        # the writer took a message off the queue and has not written it
 
     def follow(self, envelope: Envelope) -> None:
         if envelope.type == "RoundStarted":
@@ -82,6 +91,9 @@ class Listener:
         """Queue a message for the socket: a dict, or text already encoded (shared by many listeners)."""
         if self.overflowed:
             return
+        if (self.write_now is not None and not self.writer_holding and self.queue.empty()
+                and (isinstance(item, str) or "kind" in item) and self.write_now(item)):
+            return                              # (a close or an overflow always goes through the writer)
         try:
             self.queue.put_nowait(item)
         except asyncio.QueueFull:

@@ -25,6 +25,8 @@ class TruckerSettings(CoreSettings):
     # instead of a lobby ticket.
     trucker_trust_player_param: bool = False    # refused by `python -m trucker` unless INSECURE_DEV_MODE
     metrics_port: int = 9103                    # /metrics, away from the players' port
+    # Benchmarks: where a move's time went (loop lag, GC pauses, stages), written here at stop (`probe.py`).
+    trucker_probe_file: str = ""
 
 
 NEEDS = ("nats", "redis", "no_trusted_player_param")
