@@ -23,7 +23,7 @@ from typing import Callable, Hashable
 
 from starbase_core.envelope import Envelope
 
-from lobby.outlet import Outlet, frame
+from starbase_core.outlet import Outlet, frame
 
 TAIL = 64               # envelopes kept per watched stream: a reconnect within them reads no store
 GAP, SLOW, GONE = "gap", "slow", "gone"

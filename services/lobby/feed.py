@@ -22,7 +22,7 @@ from starbase_core.envelope import Envelope
 from starbase_core.supervise import Supervisor
 
 from lobby.channel import GONE, SLOW, Channel, Sink
-from lobby.outlet import Outlet
+from starbase_core.outlet import Outlet
 
 log = structlog.get_logger(__name__)
 

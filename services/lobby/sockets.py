@@ -22,7 +22,7 @@ import structlog
 
 from lobby.accounts.directory import Account
 from lobby.guard.sockets import HEARTBEAT
-from lobby.outlet import Outlet, frame
+from starbase_core.outlet import Outlet, frame
 from lobby.wire import message, text
 
 log = structlog.get_logger(__name__)

@@ -46,7 +46,7 @@ from lobby.exceptions import InvalidToken, LobbyError
 from lobby.feed import SlowConsumer
 from lobby.games import Watch
 from lobby.loop.pushes import NOTIFY_VALUES, attend
-from lobby.outlet import Outlet, frame
+from starbase_core.outlet import Outlet, frame
 from lobby.router import MAX_POSITION
 from lobby.sockets import ChatRooms, Heartbeats
 from lobby.wire import message, text

@@ -14,10 +14,10 @@ from contextlib import asynccontextmanager
 
 import structlog
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
-from websockets.exceptions import InvalidState
 
 from starbase_core.gamestream import game_stream
 from starbase_core.health import health_router
+from starbase_core.outlet import Outlet
 from trucker_rules.game import GAME
 
 from trucker import observe, schemas
@@ -85,16 +85,12 @@ def create_app(settings: TruckerSettings) -> FastAPI:
 
 
 SERVER_SEND = "trucker.server_send"      # scope key: the server's own ASGI send (`ServerSend`)
-# What `Connection.write_now` uses of the server's WebSocket protocol (uvicorn's sans-I/O one, what
-# `python -m trucker` runs): its websockets connection, transport and flow-control state.
-_DIRECT = ("conn", "transport", "writable", "disconnected", "close_sent", "handshake_complete",
-           "initial_response")
 
 
 class ServerSend:
-    """Keeps the server's own `send` in a socket's scope, for `server_protocol`. As an app middleware it
-    runs before Starlette's exception middleware, which wraps `send` (and the wrapper hides the
-    protocol); the layers before it pass a socket's `send` on as it is (the live test of
+    """Keeps the server's own `send` in a socket's scope, for its `Outlet` (`write_now`). As an app
+    middleware it runs before Starlette's exception middleware, which wraps `send` (and the wrapper
+    hides the protocol); the layers before it pass a socket's `send` on as it is (the live test of
     `test_direct_writes.py` fails if one ever stops doing so)."""
 
     def __init__(self, app) -> None:
@@ -104,15 +100,6 @@ class ServerSend:
         if scope["type"] == "websocket":
             scope[SERVER_SEND] = send
         await self.app(scope, receive, send)
-
-
-def server_protocol(scope: dict):
-    """The server's WebSocket protocol behind a socket's scope, if it is one `write_now` can write to
-    directly; else None (another server: every message goes the ASGI way, the same bytes)."""
-    protocol = getattr(scope.get(SERVER_SEND), "__self__", None)
-    if protocol is None or not all(hasattr(protocol, name) for name in _DIRECT):
-        return None
-    return protocol
 
 
 def _after(raw: str | None) -> int | None:
@@ -152,7 +139,8 @@ class Connection:
         self.viewer = caller.player
         self.listener: Listener | None = None
         self.read: list = []
-        self._server = server_protocol(socket.scope)
+        server_send = socket.scope.get(SERVER_SEND)
+        self._outlet = Outlet.of(server_send) if server_send is not None else None
 
     async def serve(self) -> None:
         folded = await self._welcome_state()
@@ -172,7 +160,7 @@ class Connection:
             # cyclic collector's full collections (at 100 tables, 400 whole games kept for nothing).
             self.read, folded = [], None
             writer = asyncio.create_task(self._write())
-            if self._server is not None:
+            if self._outlet is not None and self._outlet.direct:
                 self.listener.write_now = self.write_now
             while True:
                 raw = await self._receive()
@@ -243,19 +231,9 @@ class Connection:
                 listener.writer_holding = False
 
     def write_now(self, item: dict | str) -> bool:
-        """Write one message to the socket at once, as uvicorn's own send does it (`server_protocol`),
-        if the socket takes it now: open, and its transport under its high-water mark (else the writer
-        task waits for it). False: not written."""
-        server = self._server
-        if (server is None or server.disconnected or server.close_sent or not server.writable.is_set()
-                or not server.handshake_complete or server.initial_response is not None):
-            return False
-        try:
-            server.conn.send_text((item if isinstance(item, str) else _json(item)).encode())
-        except InvalidState:            # closing: the writer's send reports it the ASGI way
-            return False
-        server.transport.write(b"".join(server.conn.data_to_send()))
-        return True
+        """Write one message to the socket at once if the server's send would not wait for it (the
+        shared `Outlet.write_text`); False: not written (the writer task sends it the ASGI way)."""
+        return self._outlet is not None and self._outlet.write_text(item if isinstance(item, str) else _json(item))
 
     def _send(self, item: dict) -> None:
         # Answers go the events' way (at once, or queued behind what waits), so the socket keeps their order.

@@ -12,7 +12,7 @@ import pytest
 import uvicorn
 
 from lobby.handshake import SERVER_PROTOCOLS, LobbyWebSocketProtocol, plain_key
-from lobby.outlet import Outlet, frame
+from starbase_core.outlet import Outlet, frame
 
 KEY = base64.b64encode(b"0123456789abcdef")
 PLAIN = [(b"Host", b"lobby"), (b"Upgrade", b"websocket"), (b"Connection", b"Upgrade"),

@@ -100,7 +100,7 @@ async def test_one_heartbeat_refreshes_every_open_slot_and_never_brings_back_a_r
 
 
 async def test_on_a_server_without_direct_writes_a_socket_is_served_the_asgi_way(stack, register, monkeypatch):
-    from lobby import outlet as outlet_module
+    from starbase_core import outlet as outlet_module
 
     monkeypatch.setattr(outlet_module.Outlet, "of", classmethod(lambda cls, send: cls(send)))   # no protocol
     ann, bob = await register("ann"), await register("bob")

@@ -8,7 +8,7 @@ import websockets
 
 from lobby.projection import TableFilter, TableProjection
 from starbase_core import tickets
-from lobby import outlet as outlet_module
+from starbase_core import outlet as outlet_module
 from tests.support import sockets
 from tests.support.stack import another_lobby, seat_and_start
 

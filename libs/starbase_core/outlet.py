@@ -1,21 +1,25 @@
-"""Where a socket's pushes go: its ASGI send, or, for live events, its connection's transport directly.
+"""Where a socket's pushes go: its ASGI send, or its connection's transport directly.
 
-A live event reaches thousands of sockets watching one game. Sent the ASGI way, each socket costs a
-task wake-up and a walk through the server's send (tens of µs each). Instead the feed writes one
-pre-built WebSocket frame (`frame`: unmasked, one text frame, no extension: per-message deflate is off,
-and an uncompressed frame stays valid where a client negotiated it) straight to each socket's
-transport, the bytes shared by every socket of a view.
+A live event reaches thousands of sockets watching one game (the lobby), or five frames go out per
+Trucker move. Sent the ASGI way, each costs a task wake-up and a walk through the server's send (tens
+of µs each). Instead a pusher writes straight to the socket's transport: the lobby's feed one pre-built
+WebSocket frame (`frame`: unmasked, one text frame, no extension: an uncompressed frame stays valid
+where a client negotiated per-message deflate), the bytes shared by every socket of a view (`write`);
+the Trucker a message through the connection's own encoder, at once when the server's send would not
+wait (`write_text`).
 
-That needs the server's own protocol object, which ASGI does not expose: the lobby's sockets are served
-from the outermost ASGI layer (`socketgate.py`), so the `send` they get is the server's own, and
-`Outlet.of` takes its protocol when it is uvicorn's sans-I/O WebSocket protocol (what `python -m lobby`
-runs). Any other server simply has no direct path: its pushes go the ASGI way, same bytes.
+That needs the server's own protocol object, which ASGI does not expose: `Outlet.of` takes it from the
+`send` the server called the app with (the lobby serves sockets from the outermost ASGI layer,
+`socketgate.py`; the Trucker keeps the server's send in the scope before Starlette wraps it), when it is
+uvicorn's sans-I/O WebSocket protocol (what both services run). Any other server simply has no direct
+path: its pushes go the ASGI way, same bytes.
 
 A reader too slow for its pushes shows as a growing write buffer: past `WRITE_LIMIT` the outlet
-refuses (`slow`), and the socket is closed with 4408 (the client resumes from its last seq).
+refuses (`slow`), and the lobby closes the socket with 4408 (the client resumes from its last seq).
 """
 from __future__ import annotations
 
+from websockets.exceptions import InvalidState
 from websockets.protocol import State
 
 WRITE_LIMIT = 1 << 20           # bytes queued for one socket before it counts as too slow
@@ -89,6 +93,21 @@ class Outlet:
         if self._holds and protocol.held is not None:
             framed = protocol.take_held() + framed      # the 101 and the first frame: one send
         transport.write(framed)
+        return True
+
+    def write_text(self, text: str) -> bool:
+        """Write a message now, through the connection's encoder (its extensions), if the server's own
+        send would not wait for it (open, its buffer under the high-water mark); False: not written,
+        send it the ASGI way (whose send waits for the buffer to drain)."""
+        protocol = self._protocol
+        if (protocol is None or protocol.close_sent or protocol.conn.state is not State.OPEN
+                or protocol.transport.is_closing() or not protocol.writable.is_set()):
+            return False
+        try:
+            protocol.conn.send_text(text.encode())
+        except InvalidState:            # closing meanwhile: the ASGI send reports it its own way
+            return False
+        protocol.transport.write(b"".join(protocol.conn.data_to_send()))
         return True
 
     def slow(self) -> bool:
