@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from tests.support.loop import eventually
-from tests.support.stack import another_lobby, seat_and_start
+from tests.support.stack import another_lobby, another_lobby_runtime, seat_and_start
 
 pytestmark = pytest.mark.integration
 
@@ -117,3 +117,16 @@ async def test_without_the_turn_in_the_reply_the_tracker_asks_and_learns_the_sam
     stack.runtime.games.adjudicator = stack.runtime.loop.tracker.adjudicator = counting
     await play(stack, [ann, bob], game_id, ["Think", "Draw", "Stand"], [http])
     assert counting.asked >= 1
+
+
+async def test_another_replica_adopts_the_senders_turn_without_asking_the_adjudicator(stack, http, register):
+    """The replica that did not send a command gives the sender its head start and adopts the turn the
+    sender stored: no `ToAct` call and no store read for a command it did not send."""
+    ann, bob = await register("ann"), await register("bob")
+    game_id = await seat_and_start([ann, bob], "testjack", {"decision_seconds": LIMIT})
+    await learnt(stack, game_id)
+    async with another_lobby_runtime(stack) as (other, runtime_b), \
+            httpx.AsyncClient(base_url=f"http://{other}", timeout=20) as http_b:
+        counting = runtime_b.loop.tracker.adjudicator = Counting(runtime_b.loop.tracker.adjudicator)
+        await play(stack, [ann, bob], game_id, ["Think", "Draw", "Think", "Think", "Stand", "Think"], [http, http_b])
+        assert counting.asked == 0, "the other replica worked out turns the sender had already stored"

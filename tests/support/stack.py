@@ -189,6 +189,13 @@ class _Roles:
 async def another_lobby(stack: Stack) -> AsyncIterator[str]:
     """A second lobby replica on the same store, adjudicator and secret (and credentials, if any): its
     base URL."""
+    async with another_lobby_runtime(stack) as (address, _runtime):
+        yield address
+
+
+@asynccontextmanager
+async def another_lobby_runtime(stack: Stack) -> AsyncIterator[tuple[str, LobbyRuntime]]:
+    """`another_lobby`, with the replica's runtime (to look inside it)."""
     settings = stack.settings.model_copy(update={"lobby_port": free_port()})
     store = await JetStreamEventStore.connect(settings.nats_url, name=settings.event_stream,
                                               subject_prefix=settings.event_subject_prefix,
@@ -198,7 +205,7 @@ async def another_lobby(stack: Stack) -> AsyncIterator[str]:
     runtime = LobbyRuntime(settings, store=store, adjudicator=client, redis=redis)
     server, serving = await _serve_lobby(settings, runtime)
     try:
-        yield f"127.0.0.1:{settings.lobby_port}"
+        yield f"127.0.0.1:{settings.lobby_port}", runtime
     finally:
         server.should_exit = True
         await serving

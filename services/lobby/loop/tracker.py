@@ -23,7 +23,9 @@ was told leads, one command after another, from the turn this replica holds to t
 is folded from it and stored with the same compare-and-set on seq (one Redis round trip, no claim: a
 replica that claimed the same seq meanwhile adopts whichever turn Redis holds first). Anything missing
 (another replica's or a bot's command, a retry, an undo, a restart, an older adjudicator) takes the
-path above. Figures: benchmarks/bench_lobby_cpu.py; the turn rule and "my games": bench_review.py.
+path above, after a head start (`SENDER_HEAD_START`) in which the sending replica, if there is one, has
+stored the turn its reply told it: the other replicas then adopt it instead of each asking `ToAct` and
+reading the store for a command they did not send. Figures: benchmarks/bench_lobby_cpu.py; the turn rule and "my games": bench_review.py.
 """
 from __future__ import annotations
 
@@ -50,6 +52,10 @@ RUNNING_TTL = 40 * 24 * 3600    # a turn outlives the longest decision clock (30
 ENDED_TTL = 3600
 ATTEMPTS = 3
 REPLY_WAIT = 1.0                # how long a look waits for the reply of this replica's command in flight
+# How long a look at another replica's command (or a bot's, the clock's) waits before it claims the
+# work: the sender stores the turn its reply told it within a few ms, and adopting it is one Redis round
+# trip, where working it out is a ToAct call, a store read and two round trips (on every other replica).
+SENDER_HEAD_START = 0.05
 TOLD_KEPT = 64                  # replies kept per game until a look folds them
 
 # One round trip each way, as a command's look is on every command's path (benchmarks/bench_lobby_cpu.py).
@@ -161,6 +167,8 @@ class TurnTracker:
         try:
             done = 0
             while self._wanted.get(game_id, 0) > done:
+                if not self._in_flight.get(game_id) and self._told_turn(game_id, self._wanted[game_id]) is None:
+                    await asyncio.sleep(SENDER_HEAD_START)      # not this replica's command: its sender's turn
                 await self._await_reply(game_id)
                 wanted = self._wanted.get(game_id, 0)
                 await self._look_patiently(game_id, wanted)
