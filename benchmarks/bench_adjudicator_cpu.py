@@ -11,8 +11,9 @@ the turn, metrics).
 Every variant measured runs at the same time, each adjudicator on a NATS of its own, over the same
 window: on a shared machine the load of the moment then falls on all of them alike, so compare the
 figures of one round (and their ratios), not figures of different runs. Variants:
-- `this unary`: this tree's adjudicator, a Submit call per command (as the lobby calls it);
-- `this stream` (unless BENCH_ADJ_CPU_STREAM=0): the same commands on one SubmitStream per caller;
+- `this unary`: this tree's adjudicator, a Submit call per command (`AdjudicatorClient(streams=0)`);
+- `this stream` (unless BENCH_ADJ_CPU_STREAM=0): the same commands through `AdjudicatorClient`'s
+  SubmitStreams (its default, as the lobby sends them);
 - `before unary` (BENCH_ADJ_CPU_BEFORE=<dir>): an older adjudicator, where <dir> holds its
   `services/adjudicator`, `libs/starbase_core` and `proto` (`git archive main services/adjudicator
   libs/starbase_core proto | tar -x -C /tmp/adj-before`, then BENCH_ADJ_CPU_BEFORE=/tmp/adj-before).
@@ -33,10 +34,7 @@ from pathlib import Path
 from bench_capacity import TICKS, cpu_seconds   # same directory: run as a script
 from bench_lobby import start_service, wait_ready
 
-import grpc
-
 from adjudicator.client import AdjudicatorClient
-from adjudicator.wire import pb, rpc
 from starbase_core.servers import NatsServer, free_port
 
 RATE = float(os.environ.get("BENCH_ADJ_CPU_RATE", 120))
@@ -79,27 +77,17 @@ def thread_seconds(pid: int) -> dict[int, tuple[str, float]]:
 
 async def callers(variant: Variant, began: float) -> None:
     """CLIENTS callers of one adjudicator, each on its own game, paced, until SECONDS after `began`."""
-    async with AdjudicatorClient(variant.target) as client, grpc.aio.insecure_channel(variant.target) as channel:
-        stub = rpc.AdjudicatorStub(channel)
+    streams = {} if variant.stream else {"streams": 0}
+    async with AdjudicatorClient(variant.target, **streams) as client:
         interval = CLIENTS / RATE
 
         async def one(index: int, game: str) -> None:
-            calls = stub.SubmitStream() if variant.stream else None
             next_send = began + index * interval / CLIENTS
             while next_send < began + SECONDS:
                 await asyncio.sleep(max(0.0, next_send - time.perf_counter()))
-                if calls is None:
-                    await client.submit(game, "p", {"type": "Think"})
-                else:
-                    await calls.write(pb.SubmitRequest(game_id=game, actor="p", command_json='{"type": "Think"}',
-                                                       command_id=uuid.uuid4().hex, call=variant.accepted + 1))
-                    reply = await calls.read()
-                    assert reply.WhichOneof("result") == "events", reply
+                await client.submit(game, "p", {"type": "Think"})
                 variant.accepted += 1
                 next_send += interval
-            if calls is not None:
-                await calls.done_writing()
-                assert await calls.read() is grpc.aio.EOF
 
         games = [f"cpu{index}-{uuid.uuid4().hex[:8]}" for index in range(CLIENTS)]
         for game in games:

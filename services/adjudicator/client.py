@@ -168,8 +168,10 @@ class AdjudicatorClient:
             if error.code() != grpc.StatusCode.UNIMPLEMENTED:
                 raise
         # An adjudicator older than SubmitStream (a rolling upgrade): unary Submit for a while.
-        log.warning("adjudicator_without_submit_stream", target=self.target, unary_seconds=UNARY_FOR)
-        self._unary_until = asyncio.get_running_loop().time() + UNARY_FOR
+        now = asyncio.get_running_loop().time()
+        if now >= self._unary_until:        # once, not for every request that was waiting on the stream
+            log.warning("adjudicator_without_submit_stream", target=self.target, unary_seconds=UNARY_FOR)
+            self._unary_until = now + UNARY_FOR
         request.traceparent = ""
         return await self._stub.Submit(request, timeout=timeout, wait_for_ready=wait_for_ready, metadata=metadata)
 

@@ -109,7 +109,7 @@ class _Stream:
         self._call.cancel()
 
     async def _outgoing(self):
-        while True:
+        while self._ended is None:      # then ends, so gRPC's task writing the requests ends too
             while self._outbox:
                 request = self._outbox.popleft()
                 if request.call in self._waiting:       # not if its caller has given up meanwhile
@@ -133,6 +133,7 @@ class _Stream:
         except Exception as error:          # e.g. the call's own InvalidStateError: as a stream broken
             ended = rpc_error(grpc.StatusCode.UNAVAILABLE, f"the stream broke: {error!r}")
         self.accepting, self._ended = False, ended
+        self._more.set()
         for future in self._waiting.values():
             if not future.done():
                 future.set_exception(_copy(ended))
