@@ -52,7 +52,7 @@ class SubmitStreams:
         loop = asyncio.get_running_loop()
         if stream is None or not stream.accepting or loop.time() - stream.opened > self._max_age:
             if stream is not None:
-                stream.retire()
+                stream.retire()         # it ends once it has answered what it was sent
             stream = self._slots[slot] = _Stream(self._stub, self._metadata, wait_for_ready, loop)
         request.call = next(self._calls)
         return await stream.send(request, timeout)
@@ -75,7 +75,7 @@ class _Stream:
         self._outbox: deque = deque()
         self._more = asyncio.Event()
         self._ended: grpc.aio.AioRpcError | None = None
-        self._closed = False
+        self._stuck = self._closed = False
         fresh = contextvars.Context()
         self._call = fresh.run(stub.SubmitStream, self._outgoing(), metadata=metadata,
                                wait_for_ready=wait_for_ready)
@@ -91,29 +91,34 @@ class _Stream:
             async with asyncio.timeout(timeout):
                 return await future
         except TimeoutError:
-            self.retire()               # perhaps stuck: no new request goes to it
+            self._stuck = True          # perhaps stuck: no new request goes to it, and it is cancelled
+            self.retire()               # once nobody waits on it (it may never end by itself)
             raise rpc_error(grpc.StatusCode.DEADLINE_EXCEEDED, "no reply on the stream in time") from None
         finally:
             del self._waiting[request.call]
-            if not self.accepting and not self._waiting:
-                self._call.cancel()     # retired and nothing left to hear: close it
+            if self._stuck and not self._waiting:
+                self._call.cancel()
 
     def retire(self) -> None:
-        """Take no new request; the call is cancelled once every request sent on it has its answer."""
+        """Take no new request: the requests queued are sent, then the stream is half-closed, and the
+        adjudicator ends it (OK) once it has answered them all."""
         self.accepting = False
-        if not self._waiting:
-            self._call.cancel()
+        self._more.set()
 
     def cancel(self) -> None:
         self.accepting, self._closed = False, True
         self._call.cancel()
 
     async def _outgoing(self):
-        while self._ended is None:      # then ends, so gRPC's task writing the requests ends too
+        """The requests, as gRPC's task asks for them; ends (a half-close) once the stream is retired and
+        all its requests are out, or once it has ended (so that task ends too)."""
+        while self._ended is None:
             while self._outbox:
                 request = self._outbox.popleft()
                 if request.call in self._waiting:       # not if its caller has given up meanwhile
                     yield request
+            if not self.accepting:
+                return
             self._more.clear()
             await self._more.wait()
 
@@ -127,7 +132,7 @@ class _Stream:
         except grpc.aio.AioRpcError as error:     # CANCELLED not by us: the server dropped it, try again
             ended = error if error.code() != grpc.StatusCode.CANCELLED or self._closed else \
                 rpc_error(grpc.StatusCode.UNAVAILABLE, f"the stream was cancelled: {error.details()}")
-        except asyncio.CancelledError:      # cancelled here: by close(), or retired with nobody waiting
+        except asyncio.CancelledError:      # cancelled here: by close(), or stuck with nobody waiting
             ended = rpc_error(grpc.StatusCode.CANCELLED if self._closed else grpc.StatusCode.UNAVAILABLE,
                               "the stream was closed")
         except Exception as error:          # e.g. the call's own InvalidStateError: as a stream broken
