@@ -25,7 +25,7 @@ import grpc
 import structlog
 from opentelemetry import trace
 
-from adjudicator.streams import COUNT as STREAMS, SubmitStreams
+from adjudicator.streams import COUNT as STREAMS, MAX_AGE as STREAM_SECONDS, SubmitStreams
 from adjudicator.wire import SUBMIT_SPAN, SUBMIT_SPAN_ATTRIBUTES, pb, rpc
 from starbase_core import tracing
 from starbase_core.credentials import secret_from_file
@@ -41,10 +41,12 @@ log = structlog.get_logger(__name__)
 class AdjudicatorClient:
     """`token`: this caller's secret, sent as `authorization: Bearer …` with every call (None: none, for
     an adjudicator without a callers file). `tls`: mutual TLS with the adjudicator (CA, our certificate).
-    `streams`: how many SubmitStreams `submit` spreads its commands over (0: a unary Submit each)."""
+    `streams`: how many SubmitStreams `submit` spreads its commands over (0: a unary Submit each);
+    `stream_seconds`: how long a stream takes commands before a new one replaces it (`streams.py`)."""
 
     def __init__(self, target: str, *, timeout: float = 10.0, retries: int = 8, retry_delay: float = 0.1,
-                 token: str | None = None, tls: TlsFiles | None = None, streams: int = STREAMS):
+                 token: str | None = None, tls: TlsFiles | None = None, streams: int = STREAMS,
+                 stream_seconds: float = STREAM_SECONDS):
         if "," in target:
             target = "ipv4:" + target if not target.startswith(("ipv4:", "dns:")) else target
         self.target = target
@@ -59,7 +61,8 @@ class AdjudicatorClient:
         else:
             self._channel = grpc.aio.insecure_channel(target, options=options, interceptors=interceptors)
         self._stub = rpc.AdjudicatorStub(self._channel)
-        self._streams = SubmitStreams(self._stub, self._metadata, count=streams) if streams > 0 else None
+        self._streams = SubmitStreams(self._stub, self._metadata, count=streams,
+                                      max_age=stream_seconds) if streams > 0 else None
         self._unary_until = 0.0         # loop time until which `submit` uses unary Submit (UNIMPLEMENTED)
 
     @classmethod

@@ -102,6 +102,43 @@ async def test_concurrent_submits_over_the_stream_answer_exactly_as_unary_submit
     assert recorder.called["Submit"] == len(games) * 3                                  # only the unary client's
 
 
+class CountingAppends:
+    """The store, counting the appends made through it (one replica's commands)."""
+
+    def __init__(self, store):
+        self._store, self.appends = store, 0
+
+    def __getattr__(self, name):
+        return getattr(self._store, name)
+
+    async def append(self, *args, **kwargs):
+        self.appends += 1
+        return await self._store.append(*args, **kwargs)
+
+
+async def test_commands_spread_over_every_replica_as_streams_are_replaced(serve, jetstream_store, new_name):
+    counted = [CountingAppends(jetstream_store), CountingAppends(jetstream_store)]
+    targets = [(await serve(store=store))[0] for store in counted]
+    games = [new_name("g") for _ in range(4)]
+    async with AdjudicatorClient(",".join(targets), streams=2, stream_seconds=0.05) as client:
+        for game in games:
+            await client.create_game(game, "testjack", PLAYERS, {})
+        before = [store.appends for store in counted]
+        for number in range(400):       # a bound, not a timing: until both replicas have had commands
+            await asyncio.gather(*(client.submit(game, "ann", {"type": "Think"}, f"{game}-{number}")
+                                   for game in games))
+            if all(store.appends > appended for store, appended in zip(counted, before)):
+                break
+            await asyncio.sleep(0.01)
+    assert all(store.appends > appended for store, appended in zip(counted, before)), \
+        [store.appends for store in counted]
+    for game in games:
+        stream = await jetstream_store.read(f"game.{game}")
+        verify_chain(stream, stream=f"game.{game}")
+        commands = Counter(e.command_id for e in stream if not e.command_id.startswith("create-"))
+        assert set(commands.values()) == {1}                            # each command once (a Think: one event)
+
+
 async def test_a_refused_command_surfaces_as_from_unary_and_changes_nothing(serve, jetstream_store, game_id):
     target, recorder = await serve()
     async with AdjudicatorClient(target) as streamed, AdjudicatorClient(target, streams=0) as unary:
