@@ -11,12 +11,16 @@ the turn, metrics).
 Every variant measured runs at the same time, each adjudicator on a NATS of its own, over the same
 window: on a shared machine the load of the moment then falls on all of them alike, so compare the
 figures of one round (and their ratios), not figures of different runs. Variants:
-- `this unary`: this tree's adjudicator, a Submit call per command (as the lobby calls it);
-- `this stream` (unless BENCH_ADJ_CPU_STREAM=0): the same commands on one SubmitStream per caller;
+- `this unary`: this tree's adjudicator, a Submit call per command (`AdjudicatorClient(streams=0)`);
+- `this stream` (unless BENCH_ADJ_CPU_STREAM=0): the same commands through `AdjudicatorClient`'s
+  SubmitStreams (its default, as the lobby sends them);
 - `before unary` (BENCH_ADJ_CPU_BEFORE=<dir>): an older adjudicator, where <dir> holds its
   `services/adjudicator`, `libs/starbase_core` and `proto` (`git archive main services/adjudicator
   libs/starbase_core proto | tar -x -C /tmp/adj-before`, then BENCH_ADJ_CPU_BEFORE=/tmp/adj-before).
 ROUNDS rounds. BENCH_ADJ_CPU_THREADS=1: also each thread's CPU per command (the event loop's, gRPC's).
+BENCH_ADJ_CPU_CALLER=<n>: then the caller's side (what the lobby's process spends in `AdjudicatorClient.submit`
+and gRPC): this process's CPU per command, unary and stream alternating, n times, against one
+adjudicator of this tree, CLIENTS callers each sending its next command as soon as it has its reply.
 Figures are printed, never judged.
 """
 from __future__ import annotations
@@ -33,10 +37,7 @@ from pathlib import Path
 from bench_capacity import TICKS, cpu_seconds   # same directory: run as a script
 from bench_lobby import start_service, wait_ready
 
-import grpc
-
 from adjudicator.client import AdjudicatorClient
-from adjudicator.wire import pb, rpc
 from starbase_core.servers import NatsServer, free_port
 
 RATE = float(os.environ.get("BENCH_ADJ_CPU_RATE", 120))
@@ -46,6 +47,8 @@ ROUNDS = int(os.environ.get("BENCH_ADJ_CPU_ROUNDS", 3))
 BEFORE = os.environ.get("BENCH_ADJ_CPU_BEFORE", "")
 STREAM = os.environ.get("BENCH_ADJ_CPU_STREAM", "1") not in ("", "0")
 THREADS = os.environ.get("BENCH_ADJ_CPU_THREADS", "") not in ("", "0")
+CALLER = int(os.environ.get("BENCH_ADJ_CPU_CALLER", 0) or 0)
+CALLER_COMMANDS = 2000       # per measurement of the caller's side
 WARMUP_COMMANDS = 20     # per caller, before the clock starts: connections, caches, first calls
 
 
@@ -79,27 +82,17 @@ def thread_seconds(pid: int) -> dict[int, tuple[str, float]]:
 
 async def callers(variant: Variant, began: float) -> None:
     """CLIENTS callers of one adjudicator, each on its own game, paced, until SECONDS after `began`."""
-    async with AdjudicatorClient(variant.target) as client, grpc.aio.insecure_channel(variant.target) as channel:
-        stub = rpc.AdjudicatorStub(channel)
+    streams = {} if variant.stream else {"streams": 0}
+    async with AdjudicatorClient(variant.target, **streams) as client:
         interval = CLIENTS / RATE
 
         async def one(index: int, game: str) -> None:
-            calls = stub.SubmitStream() if variant.stream else None
             next_send = began + index * interval / CLIENTS
             while next_send < began + SECONDS:
                 await asyncio.sleep(max(0.0, next_send - time.perf_counter()))
-                if calls is None:
-                    await client.submit(game, "p", {"type": "Think"})
-                else:
-                    await calls.write(pb.SubmitRequest(game_id=game, actor="p", command_json='{"type": "Think"}',
-                                                       command_id=uuid.uuid4().hex, call=variant.accepted + 1))
-                    reply = await calls.read()
-                    assert reply.WhichOneof("result") == "events", reply
+                await client.submit(game, "p", {"type": "Think"})
                 variant.accepted += 1
                 next_send += interval
-            if calls is not None:
-                await calls.done_writing()
-                assert await calls.read() is grpc.aio.EOF
 
         games = [f"cpu{index}-{uuid.uuid4().hex[:8]}" for index in range(CLIENTS)]
         for game in games:
@@ -133,7 +126,8 @@ async def drive(variants: list[Variant]) -> None:
                 for key, (name, seconds) in sorted(before.items()) if seconds > after.get(key, (name, 0.0))[1]))
 
 
-def one_round(variants: list[Variant]) -> None:
+def one_round(variants: list[Variant], run=drive) -> None:
+    """Start an adjudicator (and its NATS) per variant, then `run(variants)`."""
     with tempfile.TemporaryDirectory(prefix="bench-adj-cpu-") as work, ExitStack() as stack:
         children = []
         try:
@@ -153,7 +147,7 @@ def one_round(variants: list[Variant]) -> None:
                 children.append(child := start_service("adjudicator", env, logs))
                 wait_ready(f"http://127.0.0.1:{health_port}/readyz", child)
                 variant.pid, variant.target, variant.accepted = child.pid, f"127.0.0.1:{grpc_port}", 0
-            asyncio.run(drive(variants))
+            asyncio.run(run(variants))
         finally:
             for child in children:
                 child.terminate()
@@ -175,6 +169,30 @@ def main() -> None:
                 ratios.setdefault(v.name, []).append(v.net / max(1e-9, variants[0].net))
     for name, values in ratios.items():
         print(f"  {name} / before unary: " + "  ".join(f"{r:.2f}" for r in values))
+    if CALLER:
+        print(f" the caller's side: {CLIENTS} callers, {CALLER_COMMANDS} commands back to back per measurement")
+        one_round([Variant("caller")], run=caller_side)
+
+
+async def caller_side(variants: list[Variant]) -> None:
+    for _ in range(CALLER):
+        for stream in (False, True):
+            async with AdjudicatorClient(variants[0].target, **({} if stream else {"streams": 0})) as client:
+                games = [f"caller{index}-{uuid.uuid4().hex[:8]}" for index in range(CLIENTS)]
+                for game in games:
+                    await client.create_game(game, "testjack", ["p"])
+                await asyncio.gather(*(client.submit(game, "p", {"type": "Think"})
+                                       for game in games for _ in range(WARMUP_COMMANDS)))
+
+                async def one(game: str) -> None:
+                    for _ in range(CALLER_COMMANDS // CLIENTS):
+                        await client.submit(game, "p", {"type": "Think"})
+
+                began = time.process_time()
+                await asyncio.gather(*(one(game) for game in games))
+                spent = time.process_time() - began
+            print(f"  {'stream' if stream else 'unary':6}  {spent * 1000 / (CALLER_COMMANDS // CLIENTS * CLIENTS):.3f} "
+                  f"ms of the caller's CPU per command", flush=True)
 
 
 if __name__ == "__main__":

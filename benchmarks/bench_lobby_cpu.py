@@ -3,12 +3,14 @@
 The stack as processes on loopback (NATS with JetStream, Redis, one adjudicator, one lobby); CLIENTS
 players, each with a one-seat Testjack game, send `Think` at RATE commands/s in all for SECONDS. The
 lobby's CPU (utime + stime from /proc) over the run, less its idle background over as long, divided by
-the commands accepted. Twice: with the rate limits counted in Redis (as in production: players' own
+the commands accepted; and the same for the adjudicator behind it (what a command through the lobby
+costs the adjudicator: with the lobby's client, unary Submit or SubmitStream, whichever it uses). Twice: with the rate limits counted in Redis (as in production: players' own
 addresses), and with the players' address exempt (LOBBY_LIMITS_EXEMPT, as the load benchmarks run).
 BENCH_LOBBY_CPU_BEFORE=<dir>: each measurement is also made, just before, with the services found in
 <dir> (a copy of an older `services/` holding `lobby/` and `adjudicator/`, and `../proto` beside it:
 `git archive main services/lobby services/adjudicator proto | tar -x -C /tmp/old`, then
-BENCH_LOBBY_CPU_BEFORE=/tmp/old/services), so the two lobbies are compared on the same machine's load.
+BENCH_LOBBY_CPU_BEFORE=/tmp/old/services), so the two lobbies are compared on the same machine's load;
+BENCH_LOBBY_CPU_ROUNDS times over (alternating).
 Nobody watches the games here: bench_fanout measures the pushes. Figures are printed, never judged.
 """
 from __future__ import annotations
@@ -29,15 +31,17 @@ RATE = float(os.environ.get("BENCH_LOBBY_CPU_RATE", 40))
 SECONDS = float(os.environ.get("BENCH_LOBBY_CPU_SECONDS", 12))
 CLIENTS = int(os.environ.get("BENCH_LOBBY_CPU_CLIENTS", 16))
 BEFORE = os.environ.get("BENCH_LOBBY_CPU_BEFORE", "")
+ROUNDS = int(os.environ.get("BENCH_LOBBY_CPU_ROUNDS", 1))
 
 
-async def drive(url: str, lobby_pid: int) -> tuple[int, float, float, float]:
-    """(accepted, CPU seconds over the run, idle CPU seconds over as long, p99 seconds)."""
+async def drive(url: str, lobby_pid: int, adjudicator_pid: int) -> tuple[int, float, float, float, float, float]:
+    """(accepted, lobby CPU seconds over the run, its idle CPU seconds over as long, p99 seconds, and the
+    adjudicator's CPU seconds over the run and idle)."""
     async with httpx.AsyncClient(base_url=url, timeout=30) as http:
         players = [await one_player_game(http, index) for index in range(CLIENTS)]
         interval = CLIENTS / RATE
         accepted, latencies = 0, []
-        began, cpu_began = time.perf_counter(), cpu_seconds(lobby_pid)
+        began, cpu_began, adjudicator_began = time.perf_counter(), cpu_seconds(lobby_pid), cpu_seconds(adjudicator_pid)
 
         async def one(index: int, player) -> None:
             nonlocal accepted
@@ -56,13 +60,13 @@ async def drive(url: str, lobby_pid: int) -> tuple[int, float, float, float]:
                 next_send += interval
 
         await asyncio.gather(*(one(i, p) for i, p in enumerate(players)))
-        busy = cpu_seconds(lobby_pid) - cpu_began
+        busy, adjudicator_busy = cpu_seconds(lobby_pid) - cpu_began, cpu_seconds(adjudicator_pid) - adjudicator_began
         took = time.perf_counter() - began
-        idle_began = cpu_seconds(lobby_pid)
+        idle_began, adjudicator_idle_began = cpu_seconds(lobby_pid), cpu_seconds(adjudicator_pid)
         await asyncio.sleep(took)
-        idle = cpu_seconds(lobby_pid) - idle_began
+        idle, adjudicator_idle = cpu_seconds(lobby_pid) - idle_began, cpu_seconds(adjudicator_pid) - adjudicator_idle_began
     latencies.sort()
-    return accepted, busy, idle, latencies[int(0.99 * (len(latencies) - 1))]
+    return accepted, busy, idle, latencies[int(0.99 * (len(latencies) - 1))], adjudicator_busy, adjudicator_idle
 
 
 def measure(exempt: bool, services: str = "") -> None:
@@ -87,7 +91,8 @@ def measure(exempt: bool, services: str = "") -> None:
             wait_ready(f"http://127.0.0.1:{health_port}/readyz", children[0])
             children.append(start_service("lobby", env, Path(work)))
             wait_ready(f"http://127.0.0.1:{lobby_port}/readyz", children[1])
-            accepted, busy, idle, p99 = asyncio.run(drive(f"http://127.0.0.1:{lobby_port}", children[1].pid))
+            accepted, busy, idle, p99, adjudicator_busy, adjudicator_idle = asyncio.run(
+                drive(f"http://127.0.0.1:{lobby_port}", children[1].pid, children[0].pid))
         finally:
             for child in reversed(children):
                 child.terminate()
@@ -95,16 +100,18 @@ def measure(exempt: bool, services: str = "") -> None:
     print(f"  {'before' if services else 'this'}  limits {'exempt ' if exempt else 'counted'}  {accepted:>5} commands  "
           f"{busy * 1000 / max(1, accepted):5.2f} ms/command  "
           f"{max(0.0, busy - idle) * 1000 / max(1, accepted):5.2f} ms/command less the idle background  "
-          f"(p99 {p99 * 1000:.0f} ms)")
+          f"(p99 {p99 * 1000:.0f} ms); adjudicator {adjudicator_busy * 1000 / max(1, accepted):5.2f}, "
+          f"{max(0.0, adjudicator_busy - adjudicator_idle) * 1000 / max(1, accepted):5.2f} less its idle")
 
 
 def main() -> None:
     print(f"lobby CPU per command: {CLIENTS} players, {RATE:.0f} commands/s for {SECONDS:.0f} s "
           f"(CPU ticks are 10 ms: ±{10 / (RATE * SECONDS):.2f} ms/command)")
-    for exempt in (False, True):
-        if BEFORE:
-            measure(exempt, BEFORE)
-        measure(exempt)
+    for _ in range(ROUNDS):
+        for exempt in (False, True):
+            if BEFORE:
+                measure(exempt, BEFORE)
+            measure(exempt)
 
 
 if __name__ == "__main__":

@@ -144,15 +144,19 @@ def headers() -> dict[str, str]:
 
 
 @contextmanager
-def span_from_headers(message_headers: Mapping[str, str] | None, name: str, **attributes: Any) -> Iterator[Any]:
+def span_from_headers(message_headers: Mapping[str, str] | None, name: str, *, kind: Any = None,
+                      **attributes: Any) -> Iterator[Any]:
     """A span under the trace a NATS message's headers carry (see `headers`); a no-op with tracing off,
-    and a new trace when the message has no (or a malformed) `traceparent`."""
+    and a new trace when the message has no (or a malformed) `traceparent`. `kind`: the span's
+    `trace.SpanKind` (INTERNAL unless given; SERVER for a request answered, as the adjudicator's
+    SubmitStream does with each command's own `traceparent`)."""
     if not enabled():
         yield None
         return
     from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
     parent = TraceContextTextMapPropagator().extract(dict(message_headers or {}), context=otel_context.Context())
-    with _tracer.start_as_current_span(name, context=parent, attributes=attributes or None) as span:
+    with _tracer.start_as_current_span(name, context=parent, kind=kind or trace.SpanKind.INTERNAL,
+                                       attributes=attributes or None) as span:
         yield span
 
 

@@ -8,6 +8,10 @@
 `submit` and `create_game` are idempotent on their command id, so on UNAVAILABLE (a replica died, maybe
 between its append and its reply) the client retries with the same id and gets the same events.
 Several targets may be given as "host1:50051,host2:50051" (gRPC round-robins over them).
+`submit` sends its command on one of a few long-lived SubmitStreams (`streams.py`: cheaper per command
+for both ends than a call each), with unary Submit's answers, refusals, retries and timeouts; against an
+adjudicator without SubmitStream (UNIMPLEMENTED: a rolling upgrade) it uses Submit for a while, then tries
+the stream again. With tracing on, each command's span travels in its request's `traceparent`.
 A service builds its client with `AdjudicatorClient.from_settings(settings)`: its caller secret
 (`ADJUDICATOR_TOKEN_FILE`) goes with every call, over mutual TLS when `ADJUDICATOR_TLS` is on.
 """
@@ -18,8 +22,11 @@ import json
 import uuid
 
 import grpc
+import structlog
+from opentelemetry import trace
 
-from adjudicator.wire import pb, rpc
+from adjudicator.streams import COUNT as STREAMS, MAX_AGE as STREAM_SECONDS, SubmitStreams
+from adjudicator.wire import SUBMIT_SPAN, SUBMIT_SPAN_ATTRIBUTES, pb, rpc
 from starbase_core import tracing
 from starbase_core.credentials import secret_from_file
 from starbase_core.envelope import Envelope
@@ -27,14 +34,19 @@ from starbase_core.tls import TlsFiles
 from starbase_rules.contract import RuleViolation
 
 RETRYABLE = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED}
+UNARY_FOR = 60.0        # seconds on unary Submit after an adjudicator said it has no SubmitStream
+log = structlog.get_logger(__name__)
 
 
 class AdjudicatorClient:
     """`token`: this caller's secret, sent as `authorization: Bearer …` with every call (None: none, for
-    an adjudicator without a callers file). `tls`: mutual TLS with the adjudicator (CA, our certificate)."""
+    an adjudicator without a callers file). `tls`: mutual TLS with the adjudicator (CA, our certificate).
+    `streams`: how many SubmitStreams `submit` spreads its commands over (0: a unary Submit each);
+    `stream_seconds`: how long a stream takes commands before a new one replaces it (`streams.py`)."""
 
     def __init__(self, target: str, *, timeout: float = 10.0, retries: int = 8, retry_delay: float = 0.1,
-                 token: str | None = None, tls: TlsFiles | None = None):
+                 token: str | None = None, tls: TlsFiles | None = None, streams: int = STREAMS,
+                 stream_seconds: float = STREAM_SECONDS):
         if "," in target:
             target = "ipv4:" + target if not target.startswith(("ipv4:", "dns:")) else target
         self.target = target
@@ -49,6 +61,9 @@ class AdjudicatorClient:
         else:
             self._channel = grpc.aio.insecure_channel(target, options=options, interceptors=interceptors)
         self._stub = rpc.AdjudicatorStub(self._channel)
+        self._streams = SubmitStreams(self._stub, self._metadata, count=streams,
+                                      max_age=stream_seconds) if streams > 0 else None
+        self._unary_until = 0.0         # loop time until which `submit` uses unary Submit (UNIMPLEMENTED)
 
     @classmethod
     def from_settings(cls, settings, **options) -> "AdjudicatorClient":
@@ -66,6 +81,8 @@ class AdjudicatorClient:
         return f"AdjudicatorClient({self.target!r})"
 
     async def close(self) -> None:
+        if self._streams is not None:
+            self._streams.close()
         await self._channel.close()
 
     async def __aenter__(self):
@@ -88,7 +105,7 @@ class AdjudicatorClient:
         request = pb.SubmitRequest(game_id=game_id, actor=actor, command_json=json.dumps(command),
                                    command_id=command_id or uuid.uuid4().hex, expected_seq=expected_seq or 0,
                                    played_by=played_by or "")
-        return _envelopes(await self._call(self._stub.Submit, request))
+        return _envelopes(await self._call(self._submit_once, request))
 
     async def submit_with_turn(self, game_id: str, actor: str, command: dict, command_id: str | None = None, *,
                                expected_seq: int | None = None,
@@ -99,7 +116,7 @@ class AdjudicatorClient:
         request = pb.SubmitRequest(game_id=game_id, actor=actor, command_json=json.dumps(command),
                                    command_id=command_id or uuid.uuid4().hex, expected_seq=expected_seq or 0,
                                    played_by=played_by or "")
-        reply = await self._call(self._stub.Submit, request)
+        reply = await self._call(self._submit_once, request)
         envelopes = _envelopes(reply)
         if not reply.HasField("turn") or not envelopes or reply.turn.seq != envelopes[-1].seq:
             return envelopes, None
@@ -124,6 +141,8 @@ class AdjudicatorClient:
         return json.loads(_json(reply))
 
     async def _call(self, method, request):
+        """`method(request, timeout=, wait_for_ready=, metadata=)` (a unary stub method, or `_submit_once`),
+        retried on UNAVAILABLE and DEADLINE_EXCEEDED with backoff, each attempt within `timeout`."""
         delay = self.retry_delay
         for attempt in range(self.retries + 1):
             try:
@@ -134,6 +153,30 @@ class AdjudicatorClient:
                     raise
             await asyncio.sleep(delay)
             delay = min(delay * 2, 2.0)
+
+    async def _submit_once(self, request, *, timeout: float, wait_for_ready: bool, metadata):
+        """One attempt of a Submit: on a SubmitStream unless there is none (or the adjudicator has none)."""
+        streams = self._streams
+        if streams is None or asyncio.get_running_loop().time() < self._unary_until:
+            return await self._stub.Submit(request, timeout=timeout, wait_for_ready=wait_for_ready, metadata=metadata)
+        try:
+            if not tracing.enabled():
+                return await streams.send(request, timeout, wait_for_ready)
+            # The span unary Submit's call would have had (the gRPC interceptor's), its context in the request.
+            with tracing.tracer().start_as_current_span(SUBMIT_SPAN, kind=trace.SpanKind.CLIENT,
+                                                        attributes=SUBMIT_SPAN_ATTRIBUTES):
+                request.traceparent = tracing.headers().get("traceparent", "")
+                return await streams.send(request, timeout, wait_for_ready)
+        except grpc.aio.AioRpcError as error:
+            if error.code() != grpc.StatusCode.UNIMPLEMENTED:
+                raise
+        # An adjudicator older than SubmitStream (a rolling upgrade): unary Submit for a while.
+        now = asyncio.get_running_loop().time()
+        if now >= self._unary_until:        # once, not for every request that was waiting on the stream
+            log.warning("adjudicator_without_submit_stream", target=self.target, unary_seconds=UNARY_FOR)
+            self._unary_until = now + UNARY_FOR
+        request.traceparent = ""
+        return await self._stub.Submit(request, timeout=timeout, wait_for_ready=wait_for_ready, metadata=metadata)
 
 
 def _envelopes(reply) -> list[Envelope]:

@@ -9,10 +9,11 @@ import json
 import grpc
 import structlog
 from nats.errors import Error as NatsError
+from opentelemetry.trace import SpanKind
 
 from adjudicator.guard import CallerGuard
 from adjudicator.service import Adjudicator
-from adjudicator.wire import pb, rpc
+from adjudicator.wire import SUBMIT_SPAN, SUBMIT_SPAN_ATTRIBUTES, pb, rpc
 from starbase_core.callers import Caller
 from starbase_core import tracing
 from starbase_core.envelope import InvalidName
@@ -93,9 +94,12 @@ class AdjudicatorServicer(rpc.AdjudicatorServicer):
 
         async def answer(request) -> None:
             try:
-                reply = await self._submit(request)
-            except (RuleViolation, InvalidName) as error:
-                reply = pb.EventsReply(violation=_violation(error))
+                if tracing.enabled():       # the command's span, in the trace its caller sent along
+                    with tracing.span_from_headers({"traceparent": request.traceparent}, SUBMIT_SPAN,
+                                                   kind=SpanKind.SERVER, **SUBMIT_SPAN_ATTRIBUTES):
+                        reply = await self._submit_or_refuse(request)
+                else:
+                    reply = await self._submit_or_refuse(request)
             except TRANSIENT as error:          # the stream ends; the caller retries, as after Submit
                 log.warning("adjudicator_transient_failure", rpc="SubmitStream", error=repr(error))
                 replies.put_nowait((grpc.StatusCode.UNAVAILABLE, f"try again: {error!r}"))
@@ -133,6 +137,13 @@ class AdjudicatorServicer(rpc.AdjudicatorServicer):
             await reader        # a failed read of the requests ends the call with its error
         finally:
             reader.cancel()
+
+    async def _submit_or_refuse(self, request) -> "pb.EventsReply":
+        """Submit's reply, a refusal included (a normal reply, so never an error on the command's span)."""
+        try:
+            return await self._submit(request)
+        except (RuleViolation, InvalidName) as error:
+            return pb.EventsReply(violation=_violation(error))
 
     async def _submit(self, request) -> "pb.EventsReply":
         if not request.command_id:

@@ -27,3 +27,8 @@ def _compile():
 
 pb, rpc = _compile()
 SERVICE_NAME = "starbase.adjudicator.v1.Adjudicator"
+# A command sent on SubmitStream has a span of its own at both ends (the stream's span is nobody's
+# command), named and described as unary Submit's call spans are, so a trace reads the same either way.
+SUBMIT_SPAN = f"/{SERVICE_NAME}/Submit"
+SUBMIT_SPAN_ATTRIBUTES = {"rpc.system": "grpc", "rpc.service": SERVICE_NAME, "rpc.method": "Submit",
+                          "starbase.submit_stream": True}

@@ -1,7 +1,9 @@
 """The adjudicator as it runs: `python -m adjudicator` processes behind gRPC, on a real NATS server."""
 from __future__ import annotations
 
+import asyncio
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -13,6 +15,7 @@ import httpx
 import pytest
 
 from adjudicator.client import AdjudicatorClient
+from starbase_core.envelope import verify_chain
 from starbase_core.servers import free_port
 from starbase_rules.contract import RuleViolation
 from tests.support.adjudicator_child import CRASH_EXIT_CODE
@@ -24,8 +27,8 @@ PLAYERS = ["ann", "bob"]
 
 
 class Child:
-    def __init__(self, env: dict):
-        self.port, self.health_port, self.metrics_port = free_port(), free_port(), free_port()
+    def __init__(self, env: dict, port: int | None = None):
+        self.port, self.health_port, self.metrics_port = port or free_port(), free_port(), free_port()
         self.process = subprocess.Popen(
             [sys.executable, str(CHILD)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             env={**os.environ, **env, "ADJUDICATOR_PORT": str(self.port), "ADJUDICATOR_HOST": "127.0.0.1",
@@ -63,8 +66,8 @@ def child_env(nats_url, jetstream_store, namespace):
 def spawn(child_env):
     children = []
 
-    def start(**extra) -> Child:
-        child = Child({**child_env, **extra})
+    def start(port: int | None = None, **extra) -> Child:
+        child = Child({**child_env, **extra}, port)
         children.append(child)
         child.wait_ready()
         return child
@@ -118,6 +121,40 @@ async def test_a_killed_adjudicator_loses_no_accepted_move_and_the_retry_gets_th
     stream = await jetstream_store.read(f"game.{game_id}")
     assert [e for e in stream if e.command_id == "the-move"] == retried
     assert stream[-len(retried):] == retried
+
+
+@pytest.mark.timeout(120)
+async def test_a_replica_killed_mid_stream_each_outstanding_command_is_resent_and_stored_once(
+        spawn, jetstream_store, new_name):
+    # The survivor's port is in the client's targets from the start, but nobody listens there yet: the
+    # client's streams all open on the doomed replica (round-robin has no other replica ready).
+    doomed, survivor_port = spawn(STARBASE_TEST_CRASH_ON="the-move"), free_port()
+    games = [new_name("g") for _ in range(6)]
+    async with AdjudicatorClient(f"{doomed.target},127.0.0.1:{survivor_port}") as client:
+        for game in games:
+            await client.create_game(game, "testjack", PLAYERS, {})
+            await client.submit(game, "ann", {"type": "Think"}, f"{game}-warm")
+        survivor = spawn(port=survivor_port)
+        # A burst on the open streams; the doomed replica dies right after appending "the-move", with
+        # the burst's other commands answered, stored but unanswered, or not yet decided.
+        commands = [(game, f"{game}-{n}", {"type": "Think"}) for game in games[1:] for n in range(8)]
+        commands.insert(len(commands) // 2, (games[0], "the-move", {"type": "Draw"}))
+        answers = await asyncio.gather(*(client.submit(game, "ann", command, command_id)
+                                         for game, command_id, command in commands))
+    assert doomed.process.wait(10) == CRASH_EXIT_CODE
+    for (game, command_id, _), answered in zip(commands, answers):
+        stream = await jetstream_store.read(f"game.{game}")
+        assert [e for e in stream if e.command_id == command_id] == answered      # once, as its caller was told
+    for game in games:
+        stream = await jetstream_store.read(f"game.{game}")
+        verify_chain(stream, stream=f"game.{game}")
+        sent = {f"{game}-warm"} | {command_id for g, command_id, _ in commands if g == game}
+        assert {e.command_id for e in stream} - {f"create-{game}", None} == sent        # nothing else
+    drawn = [e for e in await jetstream_store.read(f"game.{games[0]}") if e.command_id == "the-move"]
+    assert [e.type for e in drawn] == ["CardDrawn"]
+    # "the-move" was stored by the doomed replica and never answered: resent, the survivor found it stored.
+    metrics = httpx.get(f"http://127.0.0.1:{survivor.metrics_port}/metrics").text
+    assert re.search(r'adjudicator_commands_total\{result="retried"\} [1-9]', metrics), metrics
 
 
 async def test_sigterm_stops_the_adjudicator_cleanly(spawn):

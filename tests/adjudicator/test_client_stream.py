@@ -1,0 +1,212 @@
+"""AdjudicatorClient.submit over SubmitStream, on the real store (JetStream) and a real gRPC adjudicator:
+the same answers and refusals as unary Submit, the per-request deadline, the caller check, and the
+fallback to Submit against an adjudicator without SubmitStream.
+
+The servers here record which methods were called (a recording interceptor), so each test also shows
+which path the commands took; one hides SubmitStream, as an adjudicator older than it answers.
+"""
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+
+import grpc
+import pytest
+
+from adjudicator.client import AdjudicatorClient
+from adjudicator.server import AdjudicatorServicer, start_grpc_server
+from adjudicator.service import Adjudicator
+from adjudicator.wire import rpc
+from starbase_core.callers import caller_line, parse_callers
+from starbase_core.envelope import verify_chain
+from starbase_core.provision import new_secret
+from starbase_core.seeds import JetStreamSeedVault
+from starbase_rules.contract import RuleViolation
+
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(90)]
+
+PLAYERS = ["ann", "bob"]
+
+
+class Recorder(grpc.aio.ServerInterceptor):
+    """Counts the methods called; the `hidden` ones are answered UNIMPLEMENTED, as by a server without them."""
+
+    def __init__(self, hidden: tuple[str, ...] = ()):
+        self.called: Counter = Counter()
+        self.hidden = hidden
+
+    async def intercept_service(self, continuation, handler_call_details):
+        method = handler_call_details.method.rsplit("/", 1)[-1]
+        self.called[method] += 1
+        return None if method in self.hidden else await continuation(handler_call_details)
+
+
+class StuckAppends:
+    """The store, except that appends never finish (a replica hung on its store)."""
+
+    def __init__(self, store):
+        self._store = store
+
+    def __getattr__(self, name):
+        return getattr(self._store, name)
+
+    async def append(self, *args, **kwargs):
+        await asyncio.Event().wait()
+
+
+@pytest.fixture
+async def serve(jetstream_store, namespace):
+    servers = []
+
+    async def start(*, hidden: tuple[str, ...] = (), store=None) -> tuple[str, Recorder]:
+        vault = await JetStreamSeedVault(jetstream_store._nc, f"seeds_{namespace}").ensure()
+        recorder = Recorder(hidden)
+        server = grpc.aio.server(interceptors=[recorder])
+        rpc.add_AdjudicatorServicer_to_server(AdjudicatorServicer(Adjudicator(store or jetstream_store, vault)), server)
+        port = server.add_insecure_port("127.0.0.1:0")
+        await server.start()
+        servers.append(server)
+        return f"127.0.0.1:{port}", recorder
+
+    yield start
+    for server in servers:
+        await server.stop(0)
+    await jetstream_store._js.delete_key_value(f"seeds_{namespace}")
+
+
+async def test_concurrent_submits_over_the_stream_answer_exactly_as_unary_submit(serve, jetstream_store, new_name):
+    target, recorder = await serve()
+    games = [new_name("g") for _ in range(4)]
+    async with AdjudicatorClient(target) as streamed, AdjudicatorClient(target, streams=0) as unary:
+        for game in games:
+            await streamed.create_game(game, "testjack", PLAYERS, {})
+        # Every game's commands at once, each game's in order: Draw, Think, Stand (then bob owes).
+        async def play(game: str) -> list:
+            return [await streamed.submit_with_turn(game, "ann", {"type": kind}, f"{game}-{kind}")
+                    for kind in ("Draw", "Think", "Stand")]
+        played = dict(zip(games, await asyncio.gather(*(play(game) for game in games))))
+        assert recorder.called["Submit"] == 0 and recorder.called["SubmitStream"] >= 1
+
+        for game, answers in played.items():
+            stream = await jetstream_store.read(f"game.{game}")
+            verify_chain(stream, stream=f"game.{game}")
+            for kind, (envelopes, turn) in zip(("Draw", "Think", "Stand"), answers):
+                command_id = f"{game}-{kind}"
+                assert envelopes == [e for e in stream if e.command_id == command_id]       # stored once, as told
+                assert turn == {"seq": envelopes[-1].seq, "to_act": ["bob"] if kind == "Stand" else ["ann"],
+                                "ended": False}
+                # Unary Submit answers the same command id with the very same events, and so does the stream.
+                assert await unary.submit(game, "ann", {"type": kind}, command_id) == envelopes
+                assert await streamed.submit(game, "ann", {"type": kind}, command_id) == envelopes
+            assert len(await jetstream_store.read(f"game.{game}")) == len(stream)          # nothing new
+    assert recorder.called["Submit"] == len(games) * 3                                  # only the unary client's
+
+
+class CountingAppends:
+    """The store, counting the appends made through it (one replica's commands)."""
+
+    def __init__(self, store):
+        self._store, self.appends = store, 0
+
+    def __getattr__(self, name):
+        return getattr(self._store, name)
+
+    async def append(self, *args, **kwargs):
+        self.appends += 1
+        return await self._store.append(*args, **kwargs)
+
+
+async def test_commands_spread_over_every_replica_as_streams_are_replaced(serve, jetstream_store, new_name):
+    counted = [CountingAppends(jetstream_store), CountingAppends(jetstream_store)]
+    targets = [(await serve(store=store))[0] for store in counted]
+    games = [new_name("g") for _ in range(4)]
+    async with AdjudicatorClient(",".join(targets), streams=2, stream_seconds=0.05) as client:
+        for game in games:
+            await client.create_game(game, "testjack", PLAYERS, {})
+        before = [store.appends for store in counted]
+        for number in range(400):       # a bound, not a timing: until both replicas have had commands
+            await asyncio.gather(*(client.submit(game, "ann", {"type": "Think"}, f"{game}-{number}")
+                                   for game in games))
+            if all(store.appends > appended for store, appended in zip(counted, before)):
+                break
+            await asyncio.sleep(0.01)
+    assert all(store.appends > appended for store, appended in zip(counted, before)), \
+        [store.appends for store in counted]
+    for game in games:
+        stream = await jetstream_store.read(f"game.{game}")
+        verify_chain(stream, stream=f"game.{game}")
+        commands = Counter(e.command_id for e in stream if not e.command_id.startswith("create-"))
+        assert set(commands.values()) == {1}                            # each command once (a Think: one event)
+
+
+async def test_a_refused_command_surfaces_as_from_unary_and_changes_nothing(serve, jetstream_store, game_id):
+    target, recorder = await serve()
+    async with AdjudicatorClient(target) as streamed, AdjudicatorClient(target, streams=0) as unary:
+        await streamed.create_game(game_id, "testjack", PLAYERS, {})
+        before = await jetstream_store.read(f"game.{game_id}")
+        refusals = []
+        for client in (streamed, unary):
+            for actor, command in (("bob", {"type": "Draw"}), ("stranger", {"type": "Draw"}),
+                                   ("ann", {"type": "Fly"}), ("ann", {"type": "Think"})):
+                with pytest.raises(RuleViolation) as refused:
+                    expected = 1 if command == {"type": "Think"} else None     # a stale position
+                    await client.submit(game_id, actor, command, f"refused-{len(refusals)}", expected_seq=expected)
+                refusals.append((refused.value.code, refused.value.message))
+        assert refusals[:4] == refusals[4:]
+        assert [code for code, _ in refusals[:4]] == ["NOT_YOUR_TURN", "NOT_A_PLAYER", "MALFORMED_COMMAND",
+                                                       "STALE_POSITION"]
+        assert await jetstream_store.read(f"game.{game_id}") == before
+    assert recorder.called["Submit"] == 4
+
+
+async def test_a_stuck_adjudicator_fails_each_submit_by_its_deadline_as_unary_does(serve, jetstream_store, game_id):
+    target, _ = await serve()
+    stuck, recorder = await serve(store=StuckAppends(jetstream_store))
+    async with AdjudicatorClient(target) as client:
+        await client.create_game(game_id, "testjack", PLAYERS, {})
+    for streams in (6, 0):
+        async with AdjudicatorClient(stuck, timeout=0.5, retries=1, retry_delay=0.05, streams=streams) as client:
+            waits = [client.submit(game_id, "ann", {"type": "Think"}, f"stuck-{streams}-{n}") for n in range(3)]
+            failed = await asyncio.wait_for(asyncio.gather(*waits, return_exceptions=True), 20)
+        assert [type(e) for e in failed] == [grpc.aio.AioRpcError] * 3
+        assert {e.code() for e in failed} == {grpc.StatusCode.DEADLINE_EXCEEDED}
+    assert recorder.called["Submit"] == 3 * 2 and recorder.called["SubmitStream"] >= 1     # 2 attempts each
+
+
+async def test_without_submit_stream_the_client_uses_unary_submit(serve, jetstream_store, game_id):
+    target, recorder = await serve(hidden=("SubmitStream",))
+    async with AdjudicatorClient(target) as client:
+        await client.create_game(game_id, "testjack", PLAYERS, {})
+        drawn, turn = await client.submit_with_turn(game_id, "ann", {"type": "Draw"}, "d1")
+        with pytest.raises(RuleViolation) as refused:
+            await client.submit(game_id, "bob", {"type": "Draw"}, "d2")
+        thought = await asyncio.gather(*(client.submit(game_id, "ann", {"type": "Think"}, f"t{n}") for n in range(5)))
+    assert refused.value.code == "NOT_YOUR_TURN"
+    stream = await jetstream_store.read(f"game.{game_id}")
+    assert drawn == [e for e in stream if e.command_id == "d1"] and turn["seq"] == drawn[-1].seq
+    assert [e for t in thought for e in t] == [e for e in stream if (e.command_id or "").startswith("t")]
+    # Asked for the stream once, then unary Submit for every command (a stream opened meanwhile as well).
+    assert recorder.called["Submit"] == 7 and 1 <= recorder.called["SubmitStream"] <= 6
+
+
+async def test_the_caller_secret_goes_with_the_stream_and_the_guard_checks_it(jetstream_store, namespace, game_id):
+    lobby, viewer = new_secret(), new_secret()
+    callers = parse_callers(caller_line("lobby", lobby, ("CreateGame", "Submit")) + "\n"
+                            + caller_line("spectator", viewer, ("GetView",)) + "\n")
+    vault = await JetStreamSeedVault(jetstream_store._nc, f"seeds_{namespace}").ensure()
+    server, port = await start_grpc_server(Adjudicator(jetstream_store, vault), 0, "127.0.0.1", callers=callers)
+    target = f"127.0.0.1:{port}"
+    try:
+        async with AdjudicatorClient(target, token=lobby) as client:
+            await client.create_game(game_id, "testjack", PLAYERS, {})
+            assert (await client.submit(game_id, "ann", {"type": "Think"}, "allowed"))[0].command_id == "allowed"
+        for token, code in ((viewer, grpc.StatusCode.PERMISSION_DENIED),
+                            (new_secret(), grpc.StatusCode.UNAUTHENTICATED), (None, grpc.StatusCode.UNAUTHENTICATED)):
+            async with AdjudicatorClient(target, token=token) as client:
+                with pytest.raises(grpc.aio.AioRpcError) as refused:
+                    await asyncio.wait_for(client.submit(game_id, "ann", {"type": "Think"}, "refused"), 20)
+            assert refused.value.code() == code
+        assert "refused" not in {e.command_id for e in await jetstream_store.read(f"game.{game_id}")}
+    finally:
+        await server.stop(0)
+        await jetstream_store._js.delete_key_value(f"seeds_{namespace}")

@@ -1,0 +1,95 @@
+"""Commands sent on SubmitStream are traced one by one: each command's spans (the client's, the
+adjudicator's, the append) sit in its own caller's trace, though many commands share one stream. Real
+NATS (JetStream), the adjudicator behind gRPC in this process, spans kept in memory."""
+from __future__ import annotations
+
+import asyncio
+
+import grpc
+import pytest
+
+from adjudicator.client import AdjudicatorClient
+from adjudicator.server import start_grpc_server
+from adjudicator.service import Adjudicator
+from adjudicator.wire import pb, rpc
+from starbase_core import tracing
+from starbase_core.seeds import JetStreamSeedVault
+from tests.observability.helpers import in_trace, trace_of, until
+
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(60)]
+
+PLAYERS = ["ann", "bob"]
+TRACE, SPAN = "4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7"
+
+
+def one(traced: list, name_part: str, kind: str):
+    found = [span for span in traced if name_part in span.name and span.kind.name == kind]
+    assert len(found) == 1, [(span.name, span.kind.name) for span in traced]
+    return found[0]
+
+
+@pytest.fixture
+async def target(jetstream_store, namespace, spans):
+    """The adjudicator behind gRPC, built once tracing is on (so its server traces)."""
+    vault = await JetStreamSeedVault(jetstream_store._nc, f"seeds_{namespace}").ensure()
+    server, port = await start_grpc_server(Adjudicator(jetstream_store, vault), 0, "127.0.0.1")
+    yield f"127.0.0.1:{port}"
+    await server.stop(1)
+    await jetstream_store._js.delete_key_value(f"seeds_{namespace}")
+
+
+async def test_each_command_on_a_shared_stream_is_traced_under_its_own_caller(target, spans, new_name):
+    games = [new_name("g") for _ in range(4)]
+    async with AdjudicatorClient(target, streams=1) as client:        # every command on the one stream
+        for game in games:
+            await client.create_game(game, "testjack", PLAYERS, {})
+
+        async def command(game: str):
+            with tracing.new_trace("caller", **{"starbase.game": game}) as caller:
+                return caller, await client.submit(game, "ann", {"type": "Think"}, f"{game}-think")
+
+        answered = await asyncio.gather(*(command(game) for game in games))
+
+    callers = {trace_of(caller) for caller, _ in answered}
+    assert len(callers) == len(games)
+    for caller, envelopes in answered:
+        traced = in_trace(spans, trace_of(caller))
+        client, server = one(traced, "Adjudicator/Submit", "CLIENT"), one(traced, "Adjudicator/Submit", "SERVER")
+        append = one(traced, "store.append", "INTERNAL")
+        assert client.parent.span_id == caller.context.span_id
+        assert server.parent.span_id == client.context.span_id          # carried by the request's traceparent
+        assert append.parent.span_id == server.context.span_id
+        assert server.attributes["starbase.submit_stream"] is True       # it did go over the stream
+        assert envelopes[0].meta["trace_id"] == trace_of(caller)
+        assert envelopes[0].meta["span_id"] == format(server.context.span_id, "016x")
+        assert not [span.name for span in traced if "SubmitStream" in span.name]   # the stream is nobody's
+    # The stream's own spans (the gRPC interceptors', ended with the stream) are a trace apart.
+    streams = await until(lambda: [span for span in spans.get_finished_spans() if "SubmitStream" in span.name],
+                          "the stream's spans ended")
+    assert not {trace_of(span) for span in streams} & callers
+
+
+async def test_the_server_starts_a_commands_span_under_its_traceparent_or_a_trace_of_its_own(
+        target, spans, new_name):
+    game = new_name("g")
+    async with AdjudicatorClient(target) as client:
+        await client.create_game(game, "testjack", PLAYERS, {})
+    async with grpc.aio.insecure_channel(target) as channel:
+        call = rpc.AdjudicatorStub(channel).SubmitStream()
+        for number, traceparent in ((1, f"00-{TRACE}-{SPAN}-01"), (2, "")):
+            await call.write(pb.SubmitRequest(game_id=game, actor="ann", command_json='{"type": "Think"}',
+                                              command_id=f"raw-{number}", call=number, traceparent=traceparent))
+            assert (await call.read()).call == number
+        await call.done_writing()
+
+    commands = [span for span in spans.get_finished_spans() if span.name.endswith("Adjudicator/Submit")]
+    given, untraced = _by_trace(commands, TRACE)
+    assert given.kind.name == "SERVER" and given.parent.span_id == int(SPAN, 16)
+    assert untraced.kind.name == "SERVER" and untraced.parent is None          # a trace of its own
+
+
+def _by_trace(commands: list, trace_id: str):
+    given = [span for span in commands if trace_of(span) == trace_id]
+    others = [span for span in commands if trace_of(span) != trace_id]
+    assert len(given) == 1 and len(others) == 1, [(trace_of(s), s.name) for s in commands]
+    return given[0], others[0]
