@@ -20,10 +20,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
+from moon21.board.ahead import Ahead, Leg, start_of
 from moon21.board.geometry import EAST_WEST_BONUS
 from moon21.board.stops import TERMINAL_BONUS, StopGraph
 
 NONE, ALL = 10**9, -(10**9)       # floors that keep no run / every run
+PRUNE_FROM = 64                   # trails a walk must start from for pruning to pay
 
 
 @dataclass(eq=False)
@@ -103,9 +105,29 @@ def walk(sg: StopGraph, max_stops: int, relevant: int, used: int, floor: list[in
     limit = max_stops + (1 if sg.terminal and sg.east else 0)
     limit = min(limit, deepest or limit)
     through, value, east, west, terminal = sg.through, sg.value, sg.east, sg.west, sg.terminal
-    legs = [[(w, 1 << w, m, value[w]) for w, m in out if not m & used] for out in sg.legs]
+    legs = _numbered_legs(sg, used)
     path: list[int] = []
     parked: list[Trail] = []
+    if starts is None:
+        starts = [((s,), 1 << s, 0, value[s]) for s in _reachable_from(sg, relevant)]
+    # Pruning (`ahead.py`): a trail of n stops goes on only if its value plus the most the rest of
+    # a run can add reaches `least[n]`, the lowest floor of any longer run. The floor only rises,
+    # so a run cut off this way would never have been recorded. Not while parking: the parked
+    # trails must be those of the whole walk; not when every run is recorded anyway; not for a
+    # small walk (from few trails), over before the bound would have paid for its tables.
+    pruning = not park and len(starts) >= PRUNE_FROM and (on_new is not None or min(floor[:max_stops + 1]) > ALL)
+    if pruning:
+        ahead = Ahead(sg, legs, max_stops, {start_of(sg, trail[0][0]) for trail in starts})
+    least = [ALL] * (limit + 1)
+
+    def lower_floors() -> None:
+        if pruning:
+            low = NONE
+            for c in range(len(floor) - 1, -1, -1):
+                low = min(low, floor[c])
+                if c <= limit:
+                    least[c] = low
+    lower_floors()
 
     def record(smask: int, road: int) -> None:
         kept = found.get(smask)
@@ -122,7 +144,9 @@ def walk(sg: StopGraph, max_stops: int, relevant: int, used: int, floor: list[in
     def extend(v: int, smask: int, road: int, depth: int, earned: int) -> None:
         # `path` holds the stops so far, ending with v; depth == len(path); `earned` is their value.
         # Each run is found from both ends; it is recorded from the end with the smaller index.
-        for w, bit, m, val in legs[v]:
+        if pruning:   # what a trail of depth + 1 stops ending with each leg may still reach
+            gain, need = gains[1 if smask & terminal else 0][max_stops - depth], least[depth + 1] - earned
+        for w, bit, m, val, k in legs[v]:
             if smask & bit or m & road:
                 continue
             reach, taken, total = smask | bit, road | m, earned + val
@@ -132,21 +156,42 @@ def walk(sg: StopGraph, max_stops: int, relevant: int, used: int, floor: list[in
                 if reach & east:   # both bonuses need an eastern area; the Terminal is then free
                     revenue += (2 * EAST_WEST_BONUS if reach & west else 0) + (TERMINAL_BONUS if reach & terminal else 0)
                     counted -= 1 if reach & terminal else 0
-                if revenue >= floor[counted] and (on_new is None or reach in found or on_new(revenue, reach, taken, counted)):
-                    record(reach, taken)
+                if revenue >= floor[counted]:
+                    if on_new is None or reach in found:
+                        record(reach, taken)
+                    elif on_new(revenue, reach, taken, counted):
+                        record(reach, taken)
+                        lower_floors()
+                    else:
+                        lower_floors()
             if through[w]:
                 if depth + 1 == park:
                     parked.append((tuple(path), reach, taken, total))
-                if depth + 1 < limit:
+                if depth + 1 < limit and (not pruning or gain[k] >= need):
                     extend(w, reach, taken, depth + 1, total)
             path.pop()
 
-    if starts is None:
-        starts = [((s,), 1 << s, 0, value[s]) for s in _reachable_from(sg, relevant)]
+    gains: list[list[list[int]]] = []
     for stops, smask, road, earned in starts:
         path[:] = stops
+        if pruning:
+            gains = ahead.gains[start_of(sg, stops[0])]
         extend(stops[-1], smask, road, len(stops), earned)
     return parked
+
+
+
+def _numbered_legs(sg: StopGraph, used: int) -> list[list[Leg]]:
+    """Per stop, the legs out of it avoiding road `used`, numbered across the whole graph."""
+    legs: list[list[Leg]] = []
+    k = 0
+    for out in sg.legs:
+        legs.append([])
+        for w, m in out:
+            if not m & used:
+                legs[-1].append((w, 1 << w, m, sg.value[w], k))
+                k += 1
+    return legs
 
 
 def runs_of(sg: StopGraph, found: Found, floor: list[int],
