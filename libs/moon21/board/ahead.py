@@ -40,7 +40,7 @@ def start_of(sg: StopGraph, stop: int) -> int:
     return EAST if sg.east & bit else WEST if sg.west & bit else INLAND
 
 
-Leg = tuple[int, int, int, int, int]      # (next stop, its bit, road, its value, leg number)
+Leg = tuple[int, int, int, int, int, bool]   # (next stop, its bit, road, its value, leg number, may pass it)
 
 
 class Ahead:
@@ -49,7 +49,7 @@ class Ahead:
     def __init__(self, sg: StopGraph, legs: list[list[Leg]], max_stops: int, starts: set[int]):
         self.max_stops = max_stops
         self._sg, self._legs = sg, legs
-        self._neighbours = [sorted({w for w, _, _, _, _ in out}) for out in legs]
+        self._neighbours = [sorted({leg[0] for leg in out}) for out in legs]
         self._terminal = sg.terminal.bit_length() - 1      # -1 when the Terminal is not on the map
         self._near = _near(sg, self._neighbours, max_stops)
         # per start: [Terminal in the trail][max_stops - d][leg k from v to w] -> the most the trail
@@ -63,7 +63,7 @@ class Ahead:
             for i in range(self.max_stops + 1):
                 row = [NEVER] * count
                 for v, out in enumerate(self._legs):
-                    for w, _, _, val, k in out:
+                    for w, _, _, val, k, _ in out:
                         best, to, second = tables[t or w == terminal][i][w]
                         row[k] = val + (best if to != v else second)
                 gains[t].append(row)

@@ -104,7 +104,7 @@ def walk(sg: StopGraph, max_stops: int, relevant: int, used: int, floor: list[in
     `starts` goes on from there exactly as this walk did (without recording their shorter runs)."""
     limit = max_stops + (1 if sg.terminal and sg.east else 0)
     limit = min(limit, deepest or limit)
-    through, value, east, west, terminal = sg.through, sg.value, sg.east, sg.west, sg.terminal
+    value, east, west, terminal = sg.value, sg.east, sg.west, sg.terminal
     legs = _numbered_legs(sg, used)
     path: list[int] = []
     parked: list[Trail] = []
@@ -119,9 +119,11 @@ def walk(sg: StopGraph, max_stops: int, relevant: int, used: int, floor: list[in
     if pruning:
         ahead = Ahead(sg, legs, max_stops, {start_of(sg, trail[0][0]) for trail in starts})
     least = [ALL] * (limit + 1)
+    seen = []       # the floor `least` was taken from
 
     def lower_floors() -> None:
-        if pruning:
+        if pruning and floor != seen:
+            seen[:] = floor
             low = NONE
             for c in range(len(floor) - 1, -1, -1):
                 low = min(low, floor[c])
@@ -129,47 +131,53 @@ def walk(sg: StopGraph, max_stops: int, relevant: int, used: int, floor: list[in
                     least[c] = low
     lower_floors()
 
-    def record(smask: int, road: int) -> None:
+    def record(smask: int, road: int, order: tuple[int, ...]) -> None:
         kept = found.get(smask)
         if kept is None:
-            found[smask] = [(road, tuple(path))]
+            found[smask] = [(road, order)]
             return
+        wider = False           # some kept road is a superset of this one (and goes)
         for r, _ in kept:
-            if r & road == r:
+            both = r & road
+            if both == r:       # a subset is kept already: this road is not minimal
                 return
-        if any(r & road == road for r, _ in kept):
+            if both == road:
+                wider = True
+        if wider:
             kept[:] = [(r, o) for r, o in kept if r & road != road]
-        kept.append((road, tuple(path)))
+        kept.append((road, order))
 
     def extend(v: int, smask: int, road: int, depth: int, earned: int) -> None:
         # `path` holds the stops so far, ending with v; depth == len(path); `earned` is their value.
         # Each run is found from both ends; it is recorded from the end with the smaller index.
-        if pruning:   # what a trail of depth + 1 stops ending with each leg may still reach
-            gain, need = gains[1 if smask & terminal else 0][max_stops - depth], least[depth + 1] - earned
-        for w, bit, m, val, k in legs[v]:
+        n, first = depth + 1, path[0]       # the stops of a trail one leg longer; its first stop
+        deeper, parking = n < limit, n == park
+        if pruning:   # what a trail of n stops ending with each leg may still reach
+            gain, need = gains[1 if smask & terminal else 0][max_stops - depth], least[n] - earned
+        for w, bit, m, val, k, go in legs[v]:
             if smask & bit or m & road:
                 continue
-            reach, taken, total = smask | bit, road | m, earned + val
-            path.append(w)
-            if path[0] < w and reach & relevant:
-                revenue, counted = total, depth + 1
+            reach, total = smask | bit, earned + val
+            if first < w and reach & relevant:
+                revenue, counted = total, n
                 if reach & east:   # both bonuses need an eastern area; the Terminal is then free
                     revenue += (2 * EAST_WEST_BONUS if reach & west else 0) + (TERMINAL_BONUS if reach & terminal else 0)
                     counted -= 1 if reach & terminal else 0
                 if revenue >= floor[counted]:
                     if on_new is None or reach in found:
-                        record(reach, taken)
-                    elif on_new(revenue, reach, taken, counted):
-                        record(reach, taken)
+                        record(reach, road | m, (*path, w))
+                    elif on_new(revenue, reach, road | m, counted):
+                        record(reach, road | m, (*path, w))
                         lower_floors()
                     else:
                         lower_floors()
-            if through[w]:
-                if depth + 1 == park:
-                    parked.append((tuple(path), reach, taken, total))
-                if depth + 1 < limit and (not pruning or gain[k] >= need):
-                    extend(w, reach, taken, depth + 1, total)
-            path.pop()
+            if go:      # a route may pass w
+                if parking:
+                    parked.append(((*path, w), reach, road | m, total))
+                if deeper and (not pruning or gain[k] >= need):
+                    path.append(w)
+                    extend(w, reach, road | m, n, total)
+                    path.pop()
 
     gains: list[list[list[int]]] = []
     for stops, smask, road, earned in starts:
@@ -182,14 +190,15 @@ def walk(sg: StopGraph, max_stops: int, relevant: int, used: int, floor: list[in
 
 
 def _numbered_legs(sg: StopGraph, used: int) -> list[list[Leg]]:
-    """Per stop, the legs out of it avoiding road `used`, numbered across the whole graph."""
+    """Per stop, the legs out of it avoiding road `used`, numbered across the whole graph, with
+    whether a route may pass their far stop."""
     legs: list[list[Leg]] = []
     k = 0
     for out in sg.legs:
         legs.append([])
         for w, m in out:
             if not m & used:
-                legs[-1].append((w, 1 << w, m, sg.value[w], k))
+                legs[-1].append((w, 1 << w, m, sg.value[w], k, sg.through[w]))
                 k += 1
     return legs
 
