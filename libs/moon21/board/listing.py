@@ -28,7 +28,7 @@ NONE, ALL = 10**9, -(10**9)       # floors that keep no run / every run
 PRUNE_FROM = 64                   # trails a walk must start from for pruning to pay
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Run:
     revenue: int
     stops: int          # bit mask of stop indices
@@ -208,11 +208,15 @@ def runs_of(sg: StopGraph, found: Found, floor: list[int],
     """The recorded runs meeting `floor`, best revenue first (a run under it may have been
     recorded from only some of its trails, before the floor rose: it must not come out)."""
     runs = []
+    value, east, west, terminal = sg.value, sg.east, sg.west, sg.terminal
     for smask, kept in found.items():
-        counted = sg.stops_counted(smask)
-        revenue = sum(sg.value[i] for i in kept[0][1]) + sg.bonus(smask)[0]
+        order = kept[0][1]
+        revenue, counted = sum([value[i] for i in order]), len(order)
+        if smask & east:    # the bonuses and the free Terminal, as `StopGraph.bonus` and `stops_counted`
+            revenue += (2 * EAST_WEST_BONUS if smask & west else 0) + (TERMINAL_BONUS if smask & terminal else 0)
+            counted -= 1 if smask & terminal else 0
         if revenue >= floor[counted] and (keeps is None or keeps(revenue, smask, counted)):
-            runs.extend(Run(revenue, smask, road, counted, order) for road, order in kept)
+            runs.extend([Run(revenue, smask, road, counted, order) for road, order in kept])
     sort_runs(runs)
     return runs
 
