@@ -60,7 +60,7 @@ class Ahead:
         terminal, count = self._terminal, sum(len(out) for out in self._legs)
         gains: list[list[list[int]]] = [[], []]
         for t in (0, 1):
-            for i in range(self.max_stops + 1):
+            for i in range(self.max_stops):     # a walked trail has d >= 1 stops
                 row = [NEVER] * count
                 for v, out in enumerate(self._legs):
                     for w, _, _, val, k, _ in out:
@@ -102,7 +102,7 @@ class Ahead:
         empty = [(NEVER, -1, NEVER)] * n
         # tables[t][r + 1][w]: r counted stops left after w (-1: the free Terminal's stop taken too)
         tables = [[empty], [empty]]
-        for r in range(top + 1):
+        for r in range(top - 1):      # a trail of d >= 1 stops has r <= top - 2 counted ones left
             near = self._near[r]
             for t in (0, 1):
                 row = []
@@ -140,7 +140,7 @@ def _near(sg: StopGraph, neighbours: list[list[int]], max_stops: int) -> list[li
     """near[r][w]: the r + 1 best values within r + 1 legs of w (w left out): the stops a trail may
     still take after w when it may take r counted ones and perhaps the free Terminal."""
     n = len(sg.stops)
-    near = [[0] * n for _ in range(max_stops + 1)]
+    near = [[0] * n for _ in range(max_stops)]
     for w in range(n):
         ranked: list[tuple[int, int]] = []      # (value, legs away)
         seen, frontier, d = {w}, [w], 0
@@ -156,6 +156,6 @@ def _near(sg: StopGraph, neighbours: list[list[int]], max_stops: int) -> list[li
                             ranked.append((sg.value[x], d))
             frontier = nxt
         ranked.sort(reverse=True)
-        for r in range(max_stops + 1):
+        for r in range(max_stops):
             near[r][w] = sum([val for val, k in ranked if k <= r + 1][:r + 1])
     return near
