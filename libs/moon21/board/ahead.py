@@ -116,8 +116,6 @@ class Ahead:
                             on = after[0] if after[1] != w else after[2]
                             if on != NEVER and value[x] + on > gain:
                                 gain = value[x] + on
-                        if gain == NEVER:
-                            continue
                         if gain > limit:
                             gain = limit
                         if gain > best:

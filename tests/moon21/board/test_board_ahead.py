@@ -124,6 +124,44 @@ def test_the_bound_is_the_best_run_on_a_line(line):
     assert check_bound(sg, 10, exact=True) > 0
 
 
+def triangle(terminal: int) -> StopGraph:
+    """Three stops worth 90 in a triangle (A B C, the Terminal among them if `terminal`), an
+    eastern area worth 20 off C."""
+    legs: list[list[tuple[int, int]]] = [[], [], [], []]
+    for segment, (v, w) in enumerate([(0, 1), (1, 2), (2, 0), (2, 3)]):
+        legs[v].append((w, 1 << segment))
+        legs[w].append((v, 1 << segment))
+    return StopGraph(net=None, stops=["A", "B", "C", "east"], index={"A": 0, "B": 1, "C": 2, "east": 3},
+                     value=[90, 90, 90, 20], through=[True, True, True, False], legs=legs, east=0b1000, west=0,
+                     terminal=terminal, base_bits={"LB": 1, "SP": 0}, token_bits=0)
+
+
+def bound(sg: StopGraph, trail: list[int], max_stops: int = 8) -> int:
+    """The walk's bound for a run growing from a trail of two stops."""
+    numbered = listing._numbered_legs(sg, 0)
+    ahead = Ahead(sg, numbered, max_stops, {start_of(sg, trail[0])})
+    leg = next(k for w, _, _, _, k, _ in numbered[trail[0]] if w == trail[1])
+    held = 1 if sg.terminal >> trail[0] & 1 else 0
+    return sg.value[trail[0]] + ahead.gains[start_of(sg, trail[0])][held][max_stops - 1][leg]
+
+
+def test_the_bound_counts_each_stop_near_a_cycle_once():
+    """A walk may go round the triangle for ever, a trail takes each stop once: the bound may
+    count a stop the trail already took (it is that close), but none twice, and no bonus the run
+    cannot earn (there is no West and no Terminal)."""
+    sg = triangle(terminal=0)
+    # after A, B the best run is A B C east (290); the bound counts C, A and the area once each
+    assert bound(sg, [0, 1]) == 90 + 90 + (90 + 90 + 20)
+    # after east, C the best run is east C B A (290); the bound counts A, B and the area once each
+    assert bound(sg, [3, 2]) == 20 + 90 + (90 + 90 + 20)
+
+
+def test_the_bound_never_takes_the_terminal_twice():
+    """With A the Terminal: after A, B the walk from C may not step back onto it, so the bound is
+    the best run, A B C east with the Terminal bonus (320)."""
+    assert bound(triangle(terminal=0b1), [0, 1]) == 90 + 90 + 90 + 20 + 30
+
+
 def walked(sg: StopGraph, max_stops: int, floor: list[int], prune: bool, monkeypatch, raise_every: int = 0):
     """What `walk` records from every stop (and in what order), with pruning or without; with
     `raise_every`, the floor rises to each raise_every-th new run's revenue as the walk goes."""
