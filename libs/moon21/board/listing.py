@@ -13,7 +13,9 @@ Both may grow stricter during a walk; a run is kept only if it passes them as th
 it then passed all along. Runs over different stops never tie on the sort key, so the kept runs
 come in the same order as in the full listing. Road already used by the other base is left out
 of the walk; a minimal road that avoids it is minimal in the full listing too, so that list is
-the full one filtered.
+the full one filtered. A walk with a floor above nothing prunes (`ahead.py`): it does not go on
+from a trail whose value plus the most the rest of a run can add is under every floor a longer
+run would meet; those runs would not be recorded, so nothing else changes.
 """
 from __future__ import annotations
 
@@ -117,8 +119,9 @@ def walk(sg: StopGraph, max_stops: int, relevant: int, used: int, floor: list[in
     # small walk (from few trails), over before the bound would have paid for its tables.
     pruning = not park and len(starts) >= PRUNE_FROM and (on_new is not None or min(floor[:max_stops + 1]) > ALL)
     if pruning:
-        ahead = Ahead(sg, legs, max_stops, {start_of(sg, trail[0][0]) for trail in starts})
-    least = [ALL] * (limit + 1)
+        sides = [start_of(sg, s) for s in range(len(sg.stops))]
+        ahead = Ahead(sg, legs, max_stops, {sides[trail[0][0]] for trail in starts})
+    least = [ALL] * limit           # per stop count n < limit: the lowest floor of a run of more stops
     seen = []       # the floor `least` was taken from
 
     def lower_floors() -> None:
@@ -127,9 +130,15 @@ def walk(sg: StopGraph, max_stops: int, relevant: int, used: int, floor: list[in
             low = NONE
             for c in range(len(floor) - 1, -1, -1):
                 low = min(low, floor[c])
-                if c <= limit:
+                if c < limit:
                     least[c] = low
     lower_floors()
+
+    def ask(revenue: int, smask: int, road: int, counted: int) -> bool:
+        assert on_new is not None
+        keep = on_new(revenue, smask, road, counted)
+        lower_floors()      # on_new may have raised the floor
+        return keep
 
     def record(smask: int, road: int, order: tuple[int, ...]) -> None:
         kept = found.get(smask)
@@ -152,7 +161,7 @@ def walk(sg: StopGraph, max_stops: int, relevant: int, used: int, floor: list[in
         # Each run is found from both ends; it is recorded from the end with the smaller index.
         n, first = depth + 1, path[0]       # the stops of a trail one leg longer; its first stop
         deeper, parking = n < limit, n == park
-        if pruning:   # what a trail of n stops ending with each leg may still reach
+        if pruning and deeper:   # what a trail of n stops ending with each leg may still reach
             gain, need = gains[1 if smask & terminal else 0][max_stops - depth], least[n] - earned
         for w, bit, m, val, k, go in legs[v]:
             if smask & bit or m & road:
@@ -163,14 +172,8 @@ def walk(sg: StopGraph, max_stops: int, relevant: int, used: int, floor: list[in
                 if reach & east:   # both bonuses need an eastern area; the Terminal is then free
                     revenue += (2 * EAST_WEST_BONUS if reach & west else 0) + (TERMINAL_BONUS if reach & terminal else 0)
                     counted -= 1 if reach & terminal else 0
-                if revenue >= floor[counted]:
-                    if on_new is None or reach in found:
-                        record(reach, road | m, (*path, w))
-                    elif on_new(revenue, reach, road | m, counted):
-                        record(reach, road | m, (*path, w))
-                        lower_floors()
-                    else:
-                        lower_floors()
+                if revenue >= floor[counted] and (on_new is None or reach in found or ask(revenue, reach, road | m, counted)):
+                    record(reach, road | m, (*path, w))
             if go:      # a route may pass w
                 if parking:
                     parked.append(((*path, w), reach, road | m, total))
@@ -183,10 +186,9 @@ def walk(sg: StopGraph, max_stops: int, relevant: int, used: int, floor: list[in
     for stops, smask, road, earned in starts:
         path[:] = stops
         if pruning:
-            gains = ahead.gains[start_of(sg, stops[0])]
+            gains = ahead.gains[sides[stops[0]]]
         extend(stops[-1], smask, road, len(stops), earned)
     return parked
-
 
 
 def _numbered_legs(sg: StopGraph, used: int) -> list[list[Leg]]:
