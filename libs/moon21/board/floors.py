@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import heapq
 
-from moon21.board.listing import ALL, NONE, Found, Run, RunIndex, bits_of, enumerate_runs, runs_of, sort_runs, walk
+from moon21.board.listing import ALL, NONE, Found, Run, RunIndex, enumerate_runs, runs_of, sort_runs, walk
 from moon21.board.stops import StopGraph
 
 FIRST_WINDOW, SECOND_WINDOW = 64, 256     # how deep `search._best_pair`'s quick scan reads
@@ -59,13 +59,13 @@ class _Keeper:
                         ] if self.short else []
         self._settle()
 
-    def _paired(self, revenue: int, stops: list[int] | tuple[int, ...], road: int, others: RunIndex) -> int:
+    def _paired(self, revenue: int, stops: tuple[int, ...], road: int, others: RunIndex) -> int:
         """This run's revenue with a partner from `others` that raises the best (else 0): a quick look
         suffices, the best value met only has to be a value some answer reaches."""
         mate = others.first_partner(stops, road, self.best - revenue, tries=8)
         return 0 if mate is None else revenue + mate.revenue
 
-    def meet(self, revenue: int, smask: int, road: int, counted: int, stops: list[int]) -> None:
+    def meet(self, revenue: int, smask: int, road: int, counted: int, stops: tuple[int, ...]) -> None:
         """A long run met for the first time: the best value and the windows may rise."""
         if counted > self.top:
             return
@@ -87,7 +87,7 @@ class _Keeper:
         self.edges = [(bits, seen[0] if len(seen) == width else ALL) for bits, width, seen in self.windows]
         self.level = min([self.best - self.partner_top] + [edge for _, edge in self.edges])
 
-    def keeps(self, revenue: int, smask: int, counted: int, stops: list[int]) -> bool:
+    def keeps(self, revenue: int, smask: int, counted: int, stops: tuple[int, ...]) -> bool:
         if counted > self.top or revenue < self.level:
             return False
         if smask & self.base_bit and revenue >= self.best:
@@ -157,15 +157,13 @@ def promising_runs(sg: StopGraph, relevant: int, used: int, wants: list[Want]) -
     floor = [NONE] * (short + 1) + [ALL] * (top - short) + [NONE]
     met: set[int] = set()
 
-    def keeps(revenue: int, smask: int, counted: int) -> bool:
-        stops = bits_of(smask)
+    def keeps(revenue: int, smask: int, counted: int, stops: tuple[int, ...]) -> bool:
         return any(k.keeps(revenue, smask, counted, stops) for k in keepers)
 
-    def on_new(revenue: int, smask: int, road: int, counted: int) -> bool:
+    def on_new(revenue: int, smask: int, road: int, counted: int, stops: tuple[int, ...]) -> bool:
         if smask in met:        # turned down before: the tests have only grown stricter since
             return False
         met.add(smask)
-        stops = bits_of(smask)
         for k in keepers:
             k.meet(revenue, smask, road, counted, stops)
         level = min(k.level for k in keepers)

@@ -39,15 +39,6 @@ class Run:
     order: tuple[int, ...]
 
 
-def bits_of(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def _set_of(indices: list[int], size: int) -> int:
     raw = bytearray((size + 8) // 8)
     for i in indices:
@@ -91,7 +82,7 @@ class RunIndex:
 
 
 Found = dict[int, list[tuple[int, tuple[int, ...]]]]    # stop mask -> [(minimal road, stop order)]
-OnNew = Callable[[int, int, int, int], bool]             # (revenue, stop mask, road, counted) -> record it?
+OnNew = Callable[[int, int, int, int, tuple[int, ...]], bool]   # (revenue, stop mask, road, counted, stops) -> record it?
 Trail = tuple[tuple[int, ...], int, int, int]            # (stops in order, stop mask, road, their value)
 
 
@@ -134,9 +125,9 @@ def walk(sg: StopGraph, max_stops: int, relevant: int, used: int, floor: list[in
                     least[c] = low
     lower_floors()
 
-    def ask(revenue: int, smask: int, road: int, counted: int) -> bool:
+    def ask(revenue: int, smask: int, road: int, counted: int, order: tuple[int, ...]) -> bool:
         assert on_new is not None
-        keep = on_new(revenue, smask, road, counted)
+        keep = on_new(revenue, smask, road, counted, order)
         lower_floors()      # on_new may have raised the floor
         return keep
 
@@ -172,8 +163,10 @@ def walk(sg: StopGraph, max_stops: int, relevant: int, used: int, floor: list[in
                 if reach & east:   # both bonuses need an eastern area; the Terminal is then free
                     revenue += (2 * EAST_WEST_BONUS if reach & west else 0) + (TERMINAL_BONUS if reach & terminal else 0)
                     counted -= 1 if reach & terminal else 0
-                if revenue >= floor[counted] and (on_new is None or reach in found or ask(revenue, reach, road | m, counted)):
-                    record(reach, road | m, (*path, w))
+                if revenue >= floor[counted]:
+                    order = (*path, w)
+                    if on_new is None or reach in found or ask(revenue, reach, road | m, counted, order):
+                        record(reach, road | m, order)
             if go:      # a route may pass w
                 if parking:
                     parked.append(((*path, w), reach, road | m, total))
@@ -206,7 +199,7 @@ def _numbered_legs(sg: StopGraph, used: int) -> list[list[Leg]]:
 
 
 def runs_of(sg: StopGraph, found: Found, floor: list[int],
-            keeps: Callable[[int, int, int], bool] | None = None) -> list[Run]:
+            keeps: Callable[[int, int, int, tuple[int, ...]], bool] | None = None) -> list[Run]:
     """The recorded runs meeting `floor`, best revenue first (a run under it may have been
     recorded from only some of its trails, before the floor rose: it must not come out)."""
     runs = []
@@ -217,7 +210,7 @@ def runs_of(sg: StopGraph, found: Found, floor: list[int],
         if smask & east:    # the bonuses and the free Terminal, as `StopGraph.bonus` and `stops_counted`
             revenue += (2 * EAST_WEST_BONUS if smask & west else 0) + (TERMINAL_BONUS if smask & terminal else 0)
             counted -= 1 if smask & terminal else 0
-        if revenue >= floor[counted] and (keeps is None or keeps(revenue, smask, counted)):
+        if revenue >= floor[counted] and (keeps is None or keeps(revenue, smask, counted, order)):
             runs.extend([Run(revenue, smask, road, counted, order) for road, order in kept])
     sort_runs(runs)
     return runs

@@ -169,7 +169,7 @@ def walked(sg: StopGraph, max_stops: int, floor: list[int], prune: bool, monkeyp
     found: listing.Found = {}
     met: list[int] = []
 
-    def on_new(revenue: int, smask: int, road: int, counted: int) -> bool:
+    def on_new(revenue: int, smask: int, road: int, counted: int, order: tuple[int, ...]) -> bool:
         met.append(smask)
         if len(met) % raise_every == 0:
             floor[:max_stops + 1] = [max(f, revenue - 30) for f in floor[:max_stops + 1]]
