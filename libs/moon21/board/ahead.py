@@ -5,9 +5,10 @@ whose value, plus the most any way of going on can add, stays under the lowest f
 longer run can be dropped with everything that would grow from it: none of those runs would
 have been recorded. The bound must never be too low; it is only worth its cost if it is tight.
 
-`Ahead.after(...)` bounds the *revenue* the stops after a trail's last stop w (reached from v)
-add, bonuses included, given the counted stops the run may still take and whether the Terminal
-is in it. It is the best *walk* on the stop graph (a trail is a walk) under these rules:
+`Ahead.gains` bounds the *revenue* a trail can still reach past its last stop w (reached from
+v), bonuses included, given its first stop's side, the counted stops the run may still take and
+whether the Terminal is in it. It is the best *walk* on the stop graph (a trail is a walk) under
+these rules:
 
 - it never turns straight back (a trail never revisits a stop, so not v from w either), and
   never steps onto the Terminal twice;
@@ -16,13 +17,16 @@ is in it. It is the best *walk* on the stop graph (a trail is a walk) under thes
 - every stop counts, but a run holding the Terminal and reaching the East may take one stop more
   (the Terminal is free, rule 11.4); where it ends, the run's bonuses are added: the East-West
   bonus needs an area of each side, the Terminal bonus the Terminal and an eastern area. Areas
-  are only ever a run's ends, so which side a run's first stop is on (`Start`) and where the
+  are only ever a run's ends, so the side of the run's first stop (`start_of`) and where the
   walk ends decide both;
-- at each step, no more than the r best stops within r legs (a trail visits each stop once and
-  stays that close) plus the most bonus a run from that start can earn.
+- at each stop, with r counted stops left (so at most r + 1 stops to come), no more than the
+  r + 1 best stops within r + 1 legs (a trail visits each stop once and stays that close) plus
+  the most bonus a run from that first stop can earn.
 
 The walk is computed per stop with its best and second-best next stop, so that "not straight
-back to v" costs one comparison (the second best is a different stop).
+back to v" costs one comparison (the second best is a different stop); then per leg, so that
+the run walk pays one addition and one comparison per step. Without cycles in the stop graph a
+walk that never turns straight back is a trail, and the bound is exact (the tests check both).
 """
 from __future__ import annotations
 
@@ -36,6 +40,7 @@ EAST, WEST, INLAND = 0, 1, 2
 
 
 def start_of(sg: StopGraph, stop: int) -> int:
+    """The side of a run's first stop: EAST, WEST (an area of that side) or INLAND."""
     bit = 1 << stop
     return EAST if sg.east & bit else WEST if sg.west & bit else INLAND
 
