@@ -12,11 +12,20 @@ every run listed then paired) is timed on the same question right after, alterna
 which keeps most of other jobs' load on a shared machine out of it. Both answers must be equal
 (the line says DIFFERENT otherwise; `tests/moon21/board/test_board_search_reference.py` asserts it).
 The same side by side over every operating turn of two bot games (`bot_games`).
+
+Before and after a change: with `BENCH_MOON21_BEFORE=/path/to/old/libs` (e.g. /tmp/before-session/libs)
+`main()` also runs `before_and_after`: the same cold questions in fresh processes, the old code's
+and this checkout's alternately, `ROUNDS` times; a search's figure is its least CPU time over all
+repeats, and the line says DIFFERENT if the answers differ.
 """
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 import pathlib
 import statistics
+import subprocess
 import sys
 import time
 
@@ -31,7 +40,9 @@ from tests.moon21.board import reference_search as reference  # noqa: E402
 
 TRANSPORTS = {"LB": [10, 6], "SP": [10, 5]}
 REPEATS = 3
+ROUNDS = 3
 LIMIT_SECONDS = 150
+LIBS = pathlib.Path(__file__).resolve().parents[1] / "libs"
 
 
 def _clear_caches() -> None:
@@ -91,6 +102,44 @@ def building(boards) -> None:
           f"max {1000 * max(times):.1f} ms over {len(times)} corporations")
 
 
+def _times_here(cases: list[tuple[int, str]]) -> dict[str, tuple[float, str]]:
+    """Least CPU time of `REPEATS` cold searches and a digest of the answer, per (seed, corporation)."""
+    out, boards = {}, {}
+    for seed, corp in cases:
+        board = boards.setdefault(seed, crowded_board(seed))
+        least = float("inf")
+        for _ in range(REPEATS):
+            t, result = _cold(best_turn_runs, board, corp)
+            least = min(least, t)
+        out[f"{seed} {corp}"] = (least, hashlib.sha256(repr(result).encode()).hexdigest())
+    return out
+
+
+def before_and_after(before_libs: str, seeds=(1, 2, 3), rounds: int = ROUNDS) -> None:
+    """The crowded boards' searches with the code in `before_libs` and with this checkout's, in
+    fresh processes, alternately (other jobs' load falls on both)."""
+    cases = [(seed, corp) for seed in seeds for corp in CORPORATIONS]
+    script = ("import json, sys; sys.path.insert(0, sys.argv[2]); import bench_moon21_routes as b; "
+              "print(json.dumps(b._times_here([tuple(c) for c in json.loads(sys.argv[1])])))")
+    times: dict[str, dict[str, list]] = {"before": {}, "after": {}}
+    for _ in range(rounds):
+        for label, libs in (("before", before_libs), ("after", str(LIBS))):
+            env = dict(os.environ, PYTHONPATH=os.pathsep.join([libs, str(LIBS.parent)]))
+            done = subprocess.run([sys.executable, "-c", script, json.dumps(cases), str(pathlib.Path(__file__).parent)],
+                                  env=env, capture_output=True, text=True, check=True)
+            for case, figure in json.loads(done.stdout.splitlines()[-1]).items():
+                times[label].setdefault(case, []).append(figure)
+    for case in times["after"]:
+        old, new = (min(t for t, _ in times[label][case]) for label in ("before", "after"))
+        same = {d for _, d in times["before"][case]} == {d for _, d in times["after"][case]}
+        print(f"seed {case:>7}: before {1000 * old:6.1f} ms, after {1000 * new:6.1f} ms{'' if same else ' DIFFERENT'}")
+    for label in ("before", "after"):
+        least = [min(t for t, _ in figures) for figures in times[label].values()]
+        print(f"best runs, four transports, cold, {label} ({before_libs if label == 'before' else LIBS}): "
+              f"median {1000 * statistics.median(least):.1f} ms, max {1000 * max(least):.1f} ms over {len(least)} "
+              f"searches (least CPU time of {REPEATS} x {rounds} rounds); load {os.getloadavg()[0]:.1f}")
+
+
 def main(seeds=(1, 2, 3), boards=()) -> None:
     """Time the synthetic boards of `seeds`, then any `boards` given (e.g. the heaviest board a
     playout met: pass `[(label, Board)]`)."""
@@ -125,6 +174,8 @@ def main(seeds=(1, 2, 3), boards=()) -> None:
         print(f"best runs, four transports, cold, {label}: median {1000 * statistics.median(times):.1f} ms, "
               f"max {1000 * max(times):.1f} ms over {len(times)} searches (least CPU time of {REPEATS})")
     print(f"best runs, four transports, warm: median {1000 * statistics.median(warm):.2f} ms")
+    if os.environ.get("BENCH_MOON21_BEFORE"):
+        before_and_after(os.environ["BENCH_MOON21_BEFORE"], seeds)
     bot_games()
     building([(f"seed {seed}", crowded_board(seed)) for seed in (*seeds, 9, 11)] + list(boards))
 

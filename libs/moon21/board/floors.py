@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import heapq
 
-from moon21.board.listing import ALL, NONE, Found, Run, RunIndex, bits_of, enumerate_runs, runs_of, sort_runs, walk
+from moon21.board.listing import ALL, NONE, Found, Run, RunIndex, enumerate_runs, runs_of, sort_runs, walk
 from moon21.board.stops import StopGraph
 
 FIRST_WINDOW, SECOND_WINDOW = 64, 256     # how deep `search._best_pair`'s quick scan reads
@@ -58,15 +58,14 @@ class _Keeper:
                         for bits, width in ((self.base_bit, FIRST_WINDOW), (self.tokens, SECOND_WINDOW))
                         ] if self.short else []
         self._settle()
-        self.cut: tuple[int, list[tuple[int, int, int]]] | None = None    # for short runs, once the walk is over
 
-    def _paired(self, revenue: int, stops: list[int] | tuple[int, ...], road: int, others: RunIndex) -> int:
+    def _paired(self, revenue: int, stops: tuple[int, ...], road: int, others: RunIndex) -> int:
         """This run's revenue with a partner from `others` that raises the best (else 0): a quick look
         suffices, the best value met only has to be a value some answer reaches."""
         mate = others.first_partner(stops, road, self.best - revenue, tries=8)
         return 0 if mate is None else revenue + mate.revenue
 
-    def meet(self, revenue: int, smask: int, road: int, counted: int, stops: list[int]) -> None:
+    def meet(self, revenue: int, smask: int, road: int, counted: int, stops: tuple[int, ...]) -> None:
         """A long run met for the first time: the best value and the windows may rise."""
         if counted > self.top:
             return
@@ -88,7 +87,7 @@ class _Keeper:
         self.edges = [(bits, seen[0] if len(seen) == width else ALL) for bits, width, seen in self.windows]
         self.level = min([self.best - self.partner_top] + [edge for _, edge in self.edges])
 
-    def keeps(self, revenue: int, smask: int, counted: int, stops: list[int]) -> bool:
+    def keeps(self, revenue: int, smask: int, counted: int, stops: tuple[int, ...]) -> bool:
         if counted > self.top or revenue < self.level:
             return False
         if smask & self.base_bit and revenue >= self.best:
@@ -100,21 +99,23 @@ class _Keeper:
             return True
         return bool(smask & self.tokens) and revenue + max(self.best_first_at[i] for i in stops) >= self.best
 
-    def keeps_short(self, run: Run, shorts: list[Run], longs: list[Run]) -> bool:
-        """Whether a short run could matter, the walk over: it pairs with anything (so only the
-        best run of either list bounds its partner), or is in a window."""
-        if run.counted > self.top:
-            return False
-        if self.cut is None:
-            either = self.base_bit | self.tokens
-            tops = [next((r.revenue for r in rs if r.stops & either and r.counted <= self.top), ALL)
-                    for rs in (shorts, longs)]
-            edges = [(bits, self.short, _kth([r.revenue for r in shorts if r.stops & bits and r.counted <= self.short],
-                                             width)) for bits, width, _ in self.windows]
-            self.cut = (self.best - max(tops), edges + [(bits, self.top, edge) for bits, edge in self.edges])
-        least, edges = self.cut
-        return run.revenue >= least or any(run.stops & bits and run.counted <= t and run.revenue >= edge
-                                           for bits, t, edge in edges)
+    def shorts_kept(self, shorts: list[Run], longs: list[Run]) -> list[bool]:
+        """Per short run (best first), whether it could matter, the walk over: it pairs with
+        anything (so only the best run of either list bounds its partner), or is in a window."""
+        either = self.base_bit | self.tokens
+        tops = [next((r.revenue for r in rs if r.stops & either and r.counted <= self.top), ALL) for rs in (shorts, longs)]
+        edges = [(bits, self.short, _kth([r.revenue for r in shorts if r.stops & bits and r.counted <= self.short], width))
+                 for bits, width, _ in self.windows] + [(bits, self.top, edge) for bits, edge in self.edges]
+        least = self.best - max(tops)
+        lowest = min([least] + [edge for _, _, edge in edges])
+        kept = [False] * len(shorts)
+        for i, run in enumerate(shorts):
+            if run.revenue < lowest:      # and so are all after it
+                break
+            if run.counted <= self.top:
+                kept[i] = run.revenue >= least or any(run.stops & bits and run.counted <= t and run.revenue >= edge
+                                                      for bits, t, edge in edges)
+        return kept
 
 
 def _kth(revenues: list[int], k: int) -> int:
@@ -123,11 +124,17 @@ def _kth(revenues: list[int], k: int) -> int:
 
 
 def _best_through(sg: StopGraph, runs: list[Run]) -> list[int]:
-    """Per stop, the best revenue of these runs through it."""
+    """Per stop, the best revenue of these runs (best first) through it."""
     best = [ALL] * len(sg.stops)
+    left = (1 << len(sg.stops)) - 1      # stops no run met yet
     for r in runs:
-        for i in r.order:
-            best[i] = max(best[i], r.revenue)
+        if r.stops & left:
+            for i in r.order:
+                if best[i] == ALL:
+                    best[i] = r.revenue
+            left &= ~r.stops
+            if not left:
+                break
     return best
 
 
@@ -150,15 +157,13 @@ def promising_runs(sg: StopGraph, relevant: int, used: int, wants: list[Want]) -
     floor = [NONE] * (short + 1) + [ALL] * (top - short) + [NONE]
     met: set[int] = set()
 
-    def keeps(revenue: int, smask: int, counted: int) -> bool:
-        stops = bits_of(smask)
+    def keeps(revenue: int, smask: int, counted: int, stops: tuple[int, ...]) -> bool:
         return any(k.keeps(revenue, smask, counted, stops) for k in keepers)
 
-    def on_new(revenue: int, smask: int, road: int, counted: int) -> bool:
+    def on_new(revenue: int, smask: int, road: int, counted: int, stops: tuple[int, ...]) -> bool:
         if smask in met:        # turned down before: the tests have only grown stricter since
             return False
         met.add(smask)
-        stops = bits_of(smask)
         for k in keepers:
             k.meet(revenue, smask, road, counted, stops)
         level = min(k.level for k in keepers)
@@ -169,6 +174,7 @@ def promising_runs(sg: StopGraph, relevant: int, used: int, wants: list[Want]) -
     found = {}
     walk(sg, top, relevant, used, floor, found, on_new=on_new, starts=parked)
     longs = runs_of(sg, found, floor, keeps)
-    runs = [r for r in shorts if any(k.keeps_short(r, shorts, longs) for k in keepers)] + longs
+    kept = [k.shorts_kept(shorts, longs) for k in keepers]
+    runs = [r for r, *marks in zip(shorts, *kept) if any(marks)] + longs
     sort_runs(runs)
     return runs

@@ -13,35 +13,30 @@ Both may grow stricter during a walk; a run is kept only if it passes them as th
 it then passed all along. Runs over different stops never tie on the sort key, so the kept runs
 come in the same order as in the full listing. Road already used by the other base is left out
 of the walk; a minimal road that avoids it is minimal in the full listing too, so that list is
-the full one filtered.
+the full one filtered. A walk with a floor above nothing prunes (`ahead.py`): it does not go on
+from a trail whose value plus the most the rest of a run can add is under every floor a longer
+run would meet; those runs would not be recorded, so nothing else changes.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
+from moon21.board.ahead import Ahead, Leg, start_of
 from moon21.board.geometry import EAST_WEST_BONUS
 from moon21.board.stops import TERMINAL_BONUS, StopGraph
 
 NONE, ALL = 10**9, -(10**9)       # floors that keep no run / every run
+PRUNE_FROM = 64                   # trails a walk must start from for pruning to pay
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Run:
     revenue: int
     stops: int          # bit mask of stop indices
     road: int           # bit mask of segment indices
     counted: int        # stops counted against the transport
     order: tuple[int, ...]
-
-
-def bits_of(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _set_of(indices: list[int], size: int) -> int:
@@ -87,7 +82,7 @@ class RunIndex:
 
 
 Found = dict[int, list[tuple[int, tuple[int, ...]]]]    # stop mask -> [(minimal road, stop order)]
-OnNew = Callable[[int, int, int, int], bool]             # (revenue, stop mask, road, counted) -> record it?
+OnNew = Callable[[int, int, int, int, tuple[int, ...]], bool]   # (revenue, stop mask, road, counted, stops) -> record it?
 Trail = tuple[tuple[int, ...], int, int, int]            # (stops in order, stop mask, road, their value)
 
 
@@ -102,63 +97,121 @@ def walk(sg: StopGraph, max_stops: int, relevant: int, used: int, floor: list[in
     `starts` goes on from there exactly as this walk did (without recording their shorter runs)."""
     limit = max_stops + (1 if sg.terminal and sg.east else 0)
     limit = min(limit, deepest or limit)
-    through, value, east, west, terminal = sg.through, sg.value, sg.east, sg.west, sg.terminal
-    legs = [[(w, 1 << w, m, value[w]) for w, m in out if not m & used] for out in sg.legs]
+    value, east, west, terminal = sg.value, sg.east, sg.west, sg.terminal
+    legs = _numbered_legs(sg, used)
     path: list[int] = []
     parked: list[Trail] = []
+    if starts is None:
+        starts = [((s,), 1 << s, 0, value[s]) for s in _reachable_from(sg, relevant)]
+    # Pruning (`ahead.py`): a trail of n stops goes on only if its value plus the most the rest of
+    # a run can add reaches `least[n]`, the lowest floor of any longer run. The floor only rises,
+    # so a run cut off this way would never have been recorded. Not while parking: the parked
+    # trails must be those of the whole walk; not when every run is recorded anyway; not for a
+    # small walk (from few trails), over before the bound would have paid for its tables.
+    pruning = not park and len(starts) >= PRUNE_FROM and (on_new is not None or min(floor[:max_stops + 1]) > ALL)
+    if pruning:
+        sides = [start_of(sg, s) for s in range(len(sg.stops))]
+        ahead = Ahead(sg, legs, max_stops, {sides[trail[0][0]] for trail in starts})
+    least = [ALL] * limit           # per stop count n < limit: the lowest floor of a run of more stops
+    seen = []       # the floor `least` was taken from
 
-    def record(smask: int, road: int) -> None:
+    def lower_floors() -> None:
+        if pruning and floor != seen:
+            seen[:] = floor
+            low = NONE
+            for c in range(len(floor) - 1, -1, -1):
+                low = min(low, floor[c])
+                if c < limit:
+                    least[c] = low
+    lower_floors()
+
+    def ask(revenue: int, smask: int, road: int, counted: int, order: tuple[int, ...]) -> bool:
+        assert on_new is not None
+        keep = on_new(revenue, smask, road, counted, order)
+        lower_floors()      # on_new may have raised the floor
+        return keep
+
+    def record(smask: int, road: int, order: tuple[int, ...]) -> None:
         kept = found.get(smask)
         if kept is None:
-            found[smask] = [(road, tuple(path))]
+            found[smask] = [(road, order)]
             return
+        wider = False           # some kept road is a superset of this one (and goes)
         for r, _ in kept:
-            if r & road == r:
+            both = r & road
+            if both == r:       # a subset is kept already: this road is not minimal
                 return
-        if any(r & road == road for r, _ in kept):
+            if both == road:
+                wider = True
+        if wider:
             kept[:] = [(r, o) for r, o in kept if r & road != road]
-        kept.append((road, tuple(path)))
+        kept.append((road, order))
 
     def extend(v: int, smask: int, road: int, depth: int, earned: int) -> None:
         # `path` holds the stops so far, ending with v; depth == len(path); `earned` is their value.
         # Each run is found from both ends; it is recorded from the end with the smaller index.
-        for w, bit, m, val in legs[v]:
+        n, first = depth + 1, path[0]       # the stops of a trail one leg longer; its first stop
+        deeper, parking = n < limit, n == park
+        if pruning and deeper:   # what a trail of n stops ending with each leg may still reach
+            gain, need = gains[1 if smask & terminal else 0][max_stops - depth], least[n] - earned
+        for w, bit, m, val, k, go in legs[v]:
             if smask & bit or m & road:
                 continue
-            reach, taken, total = smask | bit, road | m, earned + val
-            path.append(w)
-            if path[0] < w and reach & relevant:
-                revenue, counted = total, depth + 1
+            reach, total = smask | bit, earned + val
+            if first < w and reach & relevant:
+                revenue, counted = total, n
                 if reach & east:   # both bonuses need an eastern area; the Terminal is then free
                     revenue += (2 * EAST_WEST_BONUS if reach & west else 0) + (TERMINAL_BONUS if reach & terminal else 0)
                     counted -= 1 if reach & terminal else 0
-                if revenue >= floor[counted] and (on_new is None or reach in found or on_new(revenue, reach, taken, counted)):
-                    record(reach, taken)
-            if through[w]:
-                if depth + 1 == park:
-                    parked.append((tuple(path), reach, taken, total))
-                if depth + 1 < limit:
-                    extend(w, reach, taken, depth + 1, total)
-            path.pop()
+                if revenue >= floor[counted]:
+                    order = (*path, w)
+                    if on_new is None or reach in found or ask(revenue, reach, road | m, counted, order):
+                        record(reach, road | m, order)
+            if go:      # a route may pass w
+                if parking:
+                    parked.append(((*path, w), reach, road | m, total))
+                if deeper and (not pruning or gain[k] >= need):
+                    path.append(w)
+                    extend(w, reach, road | m, n, total)
+                    path.pop()
 
-    if starts is None:
-        starts = [((s,), 1 << s, 0, value[s]) for s in _reachable_from(sg, relevant)]
+    gains: list[list[list[int]]] = []
     for stops, smask, road, earned in starts:
         path[:] = stops
+        if pruning:
+            gains = ahead.gains[sides[stops[0]]]
         extend(stops[-1], smask, road, len(stops), earned)
     return parked
 
 
+def _numbered_legs(sg: StopGraph, used: int) -> list[list[Leg]]:
+    """Per stop, the legs out of it avoiding road `used`, numbered across the whole graph, with
+    whether a route may pass their far stop."""
+    legs: list[list[Leg]] = []
+    k = 0
+    for out in sg.legs:
+        legs.append([])
+        for w, m in out:
+            if not m & used:
+                legs[-1].append((w, 1 << w, m, sg.value[w], k, sg.through[w]))
+                k += 1
+    return legs
+
+
 def runs_of(sg: StopGraph, found: Found, floor: list[int],
-            keeps: Callable[[int, int, int], bool] | None = None) -> list[Run]:
+            keeps: Callable[[int, int, int, tuple[int, ...]], bool] | None = None) -> list[Run]:
     """The recorded runs meeting `floor`, best revenue first (a run under it may have been
     recorded from only some of its trails, before the floor rose: it must not come out)."""
     runs = []
+    value, east, west, terminal = sg.value, sg.east, sg.west, sg.terminal
     for smask, kept in found.items():
-        counted = sg.stops_counted(smask)
-        revenue = sum(sg.value[i] for i in kept[0][1]) + sg.bonus(smask)[0]
-        if revenue >= floor[counted] and (keeps is None or keeps(revenue, smask, counted)):
-            runs.extend(Run(revenue, smask, road, counted, order) for road, order in kept)
+        order = kept[0][1]
+        revenue, counted = sum([value[i] for i in order]), len(order)
+        if smask & east:    # the bonuses and the free Terminal, as `StopGraph.bonus` and `stops_counted`
+            revenue += (2 * EAST_WEST_BONUS if smask & west else 0) + (TERMINAL_BONUS if smask & terminal else 0)
+            counted -= 1 if smask & terminal else 0
+        if revenue >= floor[counted] and (keeps is None or keeps(revenue, smask, counted, order)):
+            runs.extend([Run(revenue, smask, road, counted, order) for road, order in kept])
     sort_runs(runs)
     return runs
 

@@ -63,6 +63,16 @@ def test_crowded_boards_with_other_transports_rules_and_first_base(seed):
                 ["base_or_depot_token", "any_token"]), first=rnd.choice([None, "LB", "SP"]))
 
 
+@pytest.mark.parametrize("seed, tokens", [(6, 1), (7, 4)])
+def test_crowded_boards_in_the_last_phase_where_the_walk_prunes_most(seed, tokens):
+    """Long transports on late boards: the long runs' walk prunes with its bound (`ahead.py`),
+    for the first base and for the second on the road left, from an area or an inland stop."""
+    board = crowded_board(seed, tokens_per_corp=tokens)
+    for corp in CORPORATIONS:
+        for transports in (BIG, {"LB": [7, 3], "SP": [9, 4]}):
+            assert_same_turn(board, corp, transports, sp_value=40, phase="10")
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), lays=st.integers(8, 60), sizes=st.sampled_from(TRANSPORT_SETS),
        phase=st.sampled_from(["3", "5", "10"]), second_run=st.sampled_from(["base_or_depot_token", "any_token"]))
