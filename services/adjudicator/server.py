@@ -87,7 +87,8 @@ class AdjudicatorServicer(rpc.AdjudicatorServicer):
     async def SubmitStream(self, requests, context):
         """Each request as Submit, concurrently; each reply with its request's `call`. A store or bus
         failure ends the stream with UNAVAILABLE (the caller resends what was not answered); the
-        commands already being decided finish either way, so each is stored whole or not at all."""
+        commands already being decided finish either way, so each is stored whole or not at all. An
+        unexpected error fails only its own request (a `failure` reply)."""
         loop = asyncio.get_running_loop()
         replies: asyncio.Queue = asyncio.Queue()
         running: set[asyncio.Task] = set()      # holds the tasks while they run
@@ -104,10 +105,10 @@ class AdjudicatorServicer(rpc.AdjudicatorServicer):
                 log.warning("adjudicator_transient_failure", rpc="SubmitStream", error=repr(error))
                 replies.put_nowait((grpc.StatusCode.UNAVAILABLE, f"try again: {error!r}"))
                 return
-            except Exception as error:          # a bug: the stream ends as Submit's call would (UNKNOWN)
-                log.exception("adjudicator_submit_failed", rpc="SubmitStream")
-                replies.put_nowait((grpc.StatusCode.UNKNOWN, f"unexpected error: {error!r}"))
-                return
+            except Exception as error:          # a bug: this request fails as Submit's call would (UNKNOWN),
+                log.exception("adjudicator_submit_failed", rpc="SubmitStream")     # not the others on the stream
+                reply = pb.EventsReply(failure=pb.Failure(code=grpc.StatusCode.UNKNOWN.name,
+                                                          details=f"unexpected error: {error!r}"))
             reply.call = request.call
             replies.put_nowait(reply)
 

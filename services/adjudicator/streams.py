@@ -126,7 +126,11 @@ class _Stream:
         try:
             async for reply in self._call:
                 future = self._waiting.get(reply.call)
-                if future is not None and not future.done():
+                if future is None or future.done():
+                    continue
+                if reply.WhichOneof("result") == "failure":     # this request alone, as unary raises it
+                    future.set_exception(rpc_error(_status(reply.failure.code), reply.failure.details))
+                else:
                     future.set_result(reply)
             ended = rpc_error(grpc.StatusCode.UNAVAILABLE, "the stream ended before answering; try again")
         except grpc.aio.AioRpcError as error:     # CANCELLED not by us: the server dropped it, try again
@@ -148,3 +152,8 @@ def _copy(error: grpc.aio.AioRpcError) -> grpc.aio.AioRpcError:
     """One exception object per waiting caller (each raise writes its own traceback onto it)."""
     return grpc.aio.AioRpcError(error.code(), error.initial_metadata(), error.trailing_metadata(),
                                 error.details(), error.debug_error_string())
+
+
+def _status(name: str) -> grpc.StatusCode:
+    """The status a `failure` reply names (UNKNOWN for a name this client does not know)."""
+    return getattr(grpc.StatusCode, name, grpc.StatusCode.UNKNOWN)

@@ -54,6 +54,26 @@ class StuckAppends:
         await asyncio.Event().wait()
 
 
+class BuggyGame:
+    """The store, except that appending to one game raises an unexpected error (a bug), and the other
+    games' appends wait until it has (so that their commands are still waiting on the stream then)."""
+
+    def __init__(self, store, bad_stream: str):
+        self._store, self._bad = store, bad_stream
+        self.failed = asyncio.Event()
+
+    def __getattr__(self, name):
+        return getattr(self._store, name)
+
+    async def append(self, stream, *args, **kwargs):
+        if stream == self._bad:
+            self.failed.set()
+            raise RuntimeError("a bug in deciding this command")
+        await asyncio.wait_for(self.failed.wait(), 10)
+        await asyncio.sleep(0.05)
+        return await self._store.append(stream, *args, **kwargs)
+
+
 @pytest.fixture
 async def serve(jetstream_store, namespace):
     servers = []
@@ -210,3 +230,24 @@ async def test_the_caller_secret_goes_with_the_stream_and_the_guard_checks_it(je
     finally:
         await server.stop(0)
         await jetstream_store._js.delete_key_value(f"seeds_{namespace}")
+
+
+async def test_an_unexpected_error_fails_its_own_command_only_not_the_others_on_the_stream(serve, jetstream_store,
+                                                                                       new_name):
+    good, bad = new_name("g"), new_name("g")
+    target, _ = await serve()
+    async with AdjudicatorClient(target) as client:
+        for game in (good, bad):
+            await client.create_game(game, "testjack", PLAYERS, {})
+    buggy = BuggyGame(jetstream_store, f"game.{bad}")
+    target, recorder = await serve(store=buggy)
+    async with AdjudicatorClient(target, streams=1) as client:      # both commands on one stream
+        waiting = asyncio.ensure_future(client.submit(good, "ann", {"type": "Think"}, "good-1"))
+        await asyncio.sleep(0.1)
+        with pytest.raises(grpc.aio.AioRpcError) as failed:
+            await client.submit(bad, "ann", {"type": "Think"}, "bad-1")
+        assert failed.value.code() == grpc.StatusCode.UNKNOWN and "a bug" in failed.value.details()
+        stored = await asyncio.wait_for(waiting, 20)
+    assert [e.command_id for e in stored] == ["good-1"]
+    assert (await jetstream_store.read(f"game.{good}"))[-1].command_id == "good-1"
+    assert recorder.called["SubmitStream"] == 1 and recorder.called["Submit"] == 0
