@@ -8,7 +8,6 @@ from datetime import timedelta
 import pytest
 
 from adjudicator.client import AdjudicatorClient
-from adjudicator.server import start_grpc_server
 from adjudicator.service import Adjudicator
 from clock import observe
 from clock.__main__ import ClockSettings, serve
@@ -17,7 +16,7 @@ from clock.service import DecisionClock
 from clock.tracker import Tracker
 from starbase_core.gamestream import ends_game, game_stream
 from starbase_core.health import serve_metrics
-from starbase_core.seeds import JetStreamSeedVault, MemorySeedVault
+from starbase_core.seeds import MemorySeedVault
 from starbase_core.store_memory import MemoryEventStore
 from starbase_rules.contract import RuleViolation
 
@@ -49,16 +48,6 @@ async def test_lateness_is_the_time_from_the_due_time_to_the_applied_default():
 def _histogram(histogram) -> tuple[float, float]:
     samples = {s.name: s.value for metric in histogram.collect() for s in metric.samples}
     return samples["clock_lateness_seconds_count"], samples["clock_lateness_seconds_sum"]
-
-
-@pytest.fixture
-async def adjudicator_target(jetstream_store, namespace, spans):
-    """The adjudicator behind gRPC, built once tracing is on (so its server traces)."""
-    vault = await JetStreamSeedVault(jetstream_store._nc, f"seeds_{namespace}").ensure()
-    server, port = await start_grpc_server(Adjudicator(jetstream_store, vault), 0, "127.0.0.1")
-    yield f"127.0.0.1:{port}"
-    await server.stop(1)
-    await jetstream_store._js.delete_key_value(f"seeds_{namespace}")
 
 
 @pytest.mark.integration

@@ -9,11 +9,8 @@ import grpc
 import pytest
 
 from adjudicator.client import AdjudicatorClient
-from adjudicator.server import start_grpc_server
-from adjudicator.service import Adjudicator
 from adjudicator.wire import pb, rpc
 from starbase_core import tracing
-from starbase_core.seeds import JetStreamSeedVault
 from tests.observability.helpers import in_trace, trace_of, until
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(60)]
@@ -28,19 +25,9 @@ def one(traced: list, name_part: str, kind: str):
     return found[0]
 
 
-@pytest.fixture
-async def target(jetstream_store, namespace, spans):
-    """The adjudicator behind gRPC, built once tracing is on (so its server traces)."""
-    vault = await JetStreamSeedVault(jetstream_store._nc, f"seeds_{namespace}").ensure()
-    server, port = await start_grpc_server(Adjudicator(jetstream_store, vault), 0, "127.0.0.1")
-    yield f"127.0.0.1:{port}"
-    await server.stop(1)
-    await jetstream_store._js.delete_key_value(f"seeds_{namespace}")
-
-
-async def test_each_command_on_a_shared_stream_is_traced_under_its_own_caller(target, spans, new_name):
+async def test_each_command_on_a_shared_stream_is_traced_under_its_own_caller(adjudicator_target, spans, new_name):
     games = [new_name("g") for _ in range(4)]
-    async with AdjudicatorClient(target, streams=1) as client:        # every command on the one stream
+    async with AdjudicatorClient(adjudicator_target, streams=1) as client:        # every command on the one stream
         for game in games:
             await client.create_game(game, "testjack", PLAYERS, {})
 
@@ -70,11 +57,11 @@ async def test_each_command_on_a_shared_stream_is_traced_under_its_own_caller(ta
 
 
 async def test_the_server_starts_a_commands_span_under_its_traceparent_or_a_trace_of_its_own(
-        target, spans, new_name):
+        adjudicator_target, spans, new_name):
     game = new_name("g")
-    async with AdjudicatorClient(target) as client:
+    async with AdjudicatorClient(adjudicator_target) as client:
         await client.create_game(game, "testjack", PLAYERS, {})
-    async with grpc.aio.insecure_channel(target) as channel:
+    async with grpc.aio.insecure_channel(adjudicator_target) as channel:
         call = rpc.AdjudicatorStub(channel).SubmitStream()
         for number, traceparent in ((1, f"00-{TRACE}-{SPAN}-01"), (2, "")):
             await call.write(pb.SubmitRequest(game_id=game, actor="ann", command_json='{"type": "Think"}',
