@@ -66,7 +66,7 @@ async def history(player_id: str, runtime: Lobby, viewer: MaybePlayer, offset: O
                   limit: Annotated[int, Query(ge=1, le=100)] = 50) -> HistoryOut:
     """The player's finished games; a private game shows only to those who sat at its table."""
     games = await runtime.ledger.history(player_id, offset, limit, viewer=viewer.player_id if viewer else None)
-    return HistoryOut(player_id=player_id, games=games)
+    return HistoryOut(player_id=player_id, name=runtime.directory.name_of(player_id), games=games)
 
 
 @router.get("/leaderboards", response_model=list[str], tags=["scoring"])

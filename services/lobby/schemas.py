@@ -184,4 +184,5 @@ class LeaderboardOut(BaseModel):
 
 class HistoryOut(BaseModel):
     player_id: str
+    name: str | None = Field(None, description="the player's name to show (\"deleted player\" for an id without an account)")
     games: list[dict[str, Any]]

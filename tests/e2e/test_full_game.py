@@ -131,6 +131,7 @@ async def check_game(stack, http, game: str, choose_by_state: bool):
     winner = next(s["player"] for s in final.data["standings"] if s["rank"] == 1)
     history = await viewer.ok(viewer.get(f"/players/{winner}/history"))
     assert history["games"][0]["rating_after"]["mu"] > history["games"][0]["rating_before"]["mu"]
+    assert history["name"] == next(p.name for p in players if p.player_id == winner)
     table = await wait_until(lambda: _finished_table(viewer, game_id), "the table to show the game finished")
     assert table["standings"] == final.data["standings"]
     return game_id, stored

@@ -156,7 +156,7 @@ async def test_finished_game_standings_leaderboard_and_rating_history(stack, bro
     await expect(rows).to_have_count(2)
     await expect(ann.page.get_by_role("group", name="Which leaderboard")).to_contain_text("All games")
     await ann.page.get_by_role("link", name="bob").click()
-    await expect(ann.page.locator("#player-title")).to_be_visible()
+    await expect(ann.page.locator("#player-title")).to_have_text("Player bob")
     await expect(ann.page.locator("figure.chart svg polyline")).to_be_visible()
     await expect(ann.page.locator("table tbody tr")).to_have_count(1)
     await ann.screenshot(screenshots / "player-history.png")

@@ -88,7 +88,7 @@ export interface HistoryEntry {
   rating_after?: Rating;
 }
 
-export interface History { player_id: string; games: HistoryEntry[] }
+export interface History { player_id: string; name: string | null; games: HistoryEntry[] }
 
 export interface LeaderboardEntry {
   rank: number; player_id: string; name: string | null; ordinal: number; mu: number; sigma: number; games: number;

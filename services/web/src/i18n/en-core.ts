@@ -138,7 +138,7 @@ export const core = {
   "leaderboards.games": "Games",
   "leaderboards.muSigma": "skill {mu} ± {sigma}",
 
-  "player.title": "Player {id}",
+  "player.title": "Player {name}",
   "player.noGames": "No finished games yet.",
   "player.when": "When",
   "player.game": "Game",

@@ -18,7 +18,7 @@ export function PlayerPage({ id }: { id: string }) {
   const games = history.data?.games ?? [];
   return (
     <section class="panel" aria-labelledby="player-title">
-      <h2 id="player-title">{t("player.title", { id })}</h2>
+      <h2 id="player-title">{t("player.title", { name: history.data?.name ?? id })}</h2>
       <ErrorNote error={history.error} />
       {history.data && games.length === 0 && <p>{t("player.noGames")}</p>}
       {games.length > 0 && <RatingChart games={games} />}
