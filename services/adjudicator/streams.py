@@ -8,7 +8,7 @@ skips it. What stays as with unary Submit (the client's `_call` loop retries on 
 - A stream that ends (a replica died, maybe between its append and its reply; UNAVAILABLE from the
   server) fails every request still waiting on it with its status: the caller resends each with the same
   command id (the same events, stored once) on another stream. A stream that ends cleanly with requests
-  unanswered fails them UNAVAILABLE too.
+  unanswered fails them UNAVAILABLE too, and so does one whose status gRPC lost (see `_status_lost`).
 - Spread over replicas: COUNT streams on the client's round-robin channel, used in turn. A stream is a
   gRPC call, so the channel's round-robin puts each new stream on the next replica; each stream is
   replaced after `max_age` seconds, so the streams follow replicas that join, leave or come back (and
@@ -133,9 +133,14 @@ class _Stream:
                 else:
                     future.set_result(reply)
             ended = rpc_error(grpc.StatusCode.UNAVAILABLE, "the stream ended before answering; try again")
-        except grpc.aio.AioRpcError as error:     # CANCELLED not by us: the server dropped it, try again
-            ended = error if error.code() != grpc.StatusCode.CANCELLED or self._closed else \
-                rpc_error(grpc.StatusCode.UNAVAILABLE, f"the stream was cancelled: {error.details()}")
+        except grpc.aio.AioRpcError as error:
+            if error.code() == grpc.StatusCode.CANCELLED and not self._closed:     # the server dropped it
+                ended = rpc_error(grpc.StatusCode.UNAVAILABLE, f"the stream was cancelled: {error.details()}")
+            elif _status_lost(error):
+                ended = rpc_error(grpc.StatusCode.UNAVAILABLE, "the stream ended while a request was being "
+                                  "sent and gRPC lost its status; try again")
+            else:
+                ended = error
         except asyncio.CancelledError:      # cancelled here: by close(), or stuck with nobody waiting
             ended = rpc_error(grpc.StatusCode.CANCELLED if self._closed else grpc.StatusCode.UNAVAILABLE,
                               "the stream was closed")
@@ -152,6 +157,15 @@ def _copy(error: grpc.aio.AioRpcError) -> grpc.aio.AioRpcError:
     """One exception object per waiting caller (each raise writes its own traceback onto it)."""
     return grpc.aio.AioRpcError(error.code(), error.initial_metadata(), error.trailing_metadata(),
                                 error.details(), error.debug_error_string())
+
+
+def _status_lost(error: grpc.aio.AioRpcError) -> bool:
+    """gRPC's client, when a stream ends (the server aborted it, or died) while a request is being
+    written, reports its own INTERNAL "Internal error from Core" instead of the stream's status (most
+    calls, when many requests are in flight). The adjudicator never ends a stream INTERNAL, so this is a
+    stream that ended without answering: the caller resends with the same command ids, as after
+    UNAVAILABLE (a refusal such as UNAUTHENTICATED shows on a later attempt: the loss is not certain)."""
+    return error.code() == grpc.StatusCode.INTERNAL and error.details() == "Internal error from Core"
 
 
 def _status(name: str) -> grpc.StatusCode:

@@ -21,6 +21,7 @@ from starbase_core.callers import caller_line, parse_callers
 from starbase_core.envelope import verify_chain
 from starbase_core.provision import new_secret
 from starbase_core.seeds import JetStreamSeedVault
+from starbase_core.store import StoreError
 from starbase_rules.contract import RuleViolation
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(90)]
@@ -251,3 +252,49 @@ async def test_an_unexpected_error_fails_its_own_command_only_not_the_others_on_
     assert [e.command_id for e in stored] == ["good-1"]
     assert (await jetstream_store.read(f"game.{good}"))[-1].command_id == "good-1"
     assert recorder.called["SubmitStream"] == 1 and recorder.called["Submit"] == 0
+
+
+class StoreDownAtTimes:
+    """The store, except that every `every`-th append fails as a store outage does (StoreError), `times`
+    times in all; half of those after the events were stored (the reply is lost, the events are not)."""
+
+    def __init__(self, store, *, every: int, times: int):
+        self._store, self._every, self.left = store, every, times
+        self._appends = 0
+
+    def __getattr__(self, name):
+        return getattr(self._store, name)
+
+    async def append(self, *args, **kwargs):
+        self._appends += 1
+        if self.left and self._appends % self._every == 0:
+            self.left -= 1
+            if self.left % 2:
+                await self._store.append(*args, **kwargs)
+            raise StoreError("the store is down")
+        return await self._store.append(*args, **kwargs)
+
+
+async def test_streams_ended_by_store_outages_with_requests_in_flight_lose_no_command(serve, jetstream_store,
+                                                                                      new_name):
+    # Each outage ends its stream while the client is still writing requests on it; gRPC's client then
+    # often reports INTERNAL "Internal error from Core" instead of the server's UNAVAILABLE. Every
+    # command must still be answered (resent with its id), and stored once.
+    target, _ = await serve()
+    games = [new_name("g") for _ in range(12)]
+    async with AdjudicatorClient(target) as client:
+        for game in games:
+            await client.create_game(game, "testjack", PLAYERS, {})
+    flaky = StoreDownAtTimes(jetstream_store, every=5, times=8)
+    target, recorder = await serve(store=flaky)
+    commands = [(game, f"{game}-{n}") for n in range(5) for game in games]
+    async with AdjudicatorClient(target, streams=2, retry_delay=0.01) as client:
+        answers = await asyncio.gather(*(client.submit(game, "ann", {"type": "Think"}, command_id)
+                                         for game, command_id in commands))
+    assert flaky.left == 0 and recorder.called["SubmitStream"] > 2      # the outages ended streams
+    for game in games:
+        stream = await jetstream_store.read(f"game.{game}")
+        verify_chain(stream, stream=f"game.{game}")
+        for (g, command_id), answered in zip(commands, answers):
+            if g == game:
+                assert answered == [e for e in stream if e.command_id == command_id] != []   # once, as told
