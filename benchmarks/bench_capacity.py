@@ -5,7 +5,9 @@ the lobby), players in this process. Each player owns a one-seat Testjack game a
 decide + append, recorded as CommandHadNoEffect) on an open, paced schedule. The offered rate steps up
 (STEPS commands/s, STEP_SECONDS each after a warm-up); the capacity is the highest step whose p99 round
 trip stays under 100 ms with nothing failed, never the saturation rate. At each step the CPU seconds of
-every process are read from /proc, so CPU per accepted command is per service, not guessed.
+every process are read from /proc, so CPU per accepted command is per service, not guessed; the load
+generator's own (this process: the players, their HTTP clients, bots and sockets) is printed beside them,
+since it takes a share of the same cores.
 
 Then 21Moon, as players play it (`starbase load`: bots reading their legal actions, one move in
 flight per table, a socket per player and a spectator per table), stepping the number of tables
@@ -84,7 +86,7 @@ class Stack:
                 child.kill()
 
     def cpu(self) -> dict[str, float]:
-        by_role: dict[str, float] = {"nats": cpu_seconds(self.nats.process.pid)}
+        by_role: dict[str, float] = {"nats": cpu_seconds(self.nats.process.pid), "load": time.process_time()}
         for name, child in self.children.items():
             role = name.rstrip("0123456789")
             by_role[role] = by_role.get(role, 0.0) + cpu_seconds(child.pid)
@@ -136,7 +138,7 @@ async def capacity(stack: Stack, label: str) -> float:
         print(f"{label}: {len(stack.lobbies)} lobby + {len(stack.lobbies)} adjudicator process(es), "
               f"{CLIENTS} players, {STEP_SECONDS:.0f} s per step")
         print(f"  {'offered/s':>9} {'accepted/s':>10} {'p50 ms':>7} {'p99 ms':>7} {'fail':>5}   "
-              f"CPU ms per accepted command: lobby / adjudicator / nats")
+              f"CPU ms per accepted command: lobby / adjudicator / nats / load generator")
         best = 0.0
         for rate in STEPS:
             before = stack.cpu()
@@ -151,7 +153,7 @@ async def capacity(stack: Stack, label: str) -> float:
             within = p99 < BOUND and failures == 0
             accepted = len(samples) / STEP_SECONDS
             print(f"  {rate:>9.0f} {accepted:>10.1f} {p50 * 1000:>7.1f} {p99 * 1000:>7.1f} {failures:>5}   "
-                  f"{per['lobby']:.2f} / {per['adjudicator']:.2f} / {per['nats']:.2f}"
+                  f"{per['lobby']:.2f} / {per['adjudicator']:.2f} / {per['nats']:.2f} / {per['load']:.2f}"
                   f"{'' if within else '   (past the bound)'}")
             if not within:
                 break
@@ -170,7 +172,7 @@ async def moon21(stack: Stack) -> float:
     print(f"21Moon through the lobby, bots at N tables (3 seats, one move in flight per table), "
           f"{MOON_SECONDS:.0f} s per step")
     print(f"  {'tables':>6} {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'refused':>7}   CPU ms per accepted move: "
-          f"lobby / adjudicator / nats")
+          f"lobby / adjudicator / nats / load generator")
     best = 0.0
     for tables in MOON_TABLES:
         before = stack.cpu()
@@ -184,7 +186,7 @@ async def moon21(stack: Stack) -> float:
         per = {role: (after[role] - before[role]) * 1000 / max(1, commands["accepted"]) for role in after}
         within = trip["p99"] < BOUND * 1000 and not figures["errors"]
         print(f"  {tables:>6} {commands['accepted_per_s']:>8.1f} {trip['p50']:>7.1f} {trip['p99']:>7.1f} "
-              f"{commands['refused']:>7}   {per['lobby']:.2f} / {per['adjudicator']:.2f} / {per['nats']:.2f}"
+              f"{commands['refused']:>7}   {per['lobby']:.2f} / {per['adjudicator']:.2f} / {per['nats']:.2f} / {per['load']:.2f}"
               f"{'' if within else '   (past the bound)'}")
         if not within:
             break
