@@ -21,6 +21,7 @@ from starbase_core.callers import caller_line, parse_callers
 from starbase_core.envelope import verify_chain
 from starbase_core.provision import new_secret
 from starbase_core.seeds import JetStreamSeedVault
+from starbase_core.servers import free_port
 from starbase_core.store import StoreError
 from starbase_rules.contract import RuleViolation
 
@@ -79,12 +80,12 @@ class BuggyGame:
 async def serve(jetstream_store, namespace):
     servers = []
 
-    async def start(*, hidden: tuple[str, ...] = (), store=None) -> tuple[str, Recorder]:
+    async def start(*, hidden: tuple[str, ...] = (), store=None, port: int = 0) -> tuple[str, Recorder]:
         vault = await JetStreamSeedVault(jetstream_store._nc, f"seeds_{namespace}").ensure()
         recorder = Recorder(hidden)
         server = grpc.aio.server(interceptors=[recorder])
         rpc.add_AdjudicatorServicer_to_server(AdjudicatorServicer(Adjudicator(store or jetstream_store, vault)), server)
-        port = server.add_insecure_port("127.0.0.1:0")
+        port = server.add_insecure_port(f"127.0.0.1:{port}")
         await server.start()
         servers.append(server)
         return f"127.0.0.1:{port}", recorder
@@ -158,6 +159,42 @@ async def test_commands_spread_over_every_replica_as_streams_are_replaced(serve,
         verify_chain(stream, stream=f"game.{game}")
         commands = Counter(e.command_id for e in stream if not e.command_id.startswith("create-"))
         assert set(commands.values()) == {1}                            # each command once (a Think: one event)
+
+
+async def test_streams_move_onto_a_replica_that_comes_back(serve, jetstream_store, new_name):
+    # The second replica's address is known from the start but nobody answers there: every stream opens
+    # on the first. Once it is up, streams replaced after their age open on it too.
+    first, returning = CountingAppends(jetstream_store), CountingAppends(jetstream_store)
+    target, _ = await serve(store=first)
+    later_port = free_port()
+    games = [new_name("g") for _ in range(4)]
+    async with AdjudicatorClient(f"{target},127.0.0.1:{later_port}", streams=2, stream_seconds=0.05) as client:
+        for game in games:
+            await client.create_game(game, "testjack", PLAYERS, {})
+
+        sent = []
+
+        async def burst(number: int) -> None:
+            sent.append(number)
+            await asyncio.gather(*(client.submit(game, "ann", {"type": "Think"}, f"{game}-{number}")
+                                   for game in games))
+
+        for number in range(20):
+            await burst(number)
+            await asyncio.sleep(0.01)
+        assert returning.appends == 0 and first.appends >= 80
+        await serve(store=returning, port=later_port)
+        for number in range(20, 1000):  # a bound, not a timing: gRPC reconnects with its own backoff
+            await burst(number)
+            if returning.appends:
+                break
+            await asyncio.sleep(0.01)
+    assert returning.appends > 0
+    for game in games:
+        stream = await jetstream_store.read(f"game.{game}")
+        verify_chain(stream, stream=f"game.{game}")
+        assert Counter(e.command_id for e in stream if not e.command_id.startswith("create-")) == \
+            Counter(f"{game}-{number}" for number in sent)                      # each once, none lost
 
 
 async def test_a_refused_command_surfaces_as_from_unary_and_changes_nothing(serve, jetstream_store, game_id):
