@@ -15,13 +15,13 @@ export function Turn({ toAct, myTurn, names, ended }:
   return <p class={myTurn && !ended ? "turn mine" : "turn"} role="status" aria-live="polite" data-my-turn={myTurn && !ended}>{text}</p>;
 }
 
-function useNow(): number {
-  const [now, setNow] = useState(Date.now());
+/** Draw again every second, so that the clocks count down. */
+function useEverySecond(): void {
+  const [, setTicks] = useState(0);
   useEffect(() => {
-    const timer = window.setInterval(() => setNow(Date.now()), 1000);
+    const timer = window.setInterval(() => setTicks((n) => n + 1), 1000);
     return () => window.clearInterval(timer);
   }, []);
-  return now;
 }
 
 function timeText(left: number): string {
@@ -32,7 +32,10 @@ function timeText(left: number): string {
 /** Each seat's clock, in seat order: running (the seat owes a decision) and low time marked. */
 export function Clocks({ clock, players, names, me, ended }:
   { clock: ClockState | null; players: string[]; names: Record<string, string>; me: string | null; ended: boolean }) {
-  const now = useNow();
+  useEverySecond();
+  // The time now, not at the last tick: a clock that arrived since then (a decision just owed) would be
+  // counted from up to a second before it started, and show more than the decision's whole time.
+  const now = Date.now();
   if (ended || !clock || !clock.control) return <p class="clock muted">{t("game.noClock")}</p>;
   const paused = Boolean(clock.paused || clock.paused_at);
   const mine = me ? seatTime(clock, clock.seats[me], now) : null;
