@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from moon21.board.geometry import AREA_ENTRIES, SPACE_PORT, neighbour, rotated_paths
 from moon21.board.state import Board
@@ -56,8 +57,10 @@ class Network:
         return self.node_keys[node].split("-")[0]
 
 
+@lru_cache(maxsize=None)
 def edge_point_key(hex_id: str, edge: int) -> str:
-    """One name for both sides of a shared edge (the smaller of the two spellings)."""
+    """One name for both sides of a shared edge (the smaller of the two spellings). Pure in the fixed
+    map, asked for every road end of every network compiled: computed once per (hex, edge)."""
     nb = neighbour(hex_id, edge)
     if nb is None:
         return f"{hex_id}.{edge}"
