@@ -29,6 +29,9 @@ class Network:
     seg_side: list[str] = field(default_factory=list)         # hex (or "@area") the segment lies in
     seg_names: list[str] = field(default_factory=list)        # "HEX:a-b", ends edges or dJ
     incident: list[list[int]] = field(default_factory=list)   # node -> segments touching it
+    # what arriving in a (segment, node) state confirms (`reach._gain`): pure in the network, which is
+    # cached per tile layout, so every reach search on the layout (each corporation, each base) shares it
+    gains: dict[tuple[int, int], tuple[frozenset, frozenset]] = field(default_factory=dict, compare=False)
 
     def node(self, key: str, kind: int) -> int:
         idx = self.node_index.get(key)
@@ -167,11 +170,11 @@ def walk(board: Board, net: Network, corp: str, start: int) -> tuple[Reach, dict
     return out, succ
 
 
-def edge_sides(key: str) -> list[tuple[str, int]]:
-    hex_id, edge = key.split(".")
-    edge = int(edge)
+@lru_cache(maxsize=None)
+def edge_sides(key: str) -> tuple[tuple[str, int], ...]:
+    """The (hex, edge) on each side of an edge point. Pure in the fixed map, asked for every edge
+    point a walk or a reach search meets: worked out once per point."""
+    hex_id, edge_text = key.split(".")
+    edge = int(edge_text)
     nb = neighbour(hex_id, edge)
-    sides = [(hex_id, edge)]
-    if nb is not None:
-        sides.append((nb, (edge + 3) % 6))
-    return sides
+    return ((hex_id, edge),) if nb is None else ((hex_id, edge), (nb, (edge + 3) % 6))

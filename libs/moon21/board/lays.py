@@ -224,7 +224,7 @@ def lay_options(board: Board, corp: str, base: str, *, phase: str, space_bridge:
         if kind is None:
             continue
         if current is None:
-            candidates = [t for t, d in TILES.items() if d.kind == kind and (d.colour == "yellow" or kind == "terminal")]
+            candidates = _first_tiles(kind)
         else:
             candidates = list(upgrades_of(current[0]))
         # `_check`'s checks split by what they depend on: the hex's once, the tile's once per tile,
@@ -244,6 +244,12 @@ def lay_options(board: Board, corp: str, base: str, *, phase: str, space_bridge:
                     continue
                 out.append({"hex": hex_id, "tile": tile, "rotation": rotation, "cost": cost})
     return out
+
+
+@lru_cache(maxsize=None)
+def _first_tiles(kind: str) -> tuple[str, ...]:
+    """The tiles an empty hex of this kind may take (before the supply and the phase are asked)."""
+    return tuple(t for t, d in TILES.items() if d.kind == kind and (d.colour == "yellow" or kind == "terminal"))
 
 
 def rift_crossings(board: Board) -> set[tuple[str, int]]:

@@ -121,7 +121,15 @@ def _count_missing(relaxed: Reach, found: Reach) -> int:
 
 
 def _gain(net, state: tuple[int, int]) -> tuple[frozenset, frozenset]:
-    """What arriving in this state confirms: the depot or area, or the hex entered at an edge."""
+    """What arriving in this state confirms: the depot or area, or the hex entered at an edge (kept
+    on the network: `Network.gains`)."""
+    found = net.gains.get(state)
+    if found is None:
+        found = net.gains[state] = _gain_of(net, state)
+    return found
+
+
+def _gain_of(net, state: tuple[int, int]) -> tuple[frozenset, frozenset]:
     s, v = state
     if net.node_kind[v] != EDGE:
         return frozenset({net.node_keys[v]}), frozenset()
