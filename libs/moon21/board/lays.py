@@ -226,7 +226,7 @@ def lay_options(board: Board, corp: str, base: str, *, phase: str, space_bridge:
         if current is None:
             candidates = _first_tiles(kind)
         else:
-            candidates = list(upgrades_of(current[0]))
+            candidates = upgrades_of(current[0])
         # `_check`'s checks split by what they depend on: the hex's once, the tile's once per tile,
         # the rotation's per rotation (the same checks, in the same order, so the same answers)
         cost = _terrain_cost(ctx, hex_id, current)
