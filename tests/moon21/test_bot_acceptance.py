@@ -89,4 +89,4 @@ def test_a_command_settled_at_its_first_event_is_one_decide_accepts(seed, player
             if event is not None and settled_by_first_event(command, event):
                 assert accepted_by(GAME.decide, state, command, actor), command
                 settled[command.type] += 1
-    assert settled["LayTile"] > 20 and settled["RunTransports"] > 20
+    assert settled["LayTile"] > 20 and settled["RunTransports"] > 20 and settled["Pass"] > 20
