@@ -56,7 +56,8 @@ LEVELS = {
 
 
 def bot_command(s: State, player: str, rnd: random.Random, decide, level: str = "normal"):
-    """The first of the level's candidates that `decide` (the engine's) accepts, or None."""
+    """The first of the level's candidates that `decide` accepts, or None (the engine passes its `decide`,
+    or the cheaper check with the same answers, `Moon21._accepts`)."""
     if player not in to_act(s):
         return None
     for cmd in candidates(s, player, rnd, LEVELS[level]):

@@ -101,13 +101,16 @@ class Moon21(Engine[State]):
         return invariants(state)
 
     def bot_command(self, state: State, player: str, rnd: random.Random):
-        return bot_command(state, player, rnd, self.decide)
+        """The bot's move. Its candidates are put to `_accepts` (what `decide` accepts, without the
+        copy and the automatic flow an accepted command does not need): half of a bot's cost was
+        deciding the candidates in full (tests/moon21/test_bot_acceptance.py compares the two)."""
+        return bot_command(state, player, rnd, self._accepts)
 
     bot_levels = tuple(LEVELS)
 
     def level_command(self, state: State, player: str, rnd: random.Random, level: str):
         """The bot of a level (`moon21.bots.LEVELS`), for a bot seat."""
-        return bot_command(state, player, rnd, self.decide, level)
+        return bot_command(state, player, rnd, self._accepts, level)
 
     def seat_state(self, state: State, player: str) -> State:
         """What a seat's bot may know: everything, 21Moon hides nothing (`view`)."""

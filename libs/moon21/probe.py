@@ -40,6 +40,17 @@ class Probe(Tx[State]):
 
 def settled_by_first_event(command, event) -> bool:
     """Whether reaching this first event means the command is accepted, with no refusal possible after
-    it. Only the tile lay, the bulk of the candidates: `operating.lay_tile` makes every check before
-    its `TileLaid` and only emits after it (a `LayTile` reaching `TileLaid` went through it)."""
-    return isinstance(command, K.LayTile) and isinstance(event, E.TileLaid)
+    it. The tile lay, the bulk of `legal_actions`' candidates: `operating.lay_tile` makes every check
+    before its `TileLaid` and only emits after it (a `LayTile` reaching `TileLaid` went through it).
+    The run, the bots' dearest move (its runs checked and priced twice otherwise):
+    `earnings.submit_runs` checks everything before `pay`, whose first event is a `StepFinished` (into
+    the run step) or a `TransportsRun`, and `pay` (with `trading.move_price`) only emits. A pass in an
+    operating turn: no decider but `operating.finish_step` emits a `StepFinished` or `OperatingTurnEnded`
+    (the flow's own are played after the decision, never probed), and it emits one and returns."""
+    if isinstance(command, K.LayTile):
+        return isinstance(event, E.TileLaid)
+    if isinstance(command, K.RunTransports):
+        return isinstance(event, E.TransportsRun) or (isinstance(event, E.StepFinished) and event.next_step == "run")
+    if isinstance(command, K.Pass):
+        return isinstance(event, (E.StepFinished, E.OperatingTurnEnded))
+    return False

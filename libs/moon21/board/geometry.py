@@ -48,8 +48,10 @@ def name(col: int, row: int) -> str:
     return f"{COLUMNS[col]}{row}"
 
 
+@lru_cache(maxsize=None)
 def neighbour(hex_id: str, edge: int) -> str | None:
-    """The board hex across `edge`, or None (off the grid or an off-board area hex)."""
+    """The board hex across `edge`, or None (off the grid or an off-board area hex). Pure in a fixed
+    map and asked ~100 times per network compiled or lay listed: computed once per (hex, edge)."""
     col, row = split(hex_id)
     dc, dr = EDGE_STEPS[edge]
     if not 0 <= col + dc < len(COLUMNS):

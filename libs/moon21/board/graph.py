@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from moon21.board.geometry import AREA_ENTRIES, SPACE_PORT, neighbour, rotated_paths
 from moon21.board.state import Board
@@ -28,6 +29,9 @@ class Network:
     seg_side: list[str] = field(default_factory=list)         # hex (or "@area") the segment lies in
     seg_names: list[str] = field(default_factory=list)        # "HEX:a-b", ends edges or dJ
     incident: list[list[int]] = field(default_factory=list)   # node -> segments touching it
+    # what arriving in a (segment, node) state confirms (`reach._gain`): pure in the network, which is
+    # cached per tile layout, so every reach search on the layout (each corporation, each base) shares it
+    gains: dict[tuple[int, int], tuple[frozenset, frozenset]] = field(default_factory=dict, compare=False)
 
     def node(self, key: str, kind: int) -> int:
         idx = self.node_index.get(key)
@@ -56,8 +60,10 @@ class Network:
         return self.node_keys[node].split("-")[0]
 
 
+@lru_cache(maxsize=None)
 def edge_point_key(hex_id: str, edge: int) -> str:
-    """One name for both sides of a shared edge (the smaller of the two spellings)."""
+    """One name for both sides of a shared edge (the smaller of the two spellings). Pure in the fixed
+    map, asked for every road end of every network compiled: computed once per (hex, edge)."""
     nb = neighbour(hex_id, edge)
     if nb is None:
         return f"{hex_id}.{edge}"
@@ -69,14 +75,20 @@ def _end_label(end: int) -> str:
 
 
 def _add_hex_roads(net: Network, hex_id: str, paths) -> None:
-    for a, b in paths:
-        ends = []
-        for end in (a, b):
-            if end >= 0:
-                ends.append(net.node(edge_point_key(hex_id, end), EDGE))
-            else:
-                ends.append(net.node(f"{hex_id}-{-1 - end}", DEPOT))
-        net.add_segment(ends[0], ends[1], hex_id, f"{hex_id}:{_end_label(a)}-{_end_label(b)}")
+    for (key_a, kind_a), (key_b, kind_b), label in _hex_roads(hex_id, tuple(paths)):
+        net.add_segment(net.node(key_a, kind_a), net.node(key_b, kind_b), hex_id, label)
+
+
+@lru_cache(maxsize=4096)
+def _hex_roads(hex_id: str, paths: tuple) -> tuple:
+    """The named ends and the label of each road of a hex: pure in the hex and its roads, and a
+    network is compiled again for every new tile layout (the same hexes' roads each time)."""
+    return tuple((_end_node(hex_id, a), _end_node(hex_id, b), f"{hex_id}:{_end_label(a)}-{_end_label(b)}")
+                 for a, b in paths)
+
+
+def _end_node(hex_id: str, end: int) -> tuple[str, int]:
+    return (edge_point_key(hex_id, end), EDGE) if end >= 0 else (f"{hex_id}-{-1 - end}", DEPOT)
 
 
 _CACHE: dict[tuple, Network] = {}
@@ -139,36 +151,38 @@ def walk(board: Board, net: Network, corp: str, start: int) -> tuple[Reach, dict
     It ignores the rule against re-using a segment or a depot within one route, so it finds a
     superset of what routes reach (exact: `moon21.board.reach`). Returns what it reached and the
     relaxed state graph (state -> next states)."""
-    out = Reach({net.node_keys[start]}, set())
+    node_keys, node_kind, incident, seg_side, other_end = (net.node_keys, net.node_kind, net.incident,
+                                                           net.seg_side, net.other_end)
+    out = Reach({node_keys[start]}, set())
+    entered = out.entered
     succ: dict[State, list[State]] = {}
-    queue: deque[State] = deque((s, net.other_end(s, start)) for s in net.incident[start])
+    queue: deque[State] = deque((s, other_end(s, start)) for s in incident[start])
     while queue:
         state = queue.popleft()
         if state in succ:
             continue
         s, v = state
         nexts: list[State] = []
-        kind = net.node_kind[v]
-        if kind == EDGE:
-            side = net.seg_side[s]
-            for hx, e in edge_sides(net.node_keys[v]):
+        if node_kind[v] == EDGE:
+            side = seg_side[s]
+            for hx, e in edge_sides(node_keys[v]):
                 if hx != side:
-                    out.entered.add((hx, e))
-            nexts = [(t, net.other_end(t, v)) for t in net.incident[v] if net.seg_side[t] != side]
+                    entered.add((hx, e))
+            nexts = [(t, other_end(t, v)) for t in incident[v] if seg_side[t] != side]
         else:
-            out.depots.add(net.node_keys[v])
+            out.depots.add(node_keys[v])
             if v != start and passable(board, net, v, corp):
-                nexts = [(t, net.other_end(t, v)) for t in net.incident[v] if t != s]
+                nexts = [(t, other_end(t, v)) for t in incident[v] if t != s]
         succ[state] = nexts
         queue.extend(n for n in nexts if n not in succ)
     return out, succ
 
 
-def edge_sides(key: str) -> list[tuple[str, int]]:
-    hex_id, edge = key.split(".")
-    edge = int(edge)
+@lru_cache(maxsize=None)
+def edge_sides(key: str) -> tuple[tuple[str, int], ...]:
+    """The (hex, edge) on each side of an edge point. Pure in the fixed map, asked for every edge
+    point a walk or a reach search meets: worked out once per point."""
+    hex_id, edge_text = key.split(".")
+    edge = int(edge_text)
     nb = neighbour(hex_id, edge)
-    sides = [(hex_id, edge)]
-    if nb is not None:
-        sides.append((nb, (edge + 3) % 6))
-    return sides
+    return ((hex_id, edge),) if nb is None else ((hex_id, edge), (nb, (edge + 3) % 6))

@@ -106,11 +106,20 @@ def _check(board: Board, ctx: _Context, hex_id: str, tile: str, rotation: int) -
     kind = tile_kind_for_hex(hex_id)
     if kind is None:
         raise RuleViolation("ILLEGAL_HEX", "no tile may be placed on the Space Port")
+    current = board.tile_at(hex_id)
+    _check_tile(board, ctx, hex_id, kind, current, tile)
+    _check_rotation(hex_id, tile, rotation, current, ctx.space_bridge)
+    _check_route(board, ctx, hex_id, tile, rotation, current)
+    return _terrain_cost(ctx, hex_id, current)
+
+
+def _check_tile(board: Board, ctx: _Context, hex_id: str, kind: str, current: tuple[str, int] | None,
+                tile: str) -> None:
+    """The checks of a lay that do not depend on the rotation (`lay_options` asks them once per tile)."""
     if (tile == TERMINAL_TILE) != (hex_id == TERMINAL_HEX):
         raise RuleViolation("ILLEGAL_TILE", "the Terminal tile X29 goes on F8 and nothing else does")
     if hex_id == TERMINAL_HEX and not ctx.terminal_open:
         raise RuleViolation("TERMINAL_RESERVED", "while P5 is open only its power may place the Terminal")
-    current = board.tile_at(hex_id)
     new = TILES[tile]
     if current is None:
         if new.kind != kind or (new.colour != "yellow" and kind != "terminal"):
@@ -121,8 +130,9 @@ def _check(board: Board, ctx: _Context, hex_id: str, tile: str, rotation: int) -
         raise RuleViolation("ILLEGAL_TILE", f"{new.colour} tiles are not available in phase {ctx.phase}")
     if board.supply.get(tile, 0) <= 0:
         raise RuleViolation("TILE_NOT_AVAILABLE", f"no copy of tile {tile} is left in the supply")
-    _check_rotation(board, hex_id, tile, rotation, current, ctx.space_bridge)
-    _check_route(board, ctx, hex_id, tile, rotation, current)
+
+
+def _terrain_cost(ctx: _Context, hex_id: str, current: tuple[str, int] | None) -> int:
     if current is not None:
         return 0
     terrain = HEXES[hex_id]["kind"]
@@ -133,17 +143,29 @@ def _check(board: Board, ctx: _Context, hex_id: str, tile: str, rotation: int) -
     return TERRAIN_COST["hill"] if terrain == "hill" else 0
 
 
-def _check_rotation(board, hex_id, tile, rotation, current, space_bridge) -> None:
+def _check_rotation(hex_id, tile, rotation, current, space_bridge) -> None:
+    problem = _rotation_problem(hex_id, tile, rotation, current, space_bridge)
+    if problem is not None:
+        raise RuleViolation("ILLEGAL_ROTATION", problem)
+
+
+@lru_cache(maxsize=None)
+def _rotation_problem(hex_id: str, tile: str, rotation: int, current: tuple[str, int] | None,
+                      space_bridge: bool) -> str | None:
+    """Why the tile at this rotation cannot go on the hex over `current`, or None. Pure in its
+    arguments (the map's edges, the Rift, the tiles' roads), and asked for every candidate
+    `lay_options` lists (a third of them fail here): worked out once per combination."""
     edges = road_edges(tile, rotation)
     off = edges & CLOSED[hex_id]
     if off:
-        raise RuleViolation("ILLEGAL_ROTATION", f"{tile} at rotation {rotation} runs road off the map at edge {min(off)}")
+        return f"{tile} at rotation {rotation} runs road off the map at edge {min(off)}"
     old_edges = road_edges(*current) if current else frozenset()
     into_rift = [e for e in edges - old_edges if (hex_id, e) in RIFT]
     if into_rift and not space_bridge:
-        raise RuleViolation("ILLEGAL_ROTATION", f"{tile} at rotation {rotation} runs road into the Rift (needs P3)")
+        return f"{tile} at rotation {rotation} runs road into the Rift (needs P3)"
     if current is not None and keeps_roads(current, (tile, rotation)) is None:
-        raise RuleViolation("ILLEGAL_ROTATION", f"{tile} at rotation {rotation} does not keep every road of {current[0]}")
+        return f"{tile} at rotation {rotation} does not keep every road of {current[0]}"
+    return None
 
 
 def _check_route(board, ctx, hex_id, tile, rotation, current) -> None:
@@ -202,17 +224,32 @@ def lay_options(board: Board, corp: str, base: str, *, phase: str, space_bridge:
         if kind is None:
             continue
         if current is None:
-            candidates = [t for t, d in TILES.items() if d.kind == kind and (d.colour == "yellow" or kind == "terminal")]
+            candidates = _first_tiles(kind)
         else:
-            candidates = list(upgrades_of(current[0]))
+            candidates = upgrades_of(current[0])
+        # `_check`'s checks split by what they depend on: the hex's once, the tile's once per tile,
+        # the rotation's per rotation (the same checks, in the same order, so the same answers)
+        cost = _terrain_cost(ctx, hex_id, current)
         for tile in candidates:
+            try:
+                _check_tile(board, ctx, hex_id, kind, current, tile)
+            except RuleViolation:
+                continue
             for rotation in distinct_rotations(tile):
+                if _rotation_problem(hex_id, tile, rotation, current, ctx.space_bridge) is not None:
+                    continue
                 try:
-                    cost = _check(board, ctx, hex_id, tile, rotation)
+                    _check_route(board, ctx, hex_id, tile, rotation, current)
                 except RuleViolation:
                     continue
                 out.append({"hex": hex_id, "tile": tile, "rotation": rotation, "cost": cost})
     return out
+
+
+@lru_cache(maxsize=None)
+def _first_tiles(kind: str) -> tuple[str, ...]:
+    """The tiles an empty hex of this kind may take (before the supply and the phase are asked)."""
+    return tuple(t for t, d in TILES.items() if d.kind == kind and (d.colour == "yellow" or kind == "terminal"))
 
 
 def rift_crossings(board: Board) -> set[tuple[str, int]]:

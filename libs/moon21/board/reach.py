@@ -22,8 +22,6 @@ from moon21.board.graph import AREA, EDGE, Reach, base_node, compile_network, ed
 from moon21.board.state import Board
 
 _PRUNE_EVERY = 64   # DFS steps between refreshes of the "still useful" states
-_MASKS_KEPT = 1     # road sets remembered per state for the dominance test (fewer is still exact;
-                    # more costs more than it saves on late boards)
 
 
 _CACHE: dict[tuple, Reach] = {}
@@ -64,50 +62,60 @@ def _exact_reach(board: Board, corp: str, base: str) -> Reach:
     if not missing:
         return out
     gains = {state: _gain(net, state) for state in succ}
-    can_pass = {v: v != start and passable(board, net, v, corp)
-                for v in range(len(net.node_keys)) if net.node_kind[v] != EDGE}
+    node_kind, incident, seg_side, other_end = net.node_kind, net.incident, net.seg_side, net.other_end
+    can_pass: dict[int, bool] = {}      # asked of the depots the search meets (passable reads tokens)
     predecessors: dict[tuple[int, int], list[tuple[int, int]]] = {}
     for state, nexts in succ.items():
         for nxt in nexts:
             predecessors.setdefault(nxt, []).append(state)
 
-    kept: dict[tuple[int, int], list[int]] = {}
-    stack = [(s, net.other_end(s, start), 1 << s, 1 << start) for s in net.incident[start]]
+    kept: dict[tuple[int, int], int] = {}   # per state, the road of the first trail that reached it
+    stack = [(s, other_end(s, start), 1 << s, 1 << start) for s in incident[start]]
     useful, steps, dirty = None, 0, False
+    found_depots, found_entered = out.depots, out.entered
     while stack:
         s, v, used, visited = stack.pop()
+        state = (s, v)
         steps += 1
         if dirty and steps % _PRUNE_EVERY == 0:
             useful, dirty = _useful_states(gains, predecessors, out), False
-        if useful is not None and (s, v) not in useful:
+        if useful is not None and state not in useful:
             continue
-        masks = kept.setdefault((s, v), [])
-        if any(m & used == m for m in masks):
-            continue
-        if len(masks) < _MASKS_KEPT:
-            masks.append(used)
-        depots, entered = gains[(s, v)]
-        new = (depots - out.depots) | (entered - out.entered)
-        if new:
-            out.depots |= depots
-            out.entered |= entered
+        # dominance (module doc, 3.): one road set kept per state; more cost more than
+        # they saved on late boards, and fewer masks only prune less, so the answer stays exact
+        first = kept.get(state)
+        if first is not None:
+            if first & used == first:
+                continue
+        else:
+            kept[state] = used
+        depots, entered = gains[state]
+        if not (depots <= found_depots and entered <= found_entered):
+            new = (depots - found_depots) | (entered - found_entered)
+            found_depots |= depots
+            found_entered |= entered
             missing -= len(new)
             if missing <= 0:
                 return out
             dirty = True
-        kind = net.node_kind[v]
+        kind = node_kind[v]
         if kind == EDGE:
-            side = net.seg_side[s]
-            nexts = [t for t in net.incident[v] if net.seg_side[t] != side]
-        elif kind == AREA or not can_pass[v]:
+            side = seg_side[s]
+            nexts = [t for t in incident[v] if seg_side[t] != side]
+        elif kind == AREA:
             continue
         else:
-            nexts = [t for t in net.incident[v] if t != s]
+            passes = can_pass.get(v)
+            if passes is None:
+                passes = can_pass[v] = v != start and passable(board, net, v, corp)
+            if not passes:
+                continue
+            nexts = [t for t in incident[v] if t != s]
         for t in nexts:
             if used >> t & 1:
                 continue
-            w = net.other_end(t, v)
-            if net.node_kind[w] != EDGE:
+            w = other_end(t, v)
+            if node_kind[w] != EDGE:
                 if visited >> w & 1:
                     continue   # a route passes each depot once (11.1)
                 stack.append((t, w, used | 1 << t, visited | 1 << w))
@@ -121,7 +129,15 @@ def _count_missing(relaxed: Reach, found: Reach) -> int:
 
 
 def _gain(net, state: tuple[int, int]) -> tuple[frozenset, frozenset]:
-    """What arriving in this state confirms: the depot or area, or the hex entered at an edge."""
+    """What arriving in this state confirms: the depot or area, or the hex entered at an edge (kept
+    on the network: `Network.gains`)."""
+    found = net.gains.get(state)
+    if found is None:
+        found = net.gains[state] = _gain_of(net, state)
+    return found
+
+
+def _gain_of(net, state: tuple[int, int]) -> tuple[frozenset, frozenset]:
     s, v = state
     if net.node_kind[v] != EDGE:
         return frozenset({net.node_keys[v]}), frozenset()
