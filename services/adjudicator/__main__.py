@@ -102,7 +102,7 @@ def run(coroutine: Coroutine) -> None:
     Why uvloop: a command is a handful of loop turns (gRPC's completion of the request, the task that
     decides it, nats-py's flusher and reader, the ack, the reply), and the pure-Python loop's bookkeeping
     of each turn (selector, handles, transports) is a measurable part of what a command costs; uvloop's
-    loop, in C, cut the adjudicator's CPU per command by about a tenth side by side
+    loop, in C, cut the adjudicator's CPU per command by 5-8% side by side
     (benchmarks/bench_adjudicator_cpu.py, docs/platform.md). grpc.aio and nats-py run on either."""
     choice = os.environ.get("ADJUDICATOR_EVENT_LOOP", "uvloop").strip().lower() or "uvloop"
     if choice not in EVENT_LOOPS:
