@@ -14,10 +14,13 @@ figures of one round (and their ratios), not figures of different runs. Variants
 - `this unary`: this tree's adjudicator, a Submit call per command (`AdjudicatorClient(streams=0)`);
 - `this stream` (unless BENCH_ADJ_CPU_STREAM=0): the same commands through `AdjudicatorClient`'s
   SubmitStreams (its default, as the lobby sends them);
-- `before unary` (BENCH_ADJ_CPU_BEFORE=<dir>): an older adjudicator, where <dir> holds its
-  `services/adjudicator`, `libs/starbase_core` and `proto` (`git archive main services/adjudicator
-  libs/starbase_core proto | tar -x -C /tmp/adj-before`, then BENCH_ADJ_CPU_BEFORE=/tmp/adj-before).
-ROUNDS rounds. BENCH_ADJ_CPU_THREADS=1: also each thread's CPU per command (the event loop's, gRPC's).
+- `before unary` and `before stream` (BENCH_ADJ_CPU_BEFORE=<dir>): an older adjudicator, the same two
+  ways (one without SubmitStream gets Submit calls: the client falls back), where <dir> holds its `services/adjudicator`,
+  `libs/starbase_core` and `proto` (`git archive main services/adjudicator libs/starbase_core proto |
+  tar -x -C /tmp/adj-before`, then BENCH_ADJ_CPU_BEFORE=/tmp/adj-before).
+BENCH_ADJ_CPU_UNARY=0: no unary variants (fewer processes sharing the cores). ROUNDS rounds; at the end
+each variant's min / median / max, and each `this` / `before` of the same transport, round by round.
+BENCH_ADJ_CPU_THREADS=1: also each thread's CPU per command (the event loop's, gRPC's).
 BENCH_ADJ_CPU_CALLER=<n>: then the caller's side (what the lobby's process spends in `AdjudicatorClient.submit`
 and gRPC): this process's CPU per command, unary and stream alternating, n times, against one
 adjudicator of this tree, CLIENTS callers each sending its next command as soon as it has its reply.
@@ -27,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import statistics
 import tempfile
 import time
 import uuid
@@ -46,6 +50,7 @@ CLIENTS = int(os.environ.get("BENCH_ADJ_CPU_CLIENTS", 16))
 ROUNDS = int(os.environ.get("BENCH_ADJ_CPU_ROUNDS", 3))
 BEFORE = os.environ.get("BENCH_ADJ_CPU_BEFORE", "")
 STREAM = os.environ.get("BENCH_ADJ_CPU_STREAM", "1") not in ("", "0")
+UNARY = os.environ.get("BENCH_ADJ_CPU_UNARY", "1") not in ("", "0")
 THREADS = os.environ.get("BENCH_ADJ_CPU_THREADS", "") not in ("", "0")
 CALLER = int(os.environ.get("BENCH_ADJ_CPU_CALLER", 0) or 0)
 CALLER_COMMANDS = 2000       # per measurement of the caller's side
@@ -158,17 +163,22 @@ def one_round(variants: list[Variant], run=drive) -> None:
 def main() -> None:
     print(f"adjudicator CPU per command: per adjudicator {CLIENTS} callers, Think at {RATE:.0f} commands/s for "
           f"{SECONDS:.0f} s, every adjudicator at once (CPU ticks are 10 ms: ±{10 / (RATE * SECONDS):.3f} ms/command)")
-    ratios: dict[str, list[float]] = {}
+    figures: dict[str, list[float]] = {}
     for number in range(ROUNDS):
-        print(f" round {number + 1}")
-        variants = ([Variant("before unary", services=BEFORE)] if BEFORE else []) + [Variant("this unary")] \
-            + ([Variant("this stream", stream=True)] if STREAM else [])
+        print(f" round {number + 1} (load average {os.getloadavg()[0]:.1f})")
+        transports = (["unary"] if UNARY else []) + (["stream"] if STREAM else [])
+        variants = [Variant(f"before {t}", services=BEFORE, stream=t == "stream") for t in transports if BEFORE] \
+            + [Variant(f"this {t}", stream=t == "stream") for t in transports]
         one_round(variants)
-        if BEFORE:
-            for v in variants[1:]:
-                ratios.setdefault(v.name, []).append(v.net / max(1e-9, variants[0].net))
-    for name, values in ratios.items():
-        print(f"  {name} / before unary: " + "  ".join(f"{r:.2f}" for r in values))
+        for v in variants:
+            figures.setdefault(v.name, []).append(v.net)
+    for name, values in figures.items():
+        print(f"  {name:12}  min {min(values):.2f}  median {statistics.median(values):.2f}  max {max(values):.2f}"
+              " ms/command less the idle background")
+    for name, values in figures.items():
+        if name.startswith("this ") and (before := figures.get(name.replace("this", "before", 1))):
+            print(f"  {name} / {name.replace('this', 'before', 1)}: " +
+                  "  ".join(f"{new / max(1e-9, old):.2f}" for new, old in zip(values, before)))
     if CALLER:
         print(f" the caller's side: {CLIENTS} callers, {CALLER_COMMANDS} commands back to back per measurement")
         one_round([Variant("caller")], run=caller_side)

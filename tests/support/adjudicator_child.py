@@ -3,7 +3,6 @@ registered. With STARBASE_TEST_CRASH_ON=<command id> the process exits abruptly 
 no reply) right after the append of that command has succeeded: a kill between the append and the reply."""
 from __future__ import annotations
 
-import asyncio
 import os
 import sys
 from pathlib import Path
@@ -14,7 +13,7 @@ from tests.support import testjack  # noqa: E402
 
 testjack.register()
 
-from adjudicator.__main__ import main  # noqa: E402
+from adjudicator.__main__ import main, run  # noqa: E402
 
 CRASH_ON = os.environ.get("STARBASE_TEST_CRASH_ON")
 CRASH_EXIT_CODE = 17
@@ -35,4 +34,4 @@ class ExitAfterAppend:
 
 
 if __name__ == "__main__":
-    asyncio.run(main(wrap_store=ExitAfterAppend if CRASH_ON else None))
+    run(main(wrap_store=ExitAfterAppend if CRASH_ON else None))     # on the loop production runs on
