@@ -37,9 +37,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
-import httpx
-
-from starbase_cli.loadclients import ActionsChooser, CannotFold, EngineChooser, Watcher, full_information
+from starbase_cli.loadclients import (ActionsChooser, CannotFold, EngineChooser, HttpFailed, LobbyHttp, Reply,
+                                      Watcher, full_information)
 
 ATTEMPTS = 3            # per command: the first send and two retries with the same command id
 LOG_PAGE = 1000
@@ -157,7 +156,7 @@ class Budget:
 class TableSlot:
     """One table's worth of players, playing games one after another."""
 
-    def __init__(self, index: int, plan: LoadPlan, http: httpx.AsyncClient, report: LoadReport,
+    def __init__(self, index: int, plan: LoadPlan, http: LobbyHttp, report: LoadReport,
                  budget: Budget, engine, bots: str, run_id: str, journal=None):
         self.index, self.plan, self.http, self.report, self.budget = index, plan, http, report, budget
         self.journal = journal
@@ -184,11 +183,11 @@ class TableSlot:
     async def _ok(self, reply_coroutine) -> dict:
         reply = await reply_coroutine
         if reply.status_code == 429:
-            raise SetupFailed(f"{reply.request.method} {reply.request.url.path}: the lobby's limits refused it "
+            raise SetupFailed(f"{reply.method} {reply.path}: the lobby's limits refused it "
                               f"({reply.text}); run the lobby with LOBBY_LIMITS_EXEMPT=127.0.0.1/32 to load it "
                               "from this machine (docs/accounts.md)")
         if reply.status_code >= 400:
-            raise SetupFailed(f"{reply.request.method} {reply.request.url.path}: {reply.status_code} {reply.text}")
+            raise SetupFailed(f"{reply.method} {reply.path}: {reply.status_code} {reply.text}")
         return reply.json()
 
     async def open_table(self) -> str:
@@ -277,8 +276,8 @@ class TableSlot:
                 await asyncio.sleep(0.2 * attempt)
             try:
                 reply = await self.http.post(f"/games/{game_id}/commands", json=body, headers=self.auth[player])
-            except httpx.HTTPError as failed:
-                self.report.error(f"command transport error ({type(failed).__name__})")
+            except HttpFailed as failed:
+                self.report.error(f"command transport error ({failed.kind})")
                 continue
             if reply.status_code >= 500:
                 self.report.error(f"command answered {reply.status_code} {_code(reply)}")
@@ -343,7 +342,7 @@ def ends_game(event: dict) -> bool:
     return {"standings", "seed"} <= set(event.get("data") or {})      # a lobby that does not say
 
 
-def _code(reply: httpx.Response) -> str:
+def _code(reply: Reply) -> str:
     try:
         return reply.json()["error"]["code"]
     except Exception:           # not our error shape (a proxy's page, say): keep the status only
@@ -374,9 +373,8 @@ async def run_load(plan: LoadPlan, get_game: Callable | None = None,
     budget = budget or Budget(plan)
     run_id = f"load{random.Random().getrandbits(40):010x}"
     connections = plan.tables * (plan.seats + 1) + 4
-    limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
     began = time.perf_counter()
-    async with httpx.AsyncClient(base_url=plan.lobby, timeout=30, limits=limits) as http:
+    async with LobbyHttp(plan.lobby, connections, timeout=30) as http:
         slots = [TableSlot(i, plan, http, report, budget, engine, bots, run_id, journal) for i in range(plan.tables)]
         tasks = [asyncio.create_task(slot.run()) for slot in slots]
         # A last resort against a lobby that stops answering mid-request: the run still ends and reports.
