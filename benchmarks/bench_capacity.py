@@ -19,7 +19,8 @@ On a 2-core machine the second replica competes for the same cores, so read the 
 gains, not what a cluster would.
 
 The load generator's own cost is printed on every line: its CPU per command, the cores it kept busy
-and its event loop's lag (p99 of how late a 10 ms sleep wakes: every round trip it times includes it).
+and its event loop's lag (p99 of how late a 10 ms sleep wakes: every round trip it times includes it;
+"(generator lagging)" once that passes 20 ms, a fifth of the bound: a busy tool or a busy box).
 It runs on uvloop when installed, as the lobby does. BENCH_CAPACITY_LOADGEN_BEFORE=<libs dir> (e.g.
 /tmp/before-session/libs) runs that tree's starbase_cli.loadgen and its httpx players on asyncio too,
 alternating with this one at each step against the same services: side by side. BENCH_CAPACITY_LOAD_WORKERS=N
@@ -55,6 +56,7 @@ LOADGEN_BEFORE = os.environ.get("BENCH_CAPACITY_LOADGEN_BEFORE", "")
 LOAD_WORKERS = int(os.environ.get("BENCH_CAPACITY_LOAD_WORKERS", 0))
 ROUNDS = int(os.environ.get("BENCH_CAPACITY_ROUNDS", 1))      # the steps again, for min / median / max
 BOUND = 0.100
+LAGGING = 0.020     # the generator's loop lag p99 past a fifth of the bound: its p99 is not the lobby's alone
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -270,7 +272,8 @@ def testjack_round(stack: Stack, players: list, testjack: list[Generator]) -> No
             lag = sorted(lags)[min(len(lags) - 1, int(0.99 * len(lags)))] * 1000 if lags else 0.0
             print(f"  {generator.label:<9} {rate:>9.0f} {accepted:>10.1f} {p50 * 1000:>7.1f} {p99 * 1000:>7.1f} "
                   f"{failures:>5}   {per['lobby']:.2f} / {per['adjudicator']:.2f} / {per['nats']:.2f} / "
-                  f"{per['load']:.2f}; {lag:.1f}{'' if within else '   (past the bound)'}")
+                  f"{per['load']:.2f}; {lag:.1f}{'' if within else '   (past the bound)'}"
+                  f"{'   (generator lagging)' if lag >= LAGGING * 1000 else ''}")
             if within:
                 generator.best = accepted
             else:
@@ -322,7 +325,8 @@ def moon21_round(stack: Stack, chosen: list[Generator]) -> None:
                       f"; {(process_after - process_before) / figures['elapsed_s']:.2f}, -")
             print(f"  {generator.label:<9} {tables:>6} {commands['accepted_per_s']:>8.1f} {trip['p50']:>7.1f} "
                   f"{trip['p99']:>7.1f} {commands['refused']:>7}   {per['lobby']:.2f} / {per['adjudicator']:.2f} / "
-                  f"{per['nats']:.2f} / {per['load']:.2f}{itself}{'' if within else '   (past the bound)'}")
+                  f"{per['nats']:.2f} / {per['load']:.2f}{itself}{'' if within else '   (past the bound)'}"
+                  f"{'   (generator lagging)' if own and own['loop_lag_ms'].get('p99', 0) >= LAGGING * 1000 else ''}")
             if within:
                 generator.best = commands["accepted_per_s"]
             else:
