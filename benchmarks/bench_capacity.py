@@ -19,7 +19,7 @@ On a 2-core machine the second replica competes for the same cores, so read the 
 gains, not what a cluster would.
 
 The load generator's own cost is printed on every line: its CPU per command, the cores it kept busy
-and its event loop's lag (p99 of how late a 10 ms sleep wakes: every round trip it times includes it;
+and its event loop's lag (p99 of how late a 20 ms sleep wakes: every round trip it times includes it;
 "(generator lagging)" once that passes 20 ms, a fifth of the bound: a busy tool or a busy box).
 It runs on uvloop when installed, as the lobby does. BENCH_CAPACITY_LOADGEN_BEFORE=<libs dir> (e.g.
 /tmp/before-session/libs) runs that tree's starbase_cli.loadgen and its httpx players on asyncio too,

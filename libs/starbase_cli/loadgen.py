@@ -25,7 +25,7 @@ What is counted, so that the figures can be checked against each other and again
 
 The generator's own load, so a reader sees when the tool is the limit rather than the lobby: its CPU
 seconds (all its processes), its share of one core, and its event loops' lag (how late a task that
-sleeps 10 ms is woken: every round trip it times includes that lateness).
+sleeps 20 ms is woken: every round trip it times includes that lateness).
 
 `workers=N` spreads the tables over N processes (each its own event loop, tables dealt round-robin,
 the command and game caps split between them) and merges their figures: samples are pooled, so the
@@ -152,7 +152,7 @@ class LoopLag:
     """How late this event loop wakes a task that sleeps PERIOD: the generator's own lag. A busy loop
     reads replies late, so every round trip it times is longer by about this much."""
 
-    PERIOD = 0.010
+    PERIOD = 0.020      # 50 wakes a second: ~0.7 % of a core on a busy 2-core box (each costs ~0.15 ms there)
 
     def __init__(self) -> None:
         self.samples: list[float] = []
