@@ -148,6 +148,30 @@ def summary(samples: list[float]) -> dict:
             "max": round(ordered[-1] * 1000, 2)}
 
 
+def render(figures: dict) -> str:
+    """A run's figures for people: counts, latencies, the generator's own cost, errors."""
+    commands, trip, pushes, own = (figures["commands"], figures["round_trip_ms"], figures["pushes"],
+                                   figures["generator"])
+
+    def spread(latency: dict) -> str:
+        if not latency.get("n"):
+            return "none"
+        return f"p50 {latency['p50']} / p90 {latency['p90']} / p99 {latency['p99']} / max {latency['max']} ms"
+
+    lines = [f"stopped: {figures['stopped']} after {figures['elapsed_s']} s ({figures['bots']} bots)",
+             f"commands: {commands['sent']} sent = {commands['accepted']} accepted + {commands['refused']} refused "
+             f"+ {commands['unanswered']} unanswered; {commands['accepted_per_s']} accepted/s",
+             f"round trip: {spread(trip)}",
+             f"pushes: {pushes['events']} events on {pushes['sockets']} sockets; command to push: "
+             f"{spread(pushes['command_to_push_ms'])}",
+             f"generator: {own['processes']} process(es), {own['cpu_ms_per_accepted']} CPU ms per accepted command "
+             f"(bots {own['bots_cpu_ms_per_accepted']}), {own['cores_busy']} cores busy, loop lag "
+             f"{spread(own['loop_lag_ms'])}",
+             f"games: {figures['games']['started']} started, {figures['games']['finished']} finished"]
+    lines += [f"error: {kind} x{count}" for kind, count in sorted(figures["errors"].items())]
+    return "\n".join(lines)
+
+
 class LoopLag:
     """How late this event loop wakes a task that sleeps PERIOD: the generator's own lag. A busy loop
     reads replies late, so every round trip it times is longer by about this much."""

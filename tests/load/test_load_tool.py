@@ -17,8 +17,8 @@ import pytest
 from starbase_chaos.checker import check
 from starbase_chaos.journal import Journal
 from starbase_cli.loadclients import LobbyHttp
-from starbase_cli.loadgen import (ATTEMPTS, Budget, LoadPlan, LoadReport, TableSlot, merged_reason, run_load,
-                                  summary)
+from starbase_cli.loadgen import (ATTEMPTS, Budget, LoadPlan, LoadReport, TableSlot, merged_reason, render,
+                                  run_load, summary)
 from starbase_core.servers import free_port
 from starbase_load.target import target_problem
 from starbase_cli.main import main
@@ -134,6 +134,9 @@ async def test_the_generator_reports_its_own_cpu_and_event_loop_lag(stack):
     assert own["processes"] == 1 and own["cpu_s"] > 0
     assert 0 < own["bots_cpu_ms_per_accepted"] <= own["cpu_ms_per_accepted"]
     assert own["loop_lag_ms"]["n"] > 0 and own["loop_lag_ms"]["p50"] >= 0
+    shown = render(report.figures())            # what make bench prints
+    assert f"{report.sent} sent = {report.accepted} accepted + 0 refused + 0 unanswered" in shown
+    assert "generator: 1 process(es)" in shown and "loop lag p50" in shown
 
 
 async def test_a_command_nobody_answers_is_retried_under_its_id_and_counted_unanswered_once():
