@@ -127,9 +127,13 @@ async def test_tables_spread_over_worker_processes_add_up_exactly_and_journal_ev
     assert verdict.failures() == [] and verdict.acknowledged == figures["commands"]["accepted"]
 
 
-async def test_the_generator_reports_its_own_cpu_and_event_loop_lag(stack):
-    report = await run_load(LoadPlan(lobby=stack.http, game="moon21", tables=2, duration=60, max_commands=20))
-    own = report.figures()["generator"]
+@pytest.mark.parametrize("bot_thread", [True, False], ids=["bots on their thread", "bots on the loop"])
+async def test_the_generator_reports_its_own_cpu_and_event_loop_lag(stack, bot_thread):
+    report = await run_load(LoadPlan(lobby=stack.http, game="moon21", tables=2, duration=60, max_commands=20,
+                                     bot_thread=bot_thread))
+    figures = report.figures()
+    own = figures["generator"]
+    await check_against_the_store(stack, figures)
 
     assert own["processes"] == 1 and own["cpu_s"] > 0
     assert 0 < own["bots_cpu_ms_per_accepted"] <= own["cpu_ms_per_accepted"]
