@@ -143,13 +143,12 @@ async def drive(base_url: str, adjudicator_target: str) -> None:
     report(f"for comparison, gRPC → adjudicator → JetStream fsync → reply, same load, {DIRECT_SECONDS:.0f} s:",
            samples, errors, DIRECT_SECONDS)
 
-    from starbase_cli.loadgen import LoadPlan, run_load
-    from starbase_cli.load import render
+    from starbase_cli.loadgen import LoadPlan, render, run_load
 
     print(f"real games: 21Moon bots at {LOAD_TABLES} tables (one move in flight per table), {LOAD_SECONDS:.0f} s:")
     figures = (await run_load(LoadPlan(lobby=base_url, game="moon21", tables=LOAD_TABLES,
                                        duration=LOAD_SECONDS))).figures()
-    print("\n".join("  " + line for line in render(figures).splitlines()[1:]))
+    print("\n".join("  " + line for line in render(figures).splitlines()))
 
 
 def main() -> None:

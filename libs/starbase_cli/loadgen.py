@@ -23,6 +23,14 @@ What is counted, so that the figures can be checked against each other and again
 - errors: anything that should not happen (5xx, transport failures, dropped sockets, seq gaps,
   pushes that never came), by kind.
 
+The generator's own load, so a reader sees when the tool is the limit rather than the lobby: its CPU
+seconds (all its processes), its share of one core, and its event loops' lag (how late a task that
+sleeps 20 ms is woken: every round trip it times includes that lateness).
+
+`workers=N` spreads the tables over N processes (each its own event loop, tables dealt round-robin,
+the command and game caps split between them) and merges their figures: samples are pooled, so the
+percentiles are still exact over every command.
+
 `run_load(..., journal=j)` also tells `j.command(game_id, command_id, outcome, seqs, code)` the final
 answer to every command (outcome "acknowledged", "refused" or "unanswered"; the command id as the store
 keeps it), so a checker can hold the store to what clients were told (`starbase_chaos.checker`).
@@ -37,13 +45,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
-import httpx
-
-from starbase_cli.loadclients import ActionsChooser, CannotFold, EngineChooser, Watcher, full_information
+from starbase_cli.loadclients import (ActionsChooser, CannotFold, EngineChooser, HttpFailed, LobbyHttp, Reply,
+                                      Watcher, full_information)
 
 ATTEMPTS = 3            # per command: the first send and two retries with the same command id
 LOG_PAGE = 1000
 HARD_STOP_SLACK = 60.0  # seconds past duration + drain after which unfinished tables are cancelled
+WORKER_HEAD_START = 2.0  # seconds for worker processes to start and import before their clocks run
 
 
 @dataclass
@@ -61,6 +69,8 @@ class LoadPlan:
     seed: int = 1
     drain: float = 10.0
     push_timeout: float = 30.0         # a player's socket silent this long after a move: the table stops
+    workers: int = 1                   # processes the tables are spread over (see run_load)
+    bot_thread: bool = True            # the engine's bots choose on a thread of their own (see BotThread)
 
 
 @dataclass
@@ -82,6 +92,20 @@ class LoadReport:
     errors: Counter = field(default_factory=Counter)
     started_games: list[str] = field(default_factory=list)
     finished_games: list[str] = field(default_factory=list)
+    cpu: float = 0.0                   # the generator's CPU seconds during the run, all its processes
+    bot_cpu: float = 0.0               # of which the engine's bots, choosing moves (the workload's own brain)
+    loop_lags: list[float] = field(default_factory=list)
+    processes: int = 1
+
+    def merge(self, other: "LoadReport") -> None:
+        """Add a worker's report to this one (elapsed: the longest, since they ran side by side)."""
+        for name in ("sent", "accepted", "refused", "unanswered", "pushed", "sockets", "reads", "cpu", "bot_cpu"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for name in ("round_trips", "push_latencies", "started_games", "finished_games", "loop_lags"):
+            getattr(self, name).extend(getattr(other, name))
+        self.refused_codes.update(other.refused_codes)
+        self.errors.update(other.errors)
+        self.elapsed = max(self.elapsed, other.elapsed)
 
     def error(self, kind: str) -> None:
         self.errors[kind] += 1
@@ -103,6 +127,12 @@ class LoadReport:
             "errors": dict(self.errors),
             "games": {"started": len(self.started_games), "finished": len(self.finished_games),
                       "started_ids": list(self.started_games), "finished_ids": list(self.finished_games)},
+            "generator": {"processes": self.processes, "cpu_s": round(self.cpu, 3),
+                          "cpu_ms_per_accepted": round(self.cpu * 1000 / self.accepted, 2) if self.accepted else 0.0,
+                          "bots_cpu_ms_per_accepted": (round(self.bot_cpu * 1000 / self.accepted, 2)
+                                                       if self.accepted else 0.0),
+                          "cores_busy": round(self.cpu / self.elapsed, 2) if self.elapsed else 0.0,
+                          "loop_lag_ms": summary(self.loop_lags)},
         }
 
 
@@ -119,11 +149,91 @@ def summary(samples: list[float]) -> dict:
             "max": round(ordered[-1] * 1000, 2)}
 
 
+def render(figures: dict) -> str:
+    """A run's figures for people: counts, latencies, the generator's own cost, errors."""
+    commands, trip, pushes, own = (figures["commands"], figures["round_trip_ms"], figures["pushes"],
+                                   figures["generator"])
+
+    def spread(latency: dict) -> str:
+        if not latency.get("n"):
+            return "none"
+        return f"p50 {latency['p50']} / p90 {latency['p90']} / p99 {latency['p99']} / max {latency['max']} ms"
+
+    lines = [f"stopped: {figures['stopped']} after {figures['elapsed_s']} s ({figures['bots']} bots)",
+             f"commands: {commands['sent']} sent = {commands['accepted']} accepted + {commands['refused']} refused "
+             f"+ {commands['unanswered']} unanswered; {commands['accepted_per_s']} accepted/s",
+             f"round trip: {spread(trip)}",
+             f"pushes: {pushes['events']} events on {pushes['sockets']} sockets; command to push: "
+             f"{spread(pushes['command_to_push_ms'])}",
+             f"generator: {own['processes']} process(es), {own['cpu_ms_per_accepted']} CPU ms per accepted command "
+             f"(bots {own['bots_cpu_ms_per_accepted']}), {own['cores_busy']} cores busy, loop lag "
+             f"{spread(own['loop_lag_ms'])}",
+             f"games: {figures['games']['started']} started, {figures['games']['finished']} finished"]
+    lines += [f"error: {kind} x{count}" for kind, count in sorted(figures["errors"].items())]
+    return "\n".join(lines)
+
+
+def timed_choice(bot: EngineChooser, players: list[str]) -> tuple[tuple[str, dict] | None, bool, float]:
+    """(the bot's choice, False if it could not fold the game, the CPU seconds it took on this thread)."""
+    began = time.thread_time()
+    try:
+        return bot.choose(players), True, time.thread_time() - began
+    except CannotFold:
+        return None, False, time.thread_time() - began
+
+
+class BotThread:
+    """One thread on which every table's engine bot chooses, one choice at a time.
+
+    A 21Moon bot's move takes 1 ms at the median but 30 ms at p99 and over 100 ms at worst (tile lays,
+    routes); on the event loop that stalls every other table's replies and pushes, and their round trips
+    grow by it. On this thread the loop takes the GIL back within its switch interval (5 ms) instead. One
+    thread, so no two bots (and no two calls into an engine's caches) ever run at once."""
+
+    def __init__(self) -> None:
+        import concurrent.futures
+
+        self.pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="load-bots")
+
+    async def choose(self, bot: EngineChooser, players: list[str]):
+        return await asyncio.get_running_loop().run_in_executor(self.pool, timed_choice, bot, players)
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True)       # at most the choice under way
+
+
+class LoopLag:
+    """How late this event loop wakes a task that sleeps PERIOD: the generator's own lag. A busy loop
+    reads replies late, so every round trip it times is longer by about this much."""
+
+    PERIOD = 0.020      # 50 wakes a second: ~0.7 % of a core on a busy 2-core box (each costs ~0.15 ms there)
+
+    def __init__(self) -> None:
+        self.samples: list[float] = []
+        self._task: asyncio.Task | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run())
+
+    async def _run(self) -> None:
+        while True:
+            asked = time.perf_counter()
+            await asyncio.sleep(self.PERIOD)
+            self.samples.append(max(0.0, time.perf_counter() - asked - self.PERIOD))
+
+    async def stop(self) -> list[float]:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+        return self.samples
+
+
 class Budget:
     """The run's limits, shared by every table. `stop()` ends it early (Ctrl-C)."""
 
-    def __init__(self, plan: LoadPlan):
-        self.deadline = time.monotonic() + plan.duration
+    def __init__(self, plan: LoadPlan, deadline: float | None = None):
+        # A worker process gets its parent's deadline: CLOCK_MONOTONIC is one clock for the whole machine.
+        self.deadline = time.monotonic() + plan.duration if deadline is None else deadline
         self.max_commands, self.games = plan.max_commands, plan.games
         self.sent = self.started = 0
         self.reason = ""
@@ -157,8 +267,10 @@ class Budget:
 class TableSlot:
     """One table's worth of players, playing games one after another."""
 
-    def __init__(self, index: int, plan: LoadPlan, http: httpx.AsyncClient, report: LoadReport,
-                 budget: Budget, engine, bots: str, run_id: str, journal=None):
+    def __init__(self, index: int, plan: LoadPlan, http: LobbyHttp, report: LoadReport,
+                 budget: Budget, engine, bots: str, run_id: str, journal=None,
+                 bot_thread: "BotThread | None" = None):
+        self.bot_thread = bot_thread
         self.index, self.plan, self.http, self.report, self.budget = index, plan, http, report, budget
         self.journal = journal
         self.engine, self.bots, self.run_id = engine, bots, run_id
@@ -184,11 +296,11 @@ class TableSlot:
     async def _ok(self, reply_coroutine) -> dict:
         reply = await reply_coroutine
         if reply.status_code == 429:
-            raise SetupFailed(f"{reply.request.method} {reply.request.url.path}: the lobby's limits refused it "
+            raise SetupFailed(f"{reply.method} {reply.path}: the lobby's limits refused it "
                               f"({reply.text}); run the lobby with LOBBY_LIMITS_EXEMPT=127.0.0.1/32 to load it "
                               "from this machine (docs/accounts.md)")
         if reply.status_code >= 400:
-            raise SetupFailed(f"{reply.request.method} {reply.request.url.path}: {reply.status_code} {reply.text}")
+            raise SetupFailed(f"{reply.method} {reply.path}: {reply.status_code} {reply.text}")
         return reply.json()
 
     async def open_table(self) -> str:
@@ -253,11 +365,15 @@ class TableSlot:
     async def _choose(self, players: list[str], by_actions: ActionsChooser,
                       engine_allowed: bool) -> tuple[str, dict] | None:
         if self.engine_bot is not None and engine_allowed:
-            try:
-                if (choice := self.engine_bot.choose(players)) is not None:
-                    return choice
-            except CannotFold:
+            if self.bot_thread is not None:
+                choice, folded, cpu = await self.bot_thread.choose(self.engine_bot, players)
+            else:
+                choice, folded, cpu = timed_choice(self.engine_bot, players)
+            self.report.bot_cpu += cpu
+            if not folded:
                 self.engine_bot = None      # this game hides something after all: ask the lobby from now on
+            elif choice is not None:
+                return choice
         return await by_actions.choose(players)
 
     async def close(self) -> None:
@@ -277,8 +393,8 @@ class TableSlot:
                 await asyncio.sleep(0.2 * attempt)
             try:
                 reply = await self.http.post(f"/games/{game_id}/commands", json=body, headers=self.auth[player])
-            except httpx.HTTPError as failed:
-                self.report.error(f"command transport error ({type(failed).__name__})")
+            except HttpFailed as failed:
+                self.report.error(f"command transport error ({failed.kind})")
                 continue
             if reply.status_code >= 500:
                 self.report.error(f"command answered {reply.status_code} {_code(reply)}")
@@ -343,7 +459,7 @@ def ends_game(event: dict) -> bool:
     return {"standings", "seed"} <= set(event.get("data") or {})      # a lobby that does not say
 
 
-def _code(reply: httpx.Response) -> str:
+def _code(reply: Reply) -> str:
     try:
         return reply.json()["error"]["code"]
     except Exception:           # not our error shape (a proxy's page, say): keep the status only
@@ -367,17 +483,31 @@ def choose_bots(plan: LoadPlan, get_game: Callable) -> tuple[str, object]:
 
 async def run_load(plan: LoadPlan, get_game: Callable | None = None,
                    budget: Budget | None = None, journal=None) -> LoadReport:
+    if plan.workers > 1:
+        if budget is not None:
+            raise ValueError("a shared budget (stopped from outside) needs workers=1")
+        return await run_in_workers(plan, get_game, journal)
+    run_id = f"load{random.Random().getrandbits(40):010x}"
+    return await run_tables(plan, range(plan.tables), run_id, get_game, budget, journal)
+
+
+async def run_tables(plan: LoadPlan, indices: range | list[int], run_id: str, get_game: Callable | None,
+                     budget: Budget | None, journal=None) -> LoadReport:
+    """The tables numbered `indices` (their numbers seed their bots and name their commands), in this loop."""
     if get_game is None:
         from starbase_rules.registry import get_game
     bots, engine = choose_bots(plan, get_game)
     report = LoadReport(plan=plan, bots=bots)
-    budget = budget or Budget(plan)
-    run_id = f"load{random.Random().getrandbits(40):010x}"
-    connections = plan.tables * (plan.seats + 1) + 4
-    limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
+    budget = budget or Budget(plan)         # after choosing the bots: importing an engine is not load
+    connections = len(indices) * (plan.seats + 1) + 4
+    lag = LoopLag()
+    lag.start()
+    cpu_began = time.process_time()
     began = time.perf_counter()
-    async with httpx.AsyncClient(base_url=plan.lobby, timeout=30, limits=limits) as http:
-        slots = [TableSlot(i, plan, http, report, budget, engine, bots, run_id, journal) for i in range(plan.tables)]
+    async with LobbyHttp(plan.lobby, connections, timeout=30) as http:
+        bot_thread = BotThread() if bots == "engine" and plan.bot_thread else None
+        slots = [TableSlot(i, plan, http, report, budget, engine, bots, run_id, journal, bot_thread)
+                 for i in indices]
         tasks = [asyncio.create_task(slot.run()) for slot in slots]
         # A last resort against a lobby that stops answering mid-request: the run still ends and reports.
         _, late = await asyncio.wait(tasks, timeout=plan.duration + plan.drain + HARD_STOP_SLACK)
@@ -389,10 +519,14 @@ async def run_load(plan: LoadPlan, get_game: Callable | None = None,
         await asyncio.gather(*tasks, return_exceptions=True)
         for slot in slots:
             await slot.close()
+        if bot_thread is not None:
+            bot_thread.close()
     for task in tasks:
         if not task.cancelled() and task.exception() is not None:
             report.error(f"table failed: {str(task.exception())[:200]}")
     report.elapsed = time.perf_counter() - began
+    report.cpu = time.process_time() - cpu_began
+    report.loop_lags = await lag.stop()
     if budget.reason:
         report.stopped = budget.reason
     elif plan.games is not None and budget.started >= plan.games:
@@ -400,3 +534,81 @@ async def run_load(plan: LoadPlan, get_game: Callable | None = None,
     else:
         report.stopped = "every table stopped (see errors)"
     return report
+
+
+class JournalRecorder:
+    """A worker's journal: the calls, kept to be replayed into the parent's journal."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple] = []
+
+    def command(self, *call) -> None:
+        self.calls.append(call)
+
+
+async def run_in_workers(plan: LoadPlan, get_game: Callable | None, journal) -> LoadReport:
+    """`plan.tables` tables over `plan.workers` processes, one event loop each; their figures merged."""
+    import concurrent.futures
+    import multiprocessing
+
+    workers = min(plan.workers, plan.tables)
+    run_id = f"load{random.Random().getrandbits(40):010x}"
+    # The caps are split so that the whole run still stops at them (a worker's share rounded up for the
+    # first ones: the shares add up to the cap exactly).
+    shares = [(plan.max_commands // workers) + (1 if k < plan.max_commands % workers else 0) for k in range(workers)]
+    games = ([plan.games // workers + (1 if k < plan.games % workers else 0) for k in range(workers)]
+             if plan.games is not None else [None] * workers)
+    began = time.perf_counter()
+    cpu_began = time.process_time()
+    loop = asyncio.get_running_loop()
+    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        start_at = time.monotonic() + WORKER_HEAD_START
+        futures = [loop.run_in_executor(pool, _worker, plan, list(range(k, plan.tables, workers)), shares[k], games[k],
+                                        run_id, get_game, start_at, journal is not None)
+                   for k in range(workers)]
+        results = await asyncio.gather(*futures)
+    report = LoadReport(plan=plan, bots=results[0][0].bots, processes=workers)
+    for worker_report, calls in results:
+        report.merge(worker_report)
+        for call in calls:
+            journal.command(*call)
+    report.cpu += time.process_time() - cpu_began       # the parent's own share (starting the workers)
+    report.elapsed = report.elapsed or time.perf_counter() - began
+    report.stopped = merged_reason([worker_report.stopped for worker_report, _ in results])
+    return report
+
+
+def merged_reason(reasons: list[str]) -> str:
+    """Why a run over workers stopped: the whole run's limit that one of them reached, else their own."""
+    for limit in ("command cap", "duration"):
+        if limit in reasons:
+            return limit
+    others = [reason for reason in reasons if reason != "games done"]
+    return others[0] if others else "games done"
+
+
+def _worker(plan: LoadPlan, indices: list[int], max_commands: int, games: int | None, run_id: str,
+            get_game: Callable | None, start_at: float, journaled: bool) -> tuple[LoadReport, list[tuple]]:
+    """One worker process: its tables on its own event loop (uvloop when installed, as the lobby runs)."""
+    from dataclasses import replace
+
+    share = replace(plan, max_commands=max_commands, games=games, workers=1)
+    journal = JournalRecorder() if journaled else None
+
+    async def main() -> LoadReport:
+        await asyncio.sleep(max(0.0, start_at - time.monotonic()))
+        budget = Budget(share, deadline=start_at + plan.duration)
+        return await run_tables(share, indices, run_id, get_game, budget, journal)
+
+    report = new_loop_run(main())
+    report.plan = plan
+    return report, journal.calls if journal else []
+
+
+def new_loop_run(coroutine):
+    """Run `coroutine` on a fresh event loop: uvloop when installed, else asyncio's."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(coroutine)
+    return uvloop.run(coroutine)

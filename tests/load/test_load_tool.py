@@ -14,7 +14,12 @@ import json
 
 import pytest
 
-from starbase_cli.loadgen import LoadPlan, run_load, summary
+from starbase_chaos.checker import check
+from starbase_chaos.journal import Journal
+from starbase_cli.loadclients import LobbyHttp
+from starbase_cli.loadgen import (ATTEMPTS, Budget, LoadPlan, LoadReport, TableSlot, merged_reason, render,
+                                  run_load, summary)
+from starbase_core.servers import free_port
 from starbase_load.target import target_problem
 from starbase_cli.main import main
 from starbase_core.audit import PASS, audit_game
@@ -102,3 +107,75 @@ def test_the_cli_refuses_a_remote_lobby_without_asking_it_anything():
     with contextlib.redirect_stdout(printed):
         assert main(["load", "--lobby", "http://10.1.2.3:8000", "--duration", "1"]) == 2
     assert "--allow-remote" in printed.getvalue()
+
+
+async def test_tables_spread_over_worker_processes_add_up_exactly_and_journal_every_command(stack):
+    """Two worker processes, each its own event loop: their figures merge into one report that still
+    matches the store command for command, and every answer a worker got reaches the parent's journal."""
+    journal = Journal()
+    report = await run_load(LoadPlan(lobby=stack.http, game="moon21", tables=3, duration=60, max_commands=45,
+                                     workers=2), journal=journal)
+    figures = report.figures()
+
+    assert figures["stopped"] == "command cap" and figures["commands"]["sent"] == 45
+    assert figures["generator"]["processes"] == 2
+    await check_against_the_store(stack, figures)
+    assert len(journal.of("acknowledged")) == figures["commands"]["accepted"]
+    assert len(journal.records) == figures["commands"]["sent"]
+    assert len({record.command_id for record in journal.records}) == 45       # no id twice across workers
+    verdict = await check(stack.store, journal, extra_games=set(figures["games"]["started_ids"]))
+    assert verdict.failures() == [] and verdict.acknowledged == figures["commands"]["accepted"]
+
+
+@pytest.mark.parametrize("bot_thread", [True, False], ids=["bots on their thread", "bots on the loop"])
+async def test_the_generator_reports_its_own_cpu_and_event_loop_lag(stack, bot_thread):
+    report = await run_load(LoadPlan(lobby=stack.http, game="moon21", tables=2, duration=60, max_commands=20,
+                                     bot_thread=bot_thread))
+    figures = report.figures()
+    own = figures["generator"]
+    await check_against_the_store(stack, figures)
+
+    assert own["processes"] == 1 and own["cpu_s"] > 0
+    assert 0 < own["bots_cpu_ms_per_accepted"] <= own["cpu_ms_per_accepted"]
+    assert own["loop_lag_ms"]["n"] > 0 and own["loop_lag_ms"]["p50"] >= 0
+    shown = render(report.figures())            # what make bench prints
+    assert f"{report.sent} sent = {report.accepted} accepted + 0 refused + 0 unanswered" in shown
+    assert "generator: 1 process(es)" in shown and "loop lag p50" in shown
+
+
+async def test_a_command_nobody_answers_is_retried_under_its_id_and_counted_unanswered_once():
+    """Against a port where nothing listens: every attempt fails in transport, and the command is sent
+    once, unanswered once, journalled once, never refused or accepted."""
+    journal = Journal()
+    plan = LoadPlan(lobby=f"http://127.0.0.1:{free_port()}", tables=1, spectators=0)
+    report = LoadReport(plan=plan)
+    async with LobbyHttp(plan.lobby, 4) as http:
+        slot = TableSlot(0, plan, http, report, Budget(plan), None, "actions", "run", journal)
+        slot.auth = {"p1": {"Authorization": "Bearer x"}}
+        assert await slot.send("g1", "p1", {"type": "Pass"}) is None
+
+    assert (report.sent, report.accepted, report.refused, report.unanswered) == (1, 0, 0, 1)
+    assert sum(report.errors.values()) == ATTEMPTS
+    assert all(kind.startswith("command transport error (") for kind in report.errors)
+    assert [(r.game_id, r.command_id, r.outcome) for r in journal.records] == [("g1", "p1:run-0-1", "unanswered")]
+
+
+def test_workers_reports_merge_into_one_whose_counts_still_add_up():
+    plan = LoadPlan()
+    one = LoadReport(plan=plan, sent=5, accepted=3, refused=1, unanswered=1, round_trips=[0.01, 0.02, 0.03],
+                     cpu=1.0, elapsed=9.5, loop_lags=[0.001], started_games=["a"])
+    two = LoadReport(plan=plan, sent=4, accepted=4, round_trips=[0.04] * 4, cpu=0.5, elapsed=10.0,
+                     loop_lags=[0.002, 0.003], started_games=["b"])
+    one.refused_codes["NOT_YOUR_TURN"] += 1
+    two.errors["socket closed by the server (code 1006); resumed"] += 1
+    one.merge(two)
+
+    assert (one.sent, one.accepted, one.refused, one.unanswered) == (9, 7, 1, 1)
+    assert one.sent == one.accepted + one.refused + one.unanswered
+    assert summary(one.round_trips)["n"] == 7 and one.started_games == ["a", "b"]
+    assert one.elapsed == 10.0 and one.cpu == 1.5 and len(one.loop_lags) == 3
+    assert one.refused_codes == {"NOT_YOUR_TURN": 1} and sum(one.errors.values()) == 1
+    assert merged_reason(["games done", "command cap"]) == "command cap"
+    assert merged_reason(["games done", "games done"]) == "games done"
+    assert merged_reason(["duration", "every table stopped (see errors)"]) == "duration"
+    assert merged_reason(["games done", "every table stopped (see errors)"]) == "every table stopped (see errors)"
