@@ -17,8 +17,9 @@ import pytest
 from starbase_chaos.checker import check
 from starbase_chaos.journal import Journal
 from starbase_cli.loadclients import LobbyHttp
-from starbase_cli.loadgen import (ATTEMPTS, Budget, LoadPlan, LoadReport, TableSlot, merged_reason, render,
+from starbase_cli.loadgen import (ATTEMPTS, Budget, LoadPlan, LoadReport, TableSlot, render,
                                   run_load, summary)
+from starbase_cli.loadworkers import merged_reason
 from starbase_core.servers import free_port
 from starbase_load.target import target_problem
 from starbase_cli.main import main
