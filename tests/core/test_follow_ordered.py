@@ -1,6 +1,6 @@
-"""The JetStream store's follow (nats-py's ordered push consumer) on a real NATS server: every envelope once and in
-order per stream under concurrent appends, after its consumer is deleted on the server, after the server
-is killed and restarted with appends on both sides of it; and a reader that stops reading holds the
+"""The JetStream store's follow (nats-py's ordered push consumer) on a real NATS server: every envelope
+once and in order per stream under concurrent appends, after its consumer is deleted on the server, after
+the server is killed and restarted with appends on both sides of it; and a reader that stops reading holds the
 server back (flow control) instead of piling messages up in the process."""
 from __future__ import annotations
 
