@@ -69,6 +69,11 @@ async def test_commands_chat_and_tables_per_player(replicas):
 
     # Open tables: at most 2 hosted and open at once (one is open already), whatever the replica.
     await ann.on(b).ok(ann.on(b).post("/tables", {"game": "testjack", "seats": 2}))
+    # Each replica counts them on its own table projection, a few milliseconds behind the store (the
+    # per-minute table limit below is Redis's, exact across replicas): once A has seen B's table...
+    async with asyncio.timeout(WAIT):
+        while stack.runtime.projection.open_tables_of(ann.player_id) < 2:
+            await asyncio.sleep(0.01)
     limited(await ann.post("/tables", {"game": "testjack", "seats": 2}))
     # New tables per minute: bob may open 3, not a 4th, even after leaving them.
     for _ in range(3):
