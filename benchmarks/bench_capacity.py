@@ -243,45 +243,52 @@ def capacity(stack: Stack, label: str, chosen: list[Generator]) -> dict[str, flo
     for generator in testjack:
         generator.bests = []
     for _ in range(ROUNDS):
-        testjack_round(stack, players, testjack)
+        climb(testjack, STEPS, lambda generator, rate: testjack_step(stack, players, generator, rate))
     for generator in testjack:
         print(f"  capacity at p99 < 100 ms, generator {generator.label}: {generator.spread()} accepted commands/s")
     return {generator.label: statistics.median(generator.bests) for generator in testjack}
 
 
-def testjack_round(stack: Stack, players: list, testjack: list[Generator]) -> None:
-    for generator in testjack:
+def climb(generators: list[Generator], steps: list, measure) -> None:
+    """One round: each generator offers more and more (`steps`, alternating at each step) until a step
+    is past the bound; its best is the last step within it. `measure(generator, step)` runs and prints
+    one step: None when nothing was accepted, else (within the bound, accepted per second)."""
+    for generator in generators:
         generator.best, generator.done = 0.0, False
-    for rate in STEPS:
-        for generator in testjack:
+    for step in steps:
+        for generator in generators:
             if generator.done:
                 continue
-            before, process_before = stack.cpu(), time.process_time()
-            samples, failures, lags = generator.run(step(players, rate, generator.client))
-            after, process_after = stack.cpu(), time.process_time()
-            after["load"], before["load"] = process_after, process_before
-            if not samples:
-                print(f"  {generator.label:<9} {rate:>9.0f}  nothing accepted ({failures} failures)")
-                generator.done = True
-                continue
-            samples.sort()
-            p50, p99 = samples[len(samples) // 2], samples[min(len(samples) - 1, int(0.99 * len(samples)))]
-            per = {role: (after[role] - before[role]) * 1000 / len(samples) for role in after}
-            within = p99 < BOUND and failures == 0
-            accepted = len(samples) / STEP_SECONDS
-            lag = sorted(lags)[min(len(lags) - 1, int(0.99 * len(lags)))] * 1000 if lags else 0.0
-            print(f"  {generator.label:<9} {rate:>9.0f} {accepted:>10.1f} {p50 * 1000:>7.1f} {p99 * 1000:>7.1f} "
-                  f"{failures:>5}   {per['lobby']:.2f} / {per['adjudicator']:.2f} / {per['nats']:.2f} / "
-                  f"{per['load']:.2f}; {lag:.1f}{'' if within else '   (past the bound)'}"
-                  f"{'   (generator lagging)' if lag >= LAGGING * 1000 else ''}")
-            if within:
-                generator.best = accepted
+            result = measure(generator, step)
+            if result is not None and result[0]:
+                generator.best = result[1]
             else:
                 generator.done = True
-        if all(generator.done for generator in testjack):
+        if all(generator.done for generator in generators):
             break
-    for generator in testjack:
+    for generator in generators:
         generator.bests.append(generator.best)
+
+
+def testjack_step(stack: Stack, players: list, generator: Generator, rate: float) -> tuple[bool, float] | None:
+    before, process_before = stack.cpu(), time.process_time()
+    samples, failures, lags = generator.run(step(players, rate, generator.client))
+    after, process_after = stack.cpu(), time.process_time()
+    after["load"], before["load"] = process_after, process_before
+    if not samples:
+        print(f"  {generator.label:<9} {rate:>9.0f}  nothing accepted ({failures} failures)")
+        return None
+    samples.sort()
+    p50, p99 = samples[len(samples) // 2], samples[min(len(samples) - 1, int(0.99 * len(samples)))]
+    per = {role: (after[role] - before[role]) * 1000 / len(samples) for role in after}
+    within = p99 < BOUND and failures == 0
+    accepted = len(samples) / STEP_SECONDS
+    lag = sorted(lags)[min(len(lags) - 1, int(0.99 * len(lags)))] * 1000 if lags else 0.0
+    print(f"  {generator.label:<9} {rate:>9.0f} {accepted:>10.1f} {p50 * 1000:>7.1f} {p99 * 1000:>7.1f} "
+          f"{failures:>5}   {per['lobby']:.2f} / {per['adjudicator']:.2f} / {per['nats']:.2f} / "
+          f"{per['load']:.2f}; {lag:.1f}{'' if within else '   (past the bound)'}"
+          f"{'   (generator lagging)' if lag >= LAGGING * 1000 else ''}")
+    return within, accepted
 
 
 def moon21(stack: Stack, chosen: list[Generator]) -> None:
@@ -293,48 +300,34 @@ def moon21(stack: Stack, chosen: list[Generator]) -> None:
     for generator in chosen:
         generator.bests = []
     for _ in range(ROUNDS):
-        moon21_round(stack, chosen)
+        climb(chosen, MOON_TABLES, lambda generator, tables: moon21_step(stack, generator, tables))
     for generator in chosen:
         print(f"  21Moon capacity at p99 < 100 ms, generator {generator.label}: {generator.spread()} accepted moves/s")
 
 
-def moon21_round(stack: Stack, chosen: list[Generator]) -> None:
-    for generator in chosen:
-        generator.best, generator.done = 0.0, False
-    for tables in MOON_TABLES:
-        for generator in chosen:
-            if generator.done:
-                continue
-            plan_options = {"workers": generator.workers} if generator.workers > 1 else {}
-            plan = generator.loadgen.LoadPlan(lobby=stack.lobbies[0], game="moon21", tables=tables,
-                                              duration=MOON_SECONDS, drain=5.0, **plan_options)
-            before, process_before = stack.cpu(), time.process_time()
-            figures = generator.run(generator.loadgen.run_load(plan)).figures()
-            after, process_after = stack.cpu(), time.process_time()
-            commands, trip = figures["commands"], figures["round_trip_ms"]
-            if not trip.get("n"):
-                print(f"  {generator.label:<9} {tables:>6}  nothing accepted ({figures['stopped'] or figures['errors']})")
-                generator.done = True
-                continue
-            own = figures.get("generator")      # the before-session generator did not measure itself
-            after["load"] = before["load"] + (own["cpu_s"] if own else process_after - process_before)
-            per = {role: (after[role] - before[role]) * 1000 / max(1, commands["accepted"]) for role in after}
-            within = trip["p99"] < BOUND * 1000 and not figures["errors"]
-            itself = (f" ({own['bots_cpu_ms_per_accepted']:.2f}); {own['cores_busy']:.2f}, "
-                      f"{own['loop_lag_ms'].get('p99', 0):.1f}" if own else
-                      f"; {(process_after - process_before) / figures['elapsed_s']:.2f}, -")
-            print(f"  {generator.label:<9} {tables:>6} {commands['accepted_per_s']:>8.1f} {trip['p50']:>7.1f} "
-                  f"{trip['p99']:>7.1f} {commands['refused']:>7}   {per['lobby']:.2f} / {per['adjudicator']:.2f} / "
-                  f"{per['nats']:.2f} / {per['load']:.2f}{itself}{'' if within else '   (past the bound)'}"
-                  f"{'   (generator lagging)' if own and own['loop_lag_ms'].get('p99', 0) >= LAGGING * 1000 else ''}")
-            if within:
-                generator.best = commands["accepted_per_s"]
-            else:
-                generator.done = True
-        if all(generator.done for generator in chosen):
-            break
-    for generator in chosen:
-        generator.bests.append(generator.best)
+def moon21_step(stack: Stack, generator: Generator, tables: int) -> tuple[bool, float] | None:
+    plan_options = {"workers": generator.workers} if generator.workers > 1 else {}
+    plan = generator.loadgen.LoadPlan(lobby=stack.lobbies[0], game="moon21", tables=tables,
+                                      duration=MOON_SECONDS, drain=5.0, **plan_options)
+    before, process_before = stack.cpu(), time.process_time()
+    figures = generator.run(generator.loadgen.run_load(plan)).figures()
+    after, process_after = stack.cpu(), time.process_time()
+    commands, trip = figures["commands"], figures["round_trip_ms"]
+    if not trip.get("n"):
+        print(f"  {generator.label:<9} {tables:>6}  nothing accepted ({figures['stopped'] or figures['errors']})")
+        return None
+    own = figures.get("generator")      # the before-session generator did not measure itself
+    after["load"] = before["load"] + (own["cpu_s"] if own else process_after - process_before)
+    per = {role: (after[role] - before[role]) * 1000 / max(1, commands["accepted"]) for role in after}
+    within = trip["p99"] < BOUND * 1000 and not figures["errors"]
+    itself = (f" ({own['bots_cpu_ms_per_accepted']:.2f}); {own['cores_busy']:.2f}, "
+              f"{own['loop_lag_ms'].get('p99', 0):.1f}" if own else
+              f"; {(process_after - process_before) / figures['elapsed_s']:.2f}, -")
+    print(f"  {generator.label:<9} {tables:>6} {commands['accepted_per_s']:>8.1f} {trip['p50']:>7.1f} "
+          f"{trip['p99']:>7.1f} {commands['refused']:>7}   {per['lobby']:.2f} / {per['adjudicator']:.2f} / "
+          f"{per['nats']:.2f} / {per['load']:.2f}{itself}{'' if within else '   (past the bound)'}"
+          f"{'   (generator lagging)' if own and own['loop_lag_ms'].get('p99', 0) >= LAGGING * 1000 else ''}")
+    return within, commands["accepted_per_s"]
 
 
 def main() -> None:

@@ -10,30 +10,19 @@ import pytest
 from adjudicator.__main__ import run
 
 
-async def loop_module() -> str:
-    return type(asyncio.get_running_loop()).__module__
-
-
-def test_the_adjudicator_runs_on_uvloop_by_default(monkeypatch):
-    monkeypatch.delenv("ADJUDICATOR_EVENT_LOOP", raising=False)
+@pytest.mark.parametrize("setting, loop", [(None, "uvloop"), ("asyncio", "asyncio"), ("uvloop", "uvloop")])
+def test_the_loop_it_runs_on(monkeypatch, setting, loop):
+    if setting is None:     # the default
+        monkeypatch.delenv("ADJUDICATOR_EVENT_LOOP", raising=False)
+    else:
+        monkeypatch.setenv("ADJUDICATOR_EVENT_LOOP", setting)
     seen = []
 
     async def main() -> None:
-        seen.append(await loop_module())
+        seen.append(type(asyncio.get_running_loop()).__module__)
 
     run(main())
-    assert seen and seen[0].startswith("uvloop"), seen
-
-
-def test_asyncio_s_own_loop_when_asked(monkeypatch):
-    monkeypatch.setenv("ADJUDICATOR_EVENT_LOOP", "asyncio")
-    seen = []
-
-    async def main() -> None:
-        seen.append(await loop_module())
-
-    run(main())
-    assert seen and seen[0].startswith("asyncio"), seen
+    assert seen and seen[0].startswith(loop), seen
 
 
 def test_an_unknown_loop_is_refused_with_the_choices_and_nothing_runs(monkeypatch):
