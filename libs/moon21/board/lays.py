@@ -149,7 +149,7 @@ def _check_rotation(hex_id, tile, rotation, current, space_bridge) -> None:
         raise RuleViolation("ILLEGAL_ROTATION", problem)
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=65536)     # bounded: a long-running adjudicator meets ever more combinations
 def _rotation_problem(hex_id: str, tile: str, rotation: int, current: tuple[str, int] | None,
                       space_bridge: bool) -> str | None:
     """Why the tile at this rotation cannot go on the hex over `current`, or None. Pure in its
