@@ -13,8 +13,8 @@ Then 21Moon, as players play it (`starbase load`: bots reading their legal actio
 flight per table, a socket per player and a spectator per table), stepping the number of tables
 (MOON_TABLES): the capacity is the highest accepted move rate whose p99 round trip stays under 100 ms.
 
-Then the Testjack steps with two lobbies and two adjudicators (each lobby reaching both adjudicators
-round-robin, the players split across the lobbies): the scale-out ratio is capacity(2) / capacity(1).
+Then the Testjack steps with two lobbies and two adjudicators (each lobby reaching both adjudicators,
+each game on one of them, the players split across the lobbies): the scale-out ratio is capacity(2) / capacity(1).
 On a 2-core machine the second replica competes for the same cores, so read the ratio as what one box
 gains, not what a cluster would.
 

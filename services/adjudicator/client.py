@@ -7,8 +7,14 @@
 
 `submit` and `create_game` are idempotent on their command id, so on UNAVAILABLE (a replica died, maybe
 between its append and its reply) the client retries with the same id and gets the same events.
-Several targets may be given as "host1:50051,host2:50051" (gRPC round-robins over them).
-`submit` sends its command on one of a few long-lived SubmitStreams (`streams.py`: cheaper per command
+Several targets may be given as "host1:50051,host2:50051" (or a DNS name with several addresses).
+Game affinity: every call about a game goes to the same replica while that replica is up, so its cache
+of the game is warm (a game whose commands alternate between replicas makes each read the other's
+appends back from the store first). The games are hashed into `streams` shards; every call names its
+game's shard in a header, and gRPC's own ring-hash balancer maps the shard to a replica: the same one
+from every client with the same addresses, the next one on the ring while that one is down, and back
+once it answers again. Correctness never rests on it (the store orders each game's commands).
+`submit` sends its command on its shard's long-lived SubmitStream (`streams.py`: cheaper per command
 for both ends than a call each), with unary Submit's answers, refusals, retries and timeouts; against an
 adjudicator without SubmitStream (UNIMPLEMENTED: a rolling upgrade) it uses Submit for a while, then tries
 the stream again. With tracing on, each command's span travels in its request's `traceparent`.
@@ -19,13 +25,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import uuid
+import zlib
 
 import grpc
 import structlog
 from opentelemetry import trace
 
-from adjudicator.streams import COUNT as STREAMS, MAX_AGE as STREAM_SECONDS, SubmitStreams
+from adjudicator.streams import MAX_AGE as STREAM_SECONDS, SubmitStreams
 from adjudicator.wire import SUBMIT_SPAN, SUBMIT_SPAN_ATTRIBUTES, pb, rpc
 from starbase_core import tracing
 from starbase_core.credentials import secret_from_file
@@ -35,24 +43,38 @@ from starbase_rules.contract import RuleViolation
 
 RETRYABLE = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED}
 UNARY_FOR = 60.0        # seconds on unary Submit after an adjudicator said it has no SubmitStream
+SHARDS = 32             # shards of games (a stream each): about even over 2 to 4 replicas on the ring
+SHARD_HEADER = "starbase-shard"
+# Ring hash on a request header without xDS (gRFC A76) is still behind this switch in gRPC's core, which
+# reads it whenever a channel's service config is parsed; without it the config below is refused.
+os.environ["GRPC_EXPERIMENTAL_RING_HASH_SET_REQUEST_HASH_KEY"] = "true"
+SERVICE_CONFIG = json.dumps({"loadBalancingConfig": [{"ring_hash_experimental": {"requestHashHeader": SHARD_HEADER}}]})
 log = structlog.get_logger(__name__)
+
+
+def shard_of(game_id: str, shards: int) -> int:
+    """The game's shard: the same in every process (crc32, not Python's salted hash)."""
+    return zlib.crc32(game_id.encode()) % shards
 
 
 class AdjudicatorClient:
     """`token`: this caller's secret, sent as `authorization: Bearer …` with every call (None: none, for
     an adjudicator without a callers file). `tls`: mutual TLS with the adjudicator (CA, our certificate).
-    `streams`: how many SubmitStreams `submit` spreads its commands over (0: a unary Submit each);
-    `stream_seconds`: how long a stream takes commands before a new one replaces it (`streams.py`)."""
+    `streams`: how many shards the games are hashed into, each with its SubmitStream (0: a unary Submit
+    per command, over SHARDS shards); `stream_seconds`: how long a stream takes commands before a new
+    one replaces it (`streams.py`)."""
 
     def __init__(self, target: str, *, timeout: float = 10.0, retries: int = 8, retry_delay: float = 0.1,
-                 token: str | None = None, tls: TlsFiles | None = None, streams: int = STREAMS,
+                 token: str | None = None, tls: TlsFiles | None = None, streams: int = SHARDS,
                  stream_seconds: float = STREAM_SECONDS):
         if "," in target:
             target = "ipv4:" + target if not target.startswith(("ipv4:", "dns:")) else target
         self.target = target
         self.timeout, self.retries, self.retry_delay = timeout, retries, retry_delay
-        self._metadata = (("authorization", f"Bearer {token}"),) if token else None
-        options = [("grpc.lb_policy_name", "round_robin"), ("grpc.enable_retries", 0)]
+        caller = (("authorization", f"Bearer {token}"),) if token else ()
+        self._shards = streams or SHARDS
+        self._metadata = [caller + ((SHARD_HEADER, str(shard)),) for shard in range(self._shards)]
+        options = [("grpc.service_config", SERVICE_CONFIG), ("grpc.enable_retries", 0)]
         interceptors = tracing.grpc_client_interceptors()
         if tls is not None:
             ca, chain, key = tls.read()
@@ -61,8 +83,7 @@ class AdjudicatorClient:
         else:
             self._channel = grpc.aio.insecure_channel(target, options=options, interceptors=interceptors)
         self._stub = rpc.AdjudicatorStub(self._channel)
-        self._streams = SubmitStreams(self._stub, self._metadata, count=streams,
-                                      max_age=stream_seconds) if streams > 0 else None
+        self._streams = SubmitStreams(self._stub, self._metadata, max_age=stream_seconds) if streams > 0 else None
         self._unary_until = 0.0         # loop time until which `submit` uses unary Submit (UNIMPLEMENTED)
 
     @classmethod
@@ -142,12 +163,13 @@ class AdjudicatorClient:
 
     async def _call(self, method, request):
         """`method(request, timeout=, wait_for_ready=, metadata=)` (a unary stub method, or `_submit_once`),
-        retried on UNAVAILABLE and DEADLINE_EXCEEDED with backoff, each attempt within `timeout`."""
+        retried on UNAVAILABLE and DEADLINE_EXCEEDED with backoff, each attempt within `timeout`; its
+        metadata names the shard of the request's game."""
         delay = self.retry_delay
+        metadata = self._metadata[shard_of(request.game_id, self._shards)]
         for attempt in range(self.retries + 1):
             try:
-                return await method(request, timeout=self.timeout, wait_for_ready=attempt > 0,
-                                    metadata=self._metadata)
+                return await method(request, timeout=self.timeout, wait_for_ready=attempt > 0, metadata=metadata)
             except grpc.aio.AioRpcError as error:
                 if error.code() not in RETRYABLE or attempt == self.retries:
                     raise
@@ -160,13 +182,14 @@ class AdjudicatorClient:
         if streams is None or asyncio.get_running_loop().time() < self._unary_until:
             return await self._stub.Submit(request, timeout=timeout, wait_for_ready=wait_for_ready, metadata=metadata)
         try:
+            shard = shard_of(request.game_id, self._shards)
             if not tracing.enabled():
-                return await streams.send(request, timeout, wait_for_ready)
+                return await streams.send(request, shard, timeout, wait_for_ready)
             # The span unary Submit's call would have had (the gRPC interceptor's), its context in the request.
             with tracing.tracer().start_as_current_span(SUBMIT_SPAN, kind=trace.SpanKind.CLIENT,
                                                         attributes=SUBMIT_SPAN_ATTRIBUTES):
                 request.traceparent = tracing.headers().get("traceparent", "")
-                return await streams.send(request, timeout, wait_for_ready)
+                return await streams.send(request, shard, timeout, wait_for_ready)
         except grpc.aio.AioRpcError as error:
             if error.code() != grpc.StatusCode.UNIMPLEMENTED:
                 raise

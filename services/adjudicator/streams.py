@@ -9,10 +9,10 @@ skips it. What stays as with unary Submit (the client's `_call` loop retries on 
   server) fails every request still waiting on it with its status: the caller resends each with the same
   command id (the same events, stored once) on another stream. A stream that ends cleanly with requests
   unanswered fails them UNAVAILABLE too, and so does one whose status gRPC lost (see `_status_lost`).
-- Spread over replicas: COUNT streams on the client's round-robin channel, used in turn. A stream is a
-  gRPC call, so the channel's round-robin puts each new stream on the next replica; each stream is
-  replaced after `max_age` seconds, so the streams follow replicas that join, leave or come back (and
-  even out if they all started on the first replica ready), as calls did.
+- Spread over replicas by game: one stream per shard of games (the client's), opened with the shard's
+  header, so the channel's ring-hash balancer puts it on the shard's replica (the next one on the ring
+  while that one is down); each stream is replaced after `max_age` seconds, so the streams follow
+  replicas that join, leave or come back, as unary calls did.
 - The stream and its reader start in an empty context: the stream is nobody's trace (each request
   carries its own `traceparent`, see the client) and its log lines carry no command's ids.
 """
@@ -27,7 +27,6 @@ import grpc
 
 from adjudicator.wire import pb
 
-COUNT = 6           # divides evenly over 1, 2, 3 or 6 replicas
 MAX_AGE = 30.0      # seconds a stream takes new requests before it is replaced
 
 
@@ -37,23 +36,24 @@ def rpc_error(code: grpc.StatusCode, details: str) -> grpc.aio.AioRpcError:
 
 
 class SubmitStreams:
-    """COUNT SubmitStreams of `stub`'s channel, opened when first needed, used in turn."""
+    """A SubmitStream of `stub`'s channel per shard, opened with that shard's `metadata[shard]` when first
+    needed."""
 
-    def __init__(self, stub, metadata, *, count: int = COUNT, max_age: float = MAX_AGE):
+    def __init__(self, stub, metadata: list[tuple], *, max_age: float = MAX_AGE):
         self._stub, self._metadata, self._max_age = stub, metadata, max_age
-        self._slots: list[_Stream | None] = [None] * count
-        self._turn = itertools.cycle(range(count))
+        self._slots: list[_Stream | None] = [None] * len(metadata)
         self._calls = itertools.count(1)
 
-    async def send(self, request: "pb.SubmitRequest", timeout: float, wait_for_ready: bool) -> "pb.EventsReply":
-        """The reply to `request` (its `call` set here), or the AioRpcError a unary Submit would raise."""
-        slot = next(self._turn)
-        stream = self._slots[slot]
+    async def send(self, request: "pb.SubmitRequest", shard: int, timeout: float,
+                   wait_for_ready: bool) -> "pb.EventsReply":
+        """The reply to `request` (its `call` set here) on `shard`'s stream, or the AioRpcError a unary
+        Submit would raise."""
+        stream = self._slots[shard]
         loop = asyncio.get_running_loop()
         if stream is None or not stream.accepting or loop.time() - stream.opened > self._max_age:
             if stream is not None:
                 stream.retire()         # it ends once it has answered what it was sent
-            stream = self._slots[slot] = _Stream(self._stub, self._metadata, wait_for_ready, loop)
+            stream = self._slots[shard] = _Stream(self._stub, self._metadata[shard], wait_for_ready, loop)
         request.call = next(self._calls)
         return await stream.send(request, timeout)
 

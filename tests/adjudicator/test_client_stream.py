@@ -125,36 +125,43 @@ async def test_concurrent_submits_over_the_stream_answer_exactly_as_unary_submit
 
 
 class CountingAppends:
-    """The store, counting the appends made through it (one replica's commands)."""
+    """The store, counting the appends made through it (one replica's commands), by stream."""
 
     def __init__(self, store):
-        self._store, self.appends = store, 0
+        self._store, self.by_stream = store, Counter()
+
+    @property
+    def appends(self) -> int:
+        return sum(self.by_stream.values())
 
     def __getattr__(self, name):
         return getattr(self._store, name)
 
-    async def append(self, *args, **kwargs):
-        self.appends += 1
-        return await self._store.append(*args, **kwargs)
+    async def append(self, stream, *args, **kwargs):
+        self.by_stream[stream] += 1
+        return await self._store.append(stream, *args, **kwargs)
 
 
-async def test_commands_spread_over_every_replica_as_streams_are_replaced(serve, jetstream_store, new_name):
+async def test_each_game_stays_on_one_replica_and_the_games_spread_over_every_replica(serve, jetstream_store,
+                                                                                     new_name):
+    # Affinity: a game's commands all go to one adjudicator (its cache stays warm), whichever client
+    # sends them and however often the streams are replaced; the games share the replicas out.
     counted = [CountingAppends(jetstream_store), CountingAppends(jetstream_store)]
-    targets = [(await serve(store=store))[0] for store in counted]
-    games = [new_name("g") for _ in range(4)]
-    async with AdjudicatorClient(",".join(targets), streams=2, stream_seconds=0.05) as client:
+    targets = ",".join([(await serve(store=store))[0] for store in counted])
+    games = [new_name("g") for _ in range(24)]       # all on one replica: a chance of 2 in 2**24
+    async with AdjudicatorClient(targets, stream_seconds=0.05) as streamed, \
+            AdjudicatorClient(targets, streams=0) as unary:
         for game in games:
-            await client.create_game(game, "testjack", PLAYERS, {})
-        before = [store.appends for store in counted]
-        for number in range(400):       # a bound, not a timing: until both replicas have had commands
-            await asyncio.gather(*(client.submit(game, "ann", {"type": "Think"}, f"{game}-{number}")
-                                   for game in games))
-            if all(store.appends > appended for store, appended in zip(counted, before)):
-                break
-            await asyncio.sleep(0.01)
-    assert all(store.appends > appended for store, appended in zip(counted, before)), \
-        [store.appends for store in counted]
+            await streamed.create_game(game, "testjack", PLAYERS, {})
+        for number in range(10):
+            await asyncio.gather(*(client.submit(game, "ann", {"type": "Think"}, f"{game}-{number}-{way}")
+                                   for game in games for way, client in enumerate((streamed, unary))))
+            await asyncio.sleep(0.02)       # past the streams' age: each is replaced
+    for store in counted:
+        assert len(store.by_stream) >= 1        # every replica has games
     for game in games:
+        appended = [store.by_stream[f"game.{game}"] for store in counted]
+        assert sorted(appended) == [0, 21], appended       # created, then 2 x 10 commands, on one replica
         stream = await jetstream_store.read(f"game.{game}")
         verify_chain(stream, stream=f"game.{game}")
         commands = Counter(e.command_id for e in stream if not e.command_id.startswith("create-"))
@@ -167,8 +174,8 @@ async def test_streams_move_onto_a_replica_that_comes_back(serve, jetstream_stor
     first, returning = CountingAppends(jetstream_store), CountingAppends(jetstream_store)
     target, _ = await serve(store=first)
     later_port = free_port()
-    games = [new_name("g") for _ in range(4)]
-    async with AdjudicatorClient(f"{target},127.0.0.1:{later_port}", streams=2, stream_seconds=0.05) as client:
+    games = [new_name("g") for _ in range(24)]       # none hashed to the second: a chance of 1 in 2**24
+    async with AdjudicatorClient(f"{target},127.0.0.1:{later_port}", stream_seconds=0.05) as client:
         for game in games:
             await client.create_game(game, "testjack", PLAYERS, {})
 

@@ -127,7 +127,7 @@ async def test_a_killed_adjudicator_loses_no_accepted_move_and_the_retry_gets_th
 async def test_a_replica_killed_mid_stream_each_outstanding_command_is_resent_and_stored_once(
         spawn, jetstream_store, new_name):
     # The survivor's port is in the client's targets from the start, but nobody listens there yet: the
-    # client's streams all open on the doomed replica (round-robin has no other replica ready).
+    # client's streams all open on the doomed replica (the ring has no other replica ready).
     doomed, survivor_port = spawn(STARBASE_TEST_CRASH_ON="the-move"), free_port()
     games = [new_name("g") for _ in range(6)]
     async with AdjudicatorClient(f"{doomed.target},127.0.0.1:{survivor_port}") as client:
