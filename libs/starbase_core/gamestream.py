@@ -43,6 +43,7 @@ from starbase_core.undo import (
     PLAYER_RESIGNED, SEAT_TAKEN, SEAT_TYPES, UNDO_TYPES, RefoldNeeded, UndoLog, undone_ranges, within,
 )
 from starbase_rules.contract import Event, Game, Outcome
+from starbase_rules.engine import Engine
 
 GAME_CREATED = "GameCreated"
 GAME_ENDED = "GameEnded"
@@ -239,6 +240,15 @@ def replay(game_id: str, envelopes: list[Envelope], get_game: Callable[[str], Ga
                         options=dict(created["options"]), commitment=created["commitment"],
                         state=engine.initial_state())
     return record.apply(envelopes)
+
+
+def same_for_every_viewer(engine: Game, envelope: Envelope) -> bool:
+    """Whether `redact` gives every viewer, spectators too, the same of this envelope (so one push
+    serves every socket watching the game): a platform envelope, or an event the engine shows everyone
+    alike (`Engine.shows_everyone_alike`: no secret fields). False when unsure (an engine of its own kind)."""
+    if is_platform(envelope):
+        return True
+    return isinstance(engine, Engine) and engine.shows_everyone_alike(envelope.type)
 
 
 def redact(engine: Game, envelope: Envelope, viewer: str | None) -> dict | None:

@@ -35,7 +35,7 @@ from starbase_rules.contract import Command, Event, Outcome
 from starbase_rules.copying import copy_state
 from starbase_rules.handlers import Rules
 from starbase_rules.info import GameInfo
-from starbase_rules.redaction import redact_event
+from starbase_rules.redaction import redact_event, secrets_of_type
 from starbase_rules.scratch import DeferredTx, Tx, refuse
 
 S = TypeVar("S")
@@ -154,6 +154,15 @@ class Engine(abc.ABC, Generic[S]):
 
     def redact(self, event: Event, viewer: str | None) -> dict | None:
         return redact_event(event, viewer)
+
+    def shows_everyone_alike(self, event_type: str) -> bool:
+        """Whether `redact` shows every viewer, spectators too, the same of any event of this type, so
+        that one rendering of it serves them all: a type without secret fields, while `redact` is the
+        base's (an engine that overrides `redact` must say for itself; the base then answers False)."""
+        if type(self).redact is not Engine.redact:
+            return False
+        kind = self.rules.events.get(event_type)
+        return kind is not None and not secrets_of_type(kind)
 
     def legal_actions(self, state: S, player: str) -> list[dict]:
         return []

@@ -30,7 +30,11 @@ def seen_by(field: str) -> str:
 
 
 def secrets_of(event: Any) -> dict[str, str]:
-    secret: dict[str, str] = getattr(type(event), "secret_fields", {})
+    return secrets_of_type(type(event))
+
+
+def secrets_of_type(kind: type) -> dict[str, str]:
+    secret: dict[str, str] = getattr(kind, "secret_fields", {})
     return secret
 
 

@@ -7,6 +7,7 @@ The feed keeps a `Channel` per stream that someone watches (or watched a moment 
 - `text(envelope, view, encode)`: the push for one view (a seat's player id, or None for every
   spectator), encoded once and then shared: N sockets watching a game cost one redaction and one JSON
   encoding per distinct view, not N. The cache covers the envelopes in the tail and goes with them.
+  An envelope `alike` for every view (an event with no secret: most of them) is encoded once for all.
 
 - `audience`: the sockets that are caught up, by view (`Sink`). `deliver` writes each new envelope's
   frame to them straight away, from the feed's hand-out: no task per socket wakes up. A sink that
@@ -27,6 +28,10 @@ from starbase_core.outlet import Outlet, frame
 
 TAIL = 64               # envelopes kept per watched stream: a reconnect within them reads no store
 GAP, SLOW, GONE = "gap", "slow", "gone"
+
+
+def _never(envelope: Envelope) -> bool:
+    return False
 
 
 class Sink:
@@ -56,6 +61,9 @@ class Channel:
         self._texts: dict[int, dict[Hashable, str]] = {}     # seq → view → push text
         self._frames: dict[int, dict[Hashable, bytes]] = {}  # seq → view → that text as a frame
         self.audience: dict[Hashable, set[Sink]] = {}
+        # Whether an envelope's push is the same for every view (its watchers say: `Feed.catch_up`);
+        # then its text and frame are kept under the spectators' view, which sees no less than anyone.
+        self.alike: Callable[[Envelope], bool] = _never
 
     def add(self, envelope: Envelope) -> None:
         """A live envelope, in the order the feed hands them out."""
@@ -97,6 +105,7 @@ class Channel:
             return encode()                         # older than the live copy: not worth keeping
         # A stream's envelope at a seq never changes (append-only), whichever copy of it the socket holds.
         views = self._texts.setdefault(envelope.seq, {})
+        view = self._kept_as(envelope, view)
         found = views.get(view)
         if found is None:
             found = views[view] = encode()
@@ -135,12 +144,16 @@ class Channel:
                 self.audience.pop(view, None)
 
     def frame(self, envelope: Envelope, view: Hashable, encode: Callable[[], str]) -> bytes:
-        found = self._frames.get(envelope.seq, {}).get(view)
+        kept_as = self._kept_as(envelope, view)
+        found = self._frames.get(envelope.seq, {}).get(kept_as)
         if found is None:
             found = frame(self.text(envelope, view, encode))
             if envelope.seq in self._texts:         # cached with its text, dropped with it
-                self._frames.setdefault(envelope.seq, {})[view] = found
+                self._frames.setdefault(envelope.seq, {})[kept_as] = found
         return found
+
+    def _kept_as(self, envelope: Envelope, view: Hashable) -> Hashable:
+        return None if self.alike(envelope) else view
 
     def _push(self, envelope: Envelope) -> None:
         if len(self.tail) == TAIL:

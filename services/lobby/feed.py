@@ -166,7 +166,8 @@ class Feed:
             reader.unsubscribe()
 
     async def catch_up(self, stream: str, after: int, view: Hashable, encode: Callable[[Envelope], str],
-                       outlet: Outlet, demoted: Callable[[Sink, str], None], lead: bytes = b"") -> Sink | None:
+                       outlet: Outlet, demoted: Callable[[Sink, str], None], lead: bytes = b"", *,
+                       alike: Callable[[Envelope], bool] | None = None) -> Sink | None:
         """Send `outlet` every envelope of `stream` past `after`, as `encode` makes it for `view` (the
         text, and its frame, shared by every socket of that view), gaps filled from the store; then,
         once nothing more is queued for it, join the channel's audience and return the sink: from then
@@ -174,8 +175,11 @@ class Feed:
         `demoted(sink, reason)` says when that stops. None when the socket went away meanwhile;
         SlowConsumer when its reader cannot keep up. An outlet that cannot be written directly never
         joins: it is served here, the ASGI way, until it is gone. `lead`: frames a direct outlet
-        gets first, in the same write as what it missed (its welcome: one send instead of two)."""
+        gets first, in the same write as what it missed (its welcome: one send instead of two).
+        `alike`: which of the stream's envelopes push the same to every view (`Channel.alike`)."""
         channel = self._watch(stream)
+        if alike is not None:
+            channel.alike = alike
         if outlet.direct and channel.covers(after):
             # What it missed is all in the live copy (a crowd reconnecting where it left off): written
             # and joined with no await between, so nothing can slip in and no reader is needed.
@@ -254,14 +258,14 @@ class Feed:
             self._release(channel)
 
     async def serve(self, stream: str, after: int, view: Hashable, encode: Callable[[Envelope], str],
-                    outlet: Outlet) -> None:
+                    outlet: Outlet, *, alike: Callable[[Envelope], bool] | None = None) -> None:
         """`catch_up`, then hold this task until the socket is gone, catching up again after a gap: for
         a socket whose server allows no direct writes. SlowConsumer when its reader cannot keep up."""
         loop = asyncio.get_running_loop()
         while True:
             stopped: asyncio.Future = loop.create_future()
             sink = await self.catch_up(stream, after, view, encode, outlet,
-                                       lambda _, reason: stopped.done() or stopped.set_result(reason))
+                                       lambda _, reason: stopped.done() or stopped.set_result(reason), alike=alike)
             if sink is None:
                 return
             try:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Awaitable, Callable, TypeVar
 
 from starbase_core.envelope import Envelope
+from starbase_core.gamestream import same_for_every_viewer
 from starbase_rules.contract import RuleViolation
 
 from lobby.clockview import ClockViews
@@ -29,11 +30,19 @@ T = TypeVar("T")
 @dataclass(frozen=True)
 class Watch:
     """What a socket may watch: `stream` past `after`, as `view` sees it (a seat's player id, or None
-    for every spectator); `encode` makes an envelope's push for that view (`Feed.serve` shares it)."""
+    for every spectator); `encode` makes an envelope's push for that view (`Feed.serve` shares it);
+    `alike` tells an envelope whose push is the same for every view (shared by all of them)."""
     stream: str
     after: int
     view: str | None
     encode: Callable[[Envelope], str]
+    alike: Callable[[Envelope], bool] | None = None
+
+
+def watch_game(engine, game_id: str, after: int, viewer: str | None) -> Watch:
+    """A game's events past `after` as `viewer` sees them (None: a spectator)."""
+    return Watch(f"game.{game_id}", after, viewer, lambda envelope: event_text(wire_event(engine, envelope, viewer)),
+                 lambda envelope: same_for_every_viewer(engine, envelope))
 
 
 class GameService:
@@ -138,8 +147,7 @@ class GameService:
         """Check the caller may watch, then what to push: the game's events past `after`, redacted."""
         table = await self.table_of(game_id)
         viewer = self.viewer_at(table, who, granted=granted_game == game_id)
-        engine = load_engine(table.game)
-        return Watch(f"game.{game_id}", after, viewer, lambda envelope: event_text(wire_event(engine, envelope, viewer)))
+        return watch_game(load_engine(table.game), game_id, after, viewer)
 
     async def live_table(self, who: Identity | None, table_id: str, after: int,
                          granted_game: str | None = None) -> Watch:

@@ -112,7 +112,7 @@ class Socket:
         """Through the feed until caught up; from then on the feed writes to it (`demoted` when not)."""
         watch = self.watch
         self.sink = await self.feed.catch_up(watch.stream, after, watch.view, watch.encode, self.outlet,
-                                             self.demoted, lead)
+                                             self.demoted, lead, alike=watch.alike)
 
     def leave_feed(self) -> None:
         if self.sink is not None:
@@ -227,7 +227,8 @@ class Sockets:
             if chat is not None:
                 await self.chats.enter(runtime.nc, chat, socket)
             watch = opened.watch
-            socket.spawn(runtime.feed.serve(watch.stream, watch.after, watch.view, watch.encode, socket.outlet))
+            socket.spawn(runtime.feed.serve(watch.stream, watch.after, watch.view, watch.encode, socket.outlet,
+                                            alike=watch.alike))
         # Only the work a socket has: a slot with no sets (an exempt address) has nothing to refresh;
         # an anonymous socket that asked for no pushes has no presence and nothing to be told.
         self.heartbeats.add(slot)

@@ -267,6 +267,10 @@ def _redaction_blanks_exactly_the_declared_secrets(name, count):
             shown = game.redact(event, viewer)
             assert shown == redact_event(event, viewer), (event.type, viewer)
             json.dumps(shown)
+        if game.shows_everyone_alike(event.type):       # the lobby then pushes one rendering to all
+            assert all(game.redact(event, viewer) == event.model_dump() for viewer in [None, *played.players])
+    alike = {event.type for event in played.events if game.shows_everyone_alike(event.type)}
+    assert alike == {event.type for event in played.events if not secrets_of(event)}
 
 
 def _scrambled(event, viewer):

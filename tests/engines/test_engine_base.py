@@ -8,7 +8,7 @@ from typing import ClassVar, Literal
 import pytest
 
 from starbase_rules import HIDDEN, OWN_ENTRY, Command, Engine, Event, FairRng, GameInfo, Rules, RuleViolation, fold, refuse, seen_by
-from starbase_rules.redaction import redact_event
+from starbase_rules.redaction import redact_event, secrets_of_type
 from tests.engines.tiny_game import GAME, INFO, Take, TinyCounters
 
 PLAYERS = ["ann", "bob", "cy"]
@@ -280,6 +280,19 @@ def test_a_spectator_sees_no_secret():
 def test_an_event_without_secrets_is_shown_whole():
     event = GAME.parse_event({"type": "Taken", "player": "ann", "count": 2, "scored": True})
     assert GAME.redact(event, "bob") == event.model_dump()
+
+
+def test_an_event_type_is_shown_everyone_alike_only_without_secrets_and_with_the_bases_redaction():
+    # The lobby encodes such an event once for every viewer (`starbase_core.gamestream.same_for_every_viewer`).
+    secret = [kind for kind, declared in type(GAME).rules.events.items() if secrets_of_type(declared)]
+    assert secret == ["GameSetUp"] and not GAME.shows_everyone_alike("GameSetUp")
+    assert GAME.shows_everyone_alike("Taken") and not GAME.shows_everyone_alike("NoSuchEvent")
+
+    class OwnRedaction(type(GAME)):
+        def redact(self, event, viewer):
+            return None if viewer is None else redact_event(event, viewer)
+
+    assert not OwnRedaction().shows_everyone_alike("Taken")     # it must say for itself
 
 
 def test_an_unknown_secrecy_is_an_error_not_a_leak():

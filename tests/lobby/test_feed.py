@@ -269,3 +269,60 @@ async def test_a_served_socket_too_slow_for_its_backlog_is_cut_off(monkeypatch):
     with pytest.raises(SlowConsumer):
         await feed.catch_up("game.g", 0, None, lambda e: f"seq {e.seq}", outlet, lambda s, reason: None)
     assert len(outlet.frames) == 2 and "game.g" not in feed._channels
+
+
+async def test_an_event_with_no_secret_is_encoded_once_for_every_view_and_one_with_a_secret_for_each():
+    # The real path: the lobby's Watch for each view of a Trucker game (its encode and `alike`), the
+    # engine's redaction. PileTaken's cards are seen by its player only; PileReturned hides nothing.
+    from lobby.channel import Channel, Sink
+    from lobby.games import watch_game
+    from lobby.service import load_engine
+    from starbase_core.envelope import Envelope
+
+    engine, encoded = load_engine("trucker"), {}
+    watches = {view: watch_game(engine, "g", 0, view) for view in ("ann", "bob", None)}
+
+    def counting(view):
+        def encode(e):
+            encoded[view] = encoded.get(view, 0) + 1
+            return watches[view].encode(e)
+        return encode
+
+    def envelope(seq: int, type_: str, data: dict) -> Envelope:
+        return Envelope(stream="game.g", seq=seq, type=type_, data={"type": type_, **data}, time="t",
+                        prev_hash="", hash="")
+
+    channel = Channel("game.g")
+    channel.alike = watches[None].alike
+    sinks = [Sink(view, counting(view), Written(), 0, lambda sink, reason: None) for view in watches]
+    for sink in sinks:
+        channel.join(sink)
+    taken = envelope(1, "PileTaken", {"player": "ann", "pile": 2, "cards": ["c1", "c2", "c3"]})
+    returned = envelope(2, "PileReturned", {"player": "ann", "pile": 2})
+    for e in (taken, returned):
+        channel.add(e)
+        channel.deliver(e)
+    ann, bob, spectator = (sink.outlet.frames for sink in sinks)
+    assert b'"c1"' in ann[0] and b'"c1"' not in bob[0] and b'"c1"' not in spectator[0]   # each its own
+    assert bob[0] == spectator[0] and bob[0] is not spectator[0]                           # encoded apart
+    assert ann[1] is bob[1] is spectator[1] and b"PileReturned" in ann[1]                  # one for all
+    assert encoded == {"ann": 2, "bob": 1, None: 1}
+
+
+def test_only_platform_envelopes_and_engine_events_without_secrets_are_the_same_for_every_viewer():
+    from lobby.service import load_engine
+    from starbase_core.envelope import Envelope
+    from starbase_core.gamestream import GAME_ENDED, same_for_every_viewer
+    from tests.support import testjack
+
+    def envelope(type_: str, meta: dict | None = None) -> Envelope:
+        return Envelope(stream="game.g", seq=1, type=type_, data={"type": type_}, time="t", prev_hash="",
+                        hash="", meta=meta or {})
+
+    testjack.register()
+    trucker, jack = load_engine("trucker"), load_engine("testjack")
+    assert same_for_every_viewer(trucker, envelope(GAME_ENDED, {"platform": True}))
+    assert same_for_every_viewer(jack, envelope(GAME_ENDED, {"platform": True}))
+    assert same_for_every_viewer(trucker, envelope("PileReturned"))
+    assert not same_for_every_viewer(trucker, envelope("PileTaken"))            # its cards: its player's
+    assert not same_for_every_viewer(jack, envelope("CardDealt"))               # not on the base: unsure
