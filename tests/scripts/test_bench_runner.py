@@ -18,5 +18,5 @@ def test_a_benchmark_declares_a_longer_limit_or_gets_the_runners(tmp_path):
 
 
 def test_the_capacity_benchmark_has_time_for_its_three_rounds():
-    # 3 rounds of 21Moon and Testjack at 1 and 2 replicas take about 9 minutes on 2 cores.
+    # 3 rounds of 21Moon and Testjack at 1 and 2 replicas took 7 minutes on 2 cores.
     assert limit_of(BENCHMARKS / "bench_capacity.py") >= 900
