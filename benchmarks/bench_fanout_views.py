@@ -18,6 +18,7 @@ import os
 import statistics
 import time
 
+from bench_fanout import Discard     # same directory: run as a script
 from lobby.channel import Channel, Sink
 from lobby.games import watch_game
 from lobby.service import load_engine
@@ -27,17 +28,6 @@ from starbase_rules.playout import playout
 GAMES = {"moon21": ["ann", "bob", "cy"], "stellar": ["ann", "bob", "cy", "dan"]}
 SPECTATORS = 2
 ROUNDS = int(os.environ.get("BENCH_FANOUT_VIEWS_ROUNDS", 5))
-
-
-class Discard:
-    """A direct outlet that takes every frame and keeps nothing."""
-    direct = True
-
-    def write(self, framed: bytes) -> bool:
-        return True
-
-    def slow(self) -> bool:
-        return False
 
 
 def envelopes_of(game: str, players: list[str]) -> list[Envelope]:
