@@ -33,7 +33,7 @@ import grpc
 import structlog
 from opentelemetry import trace
 
-from adjudicator.streams import MAX_AGE as STREAM_SECONDS, SubmitStreams
+from adjudicator.streams import MAX_AGE as STREAM_SECONDS, SubmitStreams, status_was_lost
 from adjudicator.wire import SUBMIT_SPAN, SUBMIT_SPAN_ATTRIBUTES, pb, rpc
 from starbase_core import tracing
 from starbase_core.credentials import secret_from_file
@@ -191,6 +191,13 @@ class AdjudicatorClient:
                 request.traceparent = tracing.headers().get("traceparent", "")
                 return await streams.send(request, shard, timeout, wait_for_ready)
         except grpc.aio.AioRpcError as error:
+            if status_was_lost(error):
+                # Its stream ended as it was being written, and gRPC lost why (a refusal of this caller
+                # reads as a failure): the same command id at once on a unary call, whose status gRPC
+                # keeps. Stored once either way; a failure there is retried as any other.
+                request.traceparent = ""
+                return await self._stub.Submit(request, timeout=timeout, wait_for_ready=wait_for_ready,
+                                               metadata=metadata)
             if error.code() != grpc.StatusCode.UNIMPLEMENTED:
                 raise
         # An adjudicator older than SubmitStream (a rolling upgrade): unary Submit for a while.

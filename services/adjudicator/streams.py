@@ -8,7 +8,8 @@ skips it. What stays as with unary Submit (the client's `_call` loop retries on 
 - A stream that ends (a replica died, maybe between its append and its reply; UNAVAILABLE from the
   server) fails every request still waiting on it with its status: the caller resends each with the same
   command id (the same events, stored once) on another stream. A stream that ends cleanly with requests
-  unanswered fails them UNAVAILABLE too, and so does one whose status gRPC lost (see `_status_lost`).
+  unanswered fails them UNAVAILABLE too, and so does one whose status gRPC lost (see `_status_lost`;
+  `status_was_lost` tells that error, so the client can ask again on a unary call, which keeps it).
 - Spread over replicas by game: one stream per shard of games (the client's), opened with the shard's
   header, so the channel's ring-hash balancer puts it on the shard's replica (the next one on the ring
   while that one is down); each stream is replaced after `max_age` seconds, so the streams follow
@@ -27,6 +28,7 @@ import grpc
 
 from adjudicator.wire import pb
 
+STATUS_LOST = "the stream ended while a request was being sent and gRPC lost its status; try again"
 MAX_AGE = 30.0      # seconds a stream takes new requests before it is replaced
 
 
@@ -137,8 +139,7 @@ class _Stream:
             if error.code() == grpc.StatusCode.CANCELLED and not self._closed:     # the server dropped it
                 ended = rpc_error(grpc.StatusCode.UNAVAILABLE, f"the stream was cancelled: {error.details()}")
             elif _status_lost(error):
-                ended = rpc_error(grpc.StatusCode.UNAVAILABLE, "the stream ended while a request was being "
-                                  "sent and gRPC lost its status; try again")
+                ended = rpc_error(grpc.StatusCode.UNAVAILABLE, STATUS_LOST)
             else:
                 ended = error
         except asyncio.CancelledError:      # cancelled here: by close(), or stuck with nobody waiting
@@ -159,12 +160,18 @@ def _copy(error: grpc.aio.AioRpcError) -> grpc.aio.AioRpcError:
                                 error.details(), error.debug_error_string())
 
 
+def status_was_lost(error: grpc.aio.AioRpcError) -> bool:
+    """Whether `send` failed because gRPC lost its stream's status: the stream may have ended for any
+    reason, a refusal of the caller (UNAUTHENTICATED, PERMISSION_DENIED) as well as a failure."""
+    return error.code() == grpc.StatusCode.UNAVAILABLE and error.details() == STATUS_LOST
+
+
 def _status_lost(error: grpc.aio.AioRpcError) -> bool:
     """gRPC's client, when a stream ends (the server aborted it, or died) while a request is being
     written, reports its own INTERNAL "Internal error from Core" instead of the stream's status (most
     calls, when many requests are in flight). The adjudicator never ends a stream INTERNAL, so this is a
-    stream that ended without answering: the caller resends with the same command ids, as after
-    UNAVAILABLE (a refusal such as UNAUTHENTICATED shows on a later attempt: the loss is not certain)."""
+    stream that ended without answering: the client resends each with the same command id at once, on
+    a unary call (whose status gRPC keeps, so a refusal such as UNAUTHENTICATED reads as itself)."""
     return error.code() == grpc.StatusCode.INTERNAL and error.details() == "Internal error from Core"
 
 

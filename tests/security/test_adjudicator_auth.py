@@ -6,8 +6,10 @@ import grpc
 import pytest
 
 from adjudicator.client import AdjudicatorClient
-from adjudicator.server import start_grpc_server
+from adjudicator.guard import CallerGuard
+from adjudicator.server import AdjudicatorServicer, start_grpc_server
 from adjudicator.service import Adjudicator
+from adjudicator.wire import rpc
 from starbase_core.callers import caller_line, parse_callers
 from starbase_core.credentials import InsecureSetting
 from starbase_core.provision import new_secret
@@ -43,6 +45,43 @@ async def test_a_call_without_a_known_caller_secret_is_refused_and_changes_nothi
             assert await refused_code(client.submit("g1", "ann", {"type": "Draw"}, "c1")) == \
                 grpc.StatusCode.UNAUTHENTICATED
     assert await store.read("game.g1") == []
+
+
+class StreamStatusLost(grpc.aio.ServerInterceptor):
+    """Every SubmitStream ends as gRPC's client reports a stream that ended while a request was being
+    written (a refusal by the guard, under load): INTERNAL "Internal error from Core", its real status lost."""
+
+    async def intercept_service(self, continuation, handler_call_details):
+        if not handler_call_details.method.endswith("/SubmitStream"):
+            return await continuation(handler_call_details)
+
+        async def lost(requests, context):
+            await context.abort(grpc.StatusCode.INTERNAL, "Internal error from Core")
+            yield  # pragma: no cover  (a generator, as a stream handler is)
+
+        return grpc.stream_stream_rpc_method_handler(lost)
+
+
+async def test_a_refusal_whose_stream_status_grpc_lost_still_reads_as_the_refusal():
+    # Seen once in a full run under load: a stranger's submit read UNAVAILABLE (retries=0), not
+    # UNAUTHENTICATED. The client asks again on a unary call, whose status gRPC keeps.
+    store = MemoryEventStore()
+    server = grpc.aio.server(interceptors=[StreamStatusLost(), CallerGuard(CALLERS)])
+    rpc.add_AdjudicatorServicer_to_server(AdjudicatorServicer(Adjudicator(store, MemorySeedVault())), server)
+    target = f"127.0.0.1:{server.add_insecure_port('127.0.0.1:0')}"
+    await server.start()
+    try:
+        async with AdjudicatorClient(target, token=new_secret(), retries=0) as stranger, \
+                AdjudicatorClient(target, token=LOBBY, retries=0) as lobby:
+            assert await refused_code(stranger.submit("g4", "ann", {"type": "Draw"}, "c1")) == \
+                grpc.StatusCode.UNAUTHENTICATED
+            await lobby.create_game("g4", "testjack", PLAYERS)
+            actor = [p for p in PLAYERS if await lobby.legal_actions("g4", p)][0]
+            stored = await lobby.submit("g4", actor, {"type": "Stand"}, "c2")
+            assert stored and await lobby.submit("g4", actor, {"type": "Stand"}, "c2") == stored    # once
+        assert [e.command_id for e in await store.read("game.g4")].count("c2") == len(stored)
+    finally:
+        await server.stop(0)
 
 
 async def test_a_known_caller_is_served_and_the_clock_may_only_submit(adjudicator):
