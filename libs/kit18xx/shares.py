@@ -12,6 +12,7 @@ to the outgoing one (`swap_presidency`). `successor_by_holdings` applies the sam
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 IPO = "ipo"
 POOL = "pool"
@@ -22,8 +23,14 @@ def cert_id(corp: str, number: int) -> str:
     return f"{corp}_{number}"
 
 
+@lru_cache(maxsize=4096)     # asked of every certificate a holding question walks past; ids are few
 def corp_of(cert: str) -> str:
     return cert.rsplit("_", 1)[0]
+
+
+@lru_cache(maxsize=4096)
+def _number(cert: str) -> int:
+    return int(cert.rsplit("_", 1)[1])
 
 
 def is_president_cert(cert: str) -> bool:
@@ -45,8 +52,7 @@ class ShareRegistry:
 
     # -- questions ---------------------------------------------------------
     def certs(self, corp: str, holder: str) -> list[str]:
-        return sorted((c for c, h in self.location.items() if h == holder and corp_of(c) == corp),
-                      key=lambda c: int(c.rsplit("_", 1)[1]))
+        return sorted((c for c, h in self.location.items() if h == holder and corp_of(c) == corp), key=_number)
 
     def certs_held(self, holder: str) -> list[str]:
         return sorted(c for c, h in self.location.items() if h == holder)

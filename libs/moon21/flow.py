@@ -9,7 +9,7 @@ from moon21.corporate import end_of_corporate_round
 from moon21.earnings import run_and_pay
 from starbase_rules.scratch import Tx
 from moon21.forced import buy_step_has_choice, corporate_turn_has_choice, stock_turn_has_choice
-from moon21.operating import bank_price, depot_options, must_buy, open_bases, phase_change
+from moon21.operating import bank_price, has_depot_option, must_buy, open_bases, phase_change
 from moon21.privates import pay_private_revenue
 from moon21.rules import rules
 from moon21.state import C, State
@@ -118,7 +118,7 @@ def _skip_empty_step(tx: Tx[State]) -> bool:
             return True
         return False
     if op.step == "token":
-        if op.token_placed or not depot_options(s, corp):
+        if op.token_placed or not has_depot_option(s, corp):
             tx.emit(E.StepFinished(corp=corp, step="token", next_step="run"))
             return True
         return False

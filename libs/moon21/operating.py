@@ -29,10 +29,17 @@ def tile_options(s: State, corp: str, base: str) -> list[dict]:
 
 
 def depot_options(s: State, corp: str) -> list[dict]:
+    return bd.token_options(s.board, corp, reach_mode=s.option("build_reach")) if _can_pay_depot(s, corp) else []
+
+
+def has_depot_option(s: State, corp: str) -> bool:
+    """Whether `depot_options` lists anything (without listing them: the token step's skip asks)."""
+    return _can_pay_depot(s, corp) and bd.has_token_option(s.board, corp, reach_mode=s.option("build_reach"))
+
+
+def _can_pay_depot(s: State, corp: str) -> bool:
     c = s.corps[corp]
-    if not c.depots_left or s.cash(C(corp)) < c.depots_left[0]:
-        return []
-    return bd.token_options(s.board, corp, reach_mode=s.option("build_reach"))
+    return bool(c.depots_left) and s.cash(C(corp)) >= c.depots_left[0]
 
 
 def lay_tile(tx: Tx[State], corp: str, cmd: K.LayTile) -> None:

@@ -63,7 +63,7 @@ from moon21.board.lays import (
     terminal_options,
     upgrades_of,
 )
-from moon21.board.tokens import check_token, has_route, place_token, token_options
+from moon21.board.tokens import check_token, has_route, has_token_option, place_token, token_options
 from moon21.board.runs import ROUTE_REFUSALS, validate_runs, validate_turn_runs
 from moon21.board.search import best_runs, best_turn_runs
 
@@ -77,7 +77,7 @@ __all__ = [
     "lay_options", "check_lay", "apply_lay", "upgrades_of", "terminal_options", "rift_crossed",
     "ols_options", "check_ols", "place_ols", "convert_ols",
     # depot tokens and routes for building
-    "token_options", "check_token", "place_token", "has_route",
+    "token_options", "has_token_option", "check_token", "place_token", "has_route",
     # runs
     "ROUTE_REFUSALS", "validate_runs", "validate_turn_runs", "best_runs", "best_turn_runs",
 ]

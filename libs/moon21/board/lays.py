@@ -12,7 +12,7 @@ from moon21.board.geometry import (
     hex_distance, neighbour, road_edges, rotated_paths, tile_kind_for_hex,
 )
 from moon21.board.graph import Reach
-from moon21.board.reach import reach
+from moon21.board.reach import reach, reaches
 from moon21.board.state import Board, local_base_hex
 
 PHASE_COLOURS: dict[str, tuple[str, ...]] = {
@@ -71,29 +71,41 @@ class _Context:
     space_bridge: bool
     tunnel: bool
     terminal_open: bool
-    reach: Reach
+    reach_mode: str
+    # everything the base reaches, for `lay_options` (which asks of every hex near it); None for
+    # `check_lay`, which asks of one hex and searches for just that (`reach.reaches`)
+    reach: Reach | None
     mineral_cost: int = 0
     tunnel_mountain_cost: int = TERRAIN_COST["tunnel_mountain"]
     _entered: dict[str, set[int]] | None = None
 
-    def entered_at(self, hex_id: str) -> set[int]:
-        """The edges where the base's routes enter the hex (indexed once per context: lay_options asks
-        for every candidate tile and rotation)."""
-        if self._entered is None:
+    def reaches(self, board: Board, hex_id: str, edges: frozenset[int] | set[int], depot_in_hex: bool = False) -> bool:
+        """Does a route from the base enter the hex at one of `edges` (or, with `depot_in_hex`, reach
+        one of its depots)?"""
+        if self.reach is None:
+            return reaches(board, self.corp, self.base, entered=[(hex_id, e) for e in edges],
+                           depots=(lambda key: _node_hex(key) == hex_id) if depot_in_hex else _none,
+                           mode=self.reach_mode)
+        if self._entered is None:       # indexed once: lay_options asks for every tile and rotation
             self._entered = {}
             for h, e in self.reach.entered:
                 self._entered.setdefault(h, set()).add(e)
-        return self._entered.get(hex_id, set())
+        return bool(self._entered.get(hex_id, set()) & edges) or \
+            (depot_in_hex and any(_node_hex(n) == hex_id for n in self.reach.depots))
 
 
-def _context(board, corp, base, phase, space_bridge, tunnel, terminal_open, reach_mode="route",
-             **costs) -> _Context:
+def _none(key: str) -> bool:
+    return False
+
+
+def _context(board, corp, base, phase, space_bridge, tunnel, terminal_open, reach_mode="route", *,
+             listing: bool = True, **costs) -> _Context:
     if base not in ("LB", "SP"):
         raise RuleViolation("UNKNOWN_BASE", f"base must be LB or SP, not {base!r}")
     if phase not in PHASE_COLOURS:
         raise RuleViolation("UNKNOWN_PHASE", f"no phase {phase!r}")
-    return _Context(corp, base, phase, space_bridge, tunnel, terminal_open,
-                    reach(board, corp, base, mode=reach_mode), **costs)
+    return _Context(corp, base, phase, space_bridge, tunnel, terminal_open, reach_mode,
+                    reach(board, corp, base, mode=reach_mode) if listing else None, **costs)
 
 
 def _check(board: Board, ctx: _Context, hex_id: str, tile: str, rotation: int) -> int:
@@ -169,23 +181,21 @@ def _rotation_problem(hex_id: str, tile: str, rotation: int, current: tuple[str,
 
 
 def _check_route(board, ctx, hex_id, tile, rotation, current) -> None:
-    entered = ctx.entered_at(hex_id)
     if current is None:
         if ctx.base == "LB" and hex_id == local_base_hex(ctx.corp):
             return   # no track in the local base hex yet: any suitable depot tile (11.2.1)
-        if entered & road_edges(tile, rotation):
+        if ctx.reaches(board, hex_id, road_edges(tile, rotation)):
             return
         raise RuleViolation("NO_ROUTE", f"the {ctx.base} base has no route to extend into {hex_id}")
     if TILES[current[0]].kind == "plain":
         old = {frozenset(p) for p in rotated_paths(*current)}
         added = [p for p in rotated_paths(tile, rotation) if frozenset(p) not in old]
-        if any(end in entered for p in added for end in p):
+        if ctx.reaches(board, hex_id, {end for p in added for end in p}):
             return
         raise RuleViolation("NO_ROUTE", f"the {ctx.base} base has no route to the new road on {hex_id}")
     # 11.2.2: a depot tile needs only "a route to the tile": to a depot in the hex, or to an edge of the
     # hex where the tile keeps or adds road (the same edges a plain upgrade may be reached at)
-    in_hex = any(_node_hex(n) == hex_id for n in ctx.reach.depots)
-    if in_hex or entered & (road_edges(*current) | road_edges(tile, rotation)):
+    if ctx.reaches(board, hex_id, road_edges(*current) | road_edges(tile, rotation), depot_in_hex=True):
         return
     raise RuleViolation("NO_ROUTE", f"the {ctx.base} base has no route to {hex_id}")
 
@@ -204,7 +214,8 @@ def check_lay(board: Board, corp: str, base: str, hex_id: str, tile: str, rotati
     `tunnel_mountain_cost`, 10 by default); `terminal_open`: P5 has closed, so X29 is an ordinary
     tile action (rule 11.2.1); `mineral_cost`: the cost of a first tile in a mineral hex (0 by
     default); `reach_mode`: "route" (exact routes) or "network" (see `reach.reach`)."""
-    ctx = _context(board, corp, base, phase, space_bridge, tunnel, terminal_open, reach_mode, **costs)
+    ctx = _context(board, corp, base, phase, space_bridge, tunnel, terminal_open, reach_mode, listing=False,
+                   **costs)
     return _check(board, ctx, hex_id, tile, rotation)
 
 
@@ -213,7 +224,8 @@ def lay_options(board: Board, corp: str, base: str, *, phase: str, space_bridge:
                 **costs) -> list[dict]:
     """Every legal tile action of the base: [{"hex", "tile", "rotation", "cost"}] (one entry per
     distinct resulting road, so rotations that give the same tile appear once)."""
-    ctx = _context(board, corp, base, phase, space_bridge, tunnel, terminal_open, reach_mode, **costs)
+    ctx = _context(board, corp, base, phase, space_bridge, tunnel, terminal_open, reach_mode, listing=True,
+                   **costs)
     touched = {h for h, _ in ctx.reach.entered} | {_node_hex(n) for n in ctx.reach.depots}
     if base == "LB":
         touched.add(local_base_hex(corp))

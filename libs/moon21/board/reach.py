@@ -13,10 +13,15 @@ go round a loop and come back along the road it came by), but never misses a pla
 3. a trail is abandoned when an earlier trail reached the same state with a subset of its road
    (whatever the later one can still do, the earlier one can too), or when no unconfirmed
    candidate can be reached from its state even by the relaxed walk.
+
+`reach` lists everything (what `lay_options` and `token_options` show); `reaches` asks whether a
+route leads to any of a few places (a command's check, whether a step has any option at all): the
+same search, kept from the start to the states that lead to those places, stopped at the first.
 """
 from __future__ import annotations
 
 from collections import deque
+from typing import Callable, Collection
 
 from moon21.board.graph import AREA, EDGE, Reach, base_node, compile_network, edge_sides, passable, walk
 from moon21.board.state import Board
@@ -51,6 +56,35 @@ def _network_reach(board: Board, corp: str, base: str) -> Reach:
     return Reach(set(), set()) if start is None else walk(board, net, corp, start)[0]
 
 
+def reaches(board: Board, corp: str, base: str, *, depots: Callable[[str], bool] = lambda key: False,
+            entered: Collection[tuple[str, int]] = (), mode: str = "route") -> bool:
+    """Does a route from the base reach a depot or area whose key `depots` accepts, or enter the hex at
+    one of `entered`? The answer `reach` would give, without listing everything the base reaches (a
+    check of one command, or whether a step has any option): read from `reach` when it is cached, else
+    found by the same search kept to the roads that could lead to one of these places, and stopped at
+    the first one a route confirms."""
+    found = _CACHE.get((board.position_key(), corp, base, mode)) if mode == "route" else reach(board, corp, base, mode=mode)
+    if found is not None:
+        return _any_of(found, depots, entered)
+    net = compile_network(board)
+    start = base_node(board, net, corp, base)
+    if start is None:
+        return False
+    if depots(net.node_keys[start]):
+        return True
+    relaxed, succ = walk(board, net, corp, start)
+    targets = Reach({d for d in relaxed.depots if d != net.node_keys[start] and depots(d)},
+                    relaxed.entered.intersection(entered))
+    if not (targets.depots or targets.entered):
+        return False                # no route reaches them when not even the generous walk does
+    return _any_of(_confirm(board, net, corp, start, succ, targets, Reach(set(), set()), first=True),
+                   depots, entered)
+
+
+def _any_of(found: Reach, depots: Callable[[str], bool], entered: Collection[tuple[str, int]]) -> bool:
+    return any(depots(d) for d in found.depots) or any(e in found.entered for e in entered)
+
+
 def _exact_reach(board: Board, corp: str, base: str) -> Reach:
     net = compile_network(board)
     start = base_node(board, net, corp, base)
@@ -58,10 +92,21 @@ def _exact_reach(board: Board, corp: str, base: str) -> Reach:
         return Reach(set(), set())
     relaxed, succ = walk(board, net, corp, start)
     out = Reach({net.node_keys[start]}, set())
-    missing = _count_missing(relaxed, out)
-    if not missing:
-        return out
-    gains = {state: _gain(net, state) for state in succ}
+    targets = Reach(relaxed.depots - out.depots, relaxed.entered)
+    return _confirm(board, net, corp, start, succ, targets, out, first=False) if targets.depots or targets.entered \
+        else out
+
+
+def _confirm(board: Board, net, corp: str, start: int, succ: dict, targets: Reach, out: Reach, *,
+             first: bool) -> Reach:
+    """Adds to `out` the places of `targets` (places the generous walk from `start` reaches, `succ` its
+    state graph, none of them in `out`) that real routes reach (module doc, 2. and 3.): all of them,
+    or with `first` until one is confirmed. Returns `out`."""
+    if first:       # a few places wanted: only what arriving there confirms counts
+        gains = {state: _restricted(_gain(net, state), targets) for state in succ}
+    else:           # all of them: every gain is one
+        gains = {state: _gain(net, state) for state in succ}
+    missing = len(targets.depots) + len(targets.entered)
     node_kind, incident, seg_side, other_end = net.node_kind, net.incident, net.seg_side, net.other_end
     can_pass: dict[int, bool] = {}      # asked of the depots the search meets (passable reads tokens)
     predecessors: dict[tuple[int, int], list[tuple[int, int]]] = {}
@@ -71,7 +116,8 @@ def _exact_reach(board: Board, corp: str, base: str) -> Reach:
 
     kept: dict[tuple[int, int], int] = {}   # per state, the road of the first trail that reached it
     stack = [(s, other_end(s, start), 1 << s, 1 << start) for s in incident[start]]
-    useful, steps, dirty = None, 0, False
+    # a search for a few places keeps to the roads that lead to them from the start
+    useful, steps, dirty = (_useful_states(gains, predecessors, out) if first else None), 0, False
     found_depots, found_entered = out.depots, out.entered
     while stack:
         s, v, used, visited = stack.pop()
@@ -83,9 +129,9 @@ def _exact_reach(board: Board, corp: str, base: str) -> Reach:
             continue
         # dominance (module doc, 3.): one road set kept per state; more cost more than
         # they saved on late boards, and fewer masks only prune less, so the answer stays exact
-        first = kept.get(state)
-        if first is not None:
-            if first & used == first:
+        first_road = kept.get(state)
+        if first_road is not None:
+            if first_road & used == first_road:
                 continue
         else:
             kept[state] = used
@@ -95,7 +141,7 @@ def _exact_reach(board: Board, corp: str, base: str) -> Reach:
             found_depots |= depots
             found_entered |= entered
             missing -= len(new)
-            if missing <= 0:
+            if missing <= 0 or first:
                 return out
             dirty = True
         kind = node_kind[v]
@@ -124,8 +170,9 @@ def _exact_reach(board: Board, corp: str, base: str) -> Reach:
     return out
 
 
-def _count_missing(relaxed: Reach, found: Reach) -> int:
-    return len(relaxed.depots - found.depots) + len(relaxed.entered - found.entered)
+def _restricted(gain: tuple[frozenset, frozenset], targets: Reach) -> tuple[frozenset, frozenset]:
+    depots, entered = gain
+    return (depots & targets.depots if depots else depots), (entered & targets.entered if entered else entered)
 
 
 def _gain(net, state: tuple[int, int]) -> tuple[frozenset, frozenset]:

@@ -5,7 +5,7 @@ from starbase_rules import RuleViolation
 
 from moon21.board.geometry import HEXES, SPACE_PORT
 from moon21.board.graph import base_node, compile_network
-from moon21.board.reach import reach
+from moon21.board.reach import reach, reaches
 from moon21.board.state import Board
 
 
@@ -14,14 +14,23 @@ def token_options(board: Board, corp: str, *, reach_mode: str = "route") -> list
     Port, never a hex where the corporation already has a token (its local base hex included).
     `reach_mode`: see `reach.reach`."""
     reached = reach(board, corp, "LB", mode=reach_mode).depots | reach(board, corp, "SP", mode=reach_mode).depots
-    out = []
-    for key in sorted(reached):
-        if "-" not in key:
-            continue   # an off-board area
-        hex_id, j = key.split("-")
-        if hex_id != SPACE_PORT and board.has_open_slot(hex_id, int(j)) and not board.corp_in_hex(corp, hex_id):
-            out.append({"hex": hex_id, "depot": int(j)})
-    return out
+    return [{"hex": key.split("-")[0], "depot": int(key.split("-")[1])}
+            for key in sorted(reached) if _takes_token(board, corp, key)]
+
+
+def has_token_option(board: Board, corp: str, *, reach_mode: str = "route") -> bool:
+    """Whether `token_options` lists anything (searching only until a route to one is found)."""
+    return any(reaches(board, corp, base, depots=lambda key: _takes_token(board, corp, key), mode=reach_mode)
+               for base in ("LB", "SP"))
+
+
+def _takes_token(board: Board, corp: str, key: str) -> bool:
+    """May the corporation put a depot token on this place (reached or not)? An open slot of a depot
+    off the Space Port, in a hex where it has no token yet; never an off-board area."""
+    if "-" not in key:
+        return False
+    hex_id, j = key.split("-")
+    return hex_id != SPACE_PORT and board.has_open_slot(hex_id, int(j)) and not board.corp_in_hex(corp, hex_id)
 
 
 def check_token(board: Board, corp: str, hex_id: str, depot: int, *, need_route: bool = True,
@@ -37,7 +46,8 @@ def check_token(board: Board, corp: str, hex_id: str, depot: int, *, need_route:
         raise RuleViolation("TOKEN_IN_HEX", f"{corp} already has a token in {hex_id}")
     if not board.has_open_slot(hex_id, depot):
         raise RuleViolation("NO_OPEN_SLOT", f"depot {depot} of {hex_id} has no open slot")
-    if need_route and {"hex": hex_id, "depot": depot} not in token_options(board, corp, reach_mode=reach_mode):
+    wanted = f"{hex_id}-{int(depot)}"
+    if need_route and not any(reaches(board, corp, base, depots=wanted.__eq__, mode=reach_mode) for base in ("LB", "SP")):
         raise RuleViolation("NO_ROUTE", f"neither base of {corp} has a route to {hex_id}")
 
 
@@ -51,5 +61,6 @@ def place_token(board: Board, corp: str, hex_id: str, depot: int, *, need_route:
 
 def has_route(board: Board, corp: str, base: str) -> bool:
     """Can the base run a transport at all: does a route lead from its token to another stop?"""
-    start = base_node(board, compile_network(board), corp, base)
-    return start is not None and len(reach(board, corp, base).depots) > 1
+    net = compile_network(board)
+    start = base_node(board, net, corp, base)
+    return start is not None and reaches(board, corp, base, depots=net.node_keys[start].__ne__)
