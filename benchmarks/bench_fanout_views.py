@@ -49,7 +49,7 @@ def per_event(game: str, players: list[str], envelopes: list[Envelope], shared: 
     started = time.process_time()
     for envelope in envelopes:
         channel.add(envelope)
-        channel.deliver(envelope)
+        channel.deliver([envelope])
     return (time.process_time() - started) / len(envelopes)
 
 

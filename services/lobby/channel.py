@@ -9,9 +9,10 @@ The feed keeps a `Channel` per stream that someone watches (or watched a moment 
   encoding per distinct view, not N. The cache covers the envelopes in the tail and goes with them.
   An envelope `alike` for every view (an event with no secret: most of them) is encoded once for all.
 
-- `audience`: the sockets that are caught up, by view (`Sink`). `deliver` writes each new envelope's
-  frame to them straight away, from the feed's hand-out: no task per socket wakes up. A sink that
-  would see a gap, or whose reader is too slow, is `demoted` and its owner takes over again.
+- `audience`: the sockets that are caught up, by view (`Sink`). `deliver` writes new envelopes' frames
+  to them straight away, from the feed's hand-out (a command's envelopes together, one write per
+  socket): no task per socket wakes up. A sink that would see a gap, or whose reader is too slow, is
+  `demoted` and its owner takes over again.
 
 It holds only what the store holds: a gap (the follower restarted) or a store read that does not join
 the tail up simply starts the tail again from the newest envelope, and the socket's own checks (skip
@@ -122,21 +123,28 @@ class Channel:
             if not sinks:
                 del self.audience[sink.view]
 
-    def deliver(self, envelope: Envelope) -> None:
-        """Write `envelope` to every caught-up socket: one frame per view, the same bytes for each."""
+    def deliver(self, envelopes: list[Envelope]) -> None:
+        """Write new envelopes (contiguous by seq: one command's, say) to every caught-up socket: each
+        view's frames made once, the same bytes for every socket of it, and all a socket is owed in one
+        write (a syscall, a segment and a wake-up of its reader per command, not per event)."""
+        first, last = envelopes[0].seq, envelopes[-1].seq
         for view, sinks in list(self.audience.items()):
-            framed = None
+            owed: dict[int, bytes] = {}     # by the seq a socket had: the frames it is owed, joined
             for sink in list(sinks):
-                if envelope.seq <= sink.last:
+                had = sink.last
+                if had >= last:
                     continue
-                if envelope.seq != sink.last + 1:
+                if had < first - 1:
                     sinks.discard(sink)
                     sink.demote(GAP)            # its owner fills the gap from the store, then comes back
                     continue
-                if framed is None:
-                    framed = self.frame(envelope, view, lambda: sink.encode(envelope))
-                if sink.outlet.write(framed):
-                    sink.last = envelope.seq
+                data = owed.get(had)
+                if data is None:
+                    frames = [self.frame(e, view, lambda e=e, sink=sink: sink.encode(e))
+                              for e in envelopes[had + 1 - first:]]
+                    data = owed[had] = frames[0] if len(frames) == 1 else b"".join(frames)
+                if sink.outlet.write(data):
+                    sink.last = last
                 else:
                     sinks.discard(sink)
                     sink.demote(SLOW if sink.outlet.slow() else GONE)   # its owner ends the socket

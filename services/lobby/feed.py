@@ -98,6 +98,7 @@ class Feed:
         self._reads: dict[tuple, asyncio.Future] = {}            # store calls in flight, shared
         self.supervisor = Supervisor("lobby-feed")
         self._positions: dict[str, int] = {}
+        self._owed: dict[Channel, list[Envelope]] = {}          # handed out, to be written this turn
         self.started = asyncio.Event()
 
     async def start(self) -> None:
@@ -140,13 +141,34 @@ class Feed:
         if channel is None:
             return
         channel.add(envelope)
-        channel.deliver(envelope)
+        if channel.audience:
+            self._owe(channel, envelope)
         for subscription in list(channel.subscribers):
             try:
                 subscription.queue.put_nowait(envelope)
             except asyncio.QueueFull:
                 channel.subscribers.discard(subscription)
                 subscription.overflowed = True
+
+    def _owe(self, channel: Channel, envelope: Envelope) -> None:
+        """Deliver `envelope` to the channel's audience at the end of this turn of the loop, with the
+        envelopes handed out after it meanwhile: a command's envelopes arrive in one stored message and
+        are handed out with no wait between them, so its sockets get them in one write each."""
+        owed = self._owed.get(channel)
+        if owed is None:
+            if not self._owed:
+                asyncio.get_running_loop().call_soon(self._deliver_owed)
+            self._owed[channel] = [envelope]
+        elif owed[-1].seq + 1 == envelope.seq:
+            owed.append(envelope)
+        else:                               # not contiguous (the tail started again): the owed ones first
+            channel.deliver(owed)
+            self._owed[channel] = [envelope]
+
+    def _deliver_owed(self) -> None:
+        owed, self._owed = self._owed, {}
+        for channel, envelopes in owed.items():
+            channel.deliver(envelopes)
 
     def text(self, envelope: Envelope, view: Hashable, encode: Callable[[], str]) -> str:
         """The push of `envelope` for `view`, shared by every socket of this process with that view."""

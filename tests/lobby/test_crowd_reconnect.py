@@ -3,6 +3,8 @@ once (`Feed.catch_up` without a reader); each seq still once and in order, a slo
 told, and one reaching further back still read from the store."""
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from lobby.channel import Channel
@@ -33,9 +35,10 @@ async def test_a_reconnect_inside_the_live_copy_is_one_write_and_joins_with_no_r
                                lead=b"\x81\x07welcome")
     assert outlet.writes == 1 and seqs(outlet) == [b"\x81\x07welcome", b"4", b"5"]
     assert sink is not None and sink.last == 5 and sink in channel.audience[None] and not channel.subscribers
-    for envelope in await append(store, "game.g", 2):          # then written by the feed, in order
+    for envelope in await append(store, "game.g", 2):          # then written by the feed, in order,
         feed._dispatch(envelope)
-    assert seqs(outlet)[1:] == [b"4", b"5", b"6", b"7"] and sink.last == 7
+    await asyncio.sleep(0)                                      # at the end of the loop's turn, in one write
+    assert seqs(outlet)[1:] == [b"4", b"5", b"6", b"7"] and sink.last == 7 and outlet.writes == 2
     # One that already has everything gets its welcome alone; one with nothing to send joins silently.
     caught_up, quiet = Recorded(), Recorded()
     first = await feed.catch_up("game.g", 7, None, lambda e: f"seq {e.seq}", caught_up, lambda s, r: None,

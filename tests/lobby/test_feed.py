@@ -172,16 +172,61 @@ async def test_caught_up_sockets_get_one_shared_frame_per_view_and_leave_on_a_ga
         channel.join(sink)
     for seq in (2, 3):
         channel.add(envelope(seq))
-        channel.deliver(envelope(seq))
+        channel.deliver([envelope(seq)])
     ann1, ann2, spectator, slow = sinks
     assert ann1.outlet.frames == ann2.outlet.frames and ann1.outlet.frames[0] is ann2.outlet.frames[0]
     assert ann1.outlet.frames[1].endswith(b"ann sees 3") and spectator.outlet.frames[1].endswith(b"anyone sees 3")
     assert demoted[slow] == [SLOW] and slow.last == 2 and slow not in channel.audience[None]
     channel.add(envelope(5))                                    # 4 never came: each sink must fill the gap
-    channel.deliver(envelope(5))
-    channel.deliver(envelope(6))                                # a demoted sink is told once, and written no more
+    channel.deliver([envelope(5)])
+    channel.deliver([envelope(6)])                              # a demoted sink is told once, and written no more
     assert all(demoted[sink] == [GAP] and sink.last == 3 for sink in (ann1, ann2, spectator))
     assert channel.audience == {} and len(ann1.outlet.frames) == 2
+
+
+def test_each_socket_gets_all_it_is_owed_of_a_command_in_one_write_and_a_socket_behind_it_is_told():
+    from lobby.channel import GAP, Channel, Sink
+    from starbase_core.envelope import Envelope
+
+    def envelope(seq: int) -> Envelope:
+        return Envelope(stream="game.g", seq=seq, type="Ticked", data={}, time="t", prev_hash="", hash="")
+
+    channel, demoted, encoded = Channel("game.g"), [], []
+    channel.add(envelope(1))
+    channel.add(envelope(2))
+    sinks = {had: Sink(None, lambda e: encoded.append(e.seq) or f"seq {e.seq}", Written(), had,
+                       lambda sink, reason: demoted.append((sink.last, reason))) for had in (1, 2, 3, 4, 5)}
+    for sink in sinks.values():
+        channel.join(sink)
+    command = [envelope(seq) for seq in (3, 4, 5)]              # one command's three envelopes
+    for e in command:
+        channel.add(e)
+    channel.deliver(command)
+    written = {had: (sink.outlet.writes, [f[-5:] for f in sink.outlet.frames]) for had, sink in sinks.items()}
+    assert written == {1: (0, []), 2: (1, [b"seq 3", b"seq 4", b"seq 5"]), 3: (1, [b"seq 4", b"seq 5"]),
+                       4: (1, [b"seq 5"]), 5: (0, [])}
+    assert demoted == [(1, GAP)] and [s.last for s in sinks.values()] == [1, 5, 5, 5, 5]
+    assert sorted(encoded) == [3, 4, 5]                         # each frame made once for the view
+
+
+async def test_the_envelopes_handed_out_in_one_turn_go_to_a_socket_in_one_write_and_never_twice():
+    store = MemoryEventStore()
+    feed = Feed(store)                   # not started: envelopes are handed out by hand below
+    await append(store, "game.g", 1)
+    early, told = Recorded(), []
+    sink = await feed.catch_up("game.g", 0, None, lambda e: f"seq {e.seq}", early, lambda s, r: told.append(r))
+    command = await append(store, "game.g", 3)                  # stored as one message, handed out at once
+    for envelope in command:
+        feed._dispatch(envelope)
+    assert early.writes == 1 and sink.last == 1                # nothing yet: written at the end of this turn
+    late = Recorded()                                           # joins before that: the tail has them all
+    joined = await feed.catch_up("game.g", 0, None, lambda e: f"seq {e.seq}", late, lambda s, r: told.append(r))
+    await asyncio.sleep(0)
+    assert early.writes == 2 and [f[-5:] for f in early.frames] == [b"seq 1", b"seq 2", b"seq 3", b"seq 4"]
+    assert late.writes == 1 and [f[-5:] for f in late.frames] == [b"seq 1", b"seq 2", b"seq 3", b"seq 4"]
+    assert sink.last == joined.last == 4 and told == []
+    feed.leave(sink)
+    feed.leave(joined)
 
 
 class Recorded(Written):
@@ -215,12 +260,14 @@ async def test_a_served_socket_catches_up_then_is_written_to_and_fills_a_gap_fro
     await until(lambda: "game.g" in feed._channels and feed._channels["game.g"].audience)
     channel = feed._channels["game.g"]                          # the backlog went straight out, then it joined
     assert [f[-5:] for f in outlet.frames] == [b"seq 1", b"seq 2"]
-    feed._dispatch((await append(store, "game.g", 1))[0])        # seq 3: written straight away
+    feed._dispatch((await append(store, "game.g", 1))[0])        # seq 3: written within this turn of the loop
+    await asyncio.sleep(0)
     assert outlet.frames[-1].endswith(b"seq 3")
     more = await append(store, "game.g", 2)
     feed._dispatch(more[1])                                     # seq 5 without seq 4: filled from the store
     await until(lambda: len(outlet.frames) == 5 and channel.audience)
     feed._dispatch((await append(store, "game.g", 1))[0])
+    await asyncio.sleep(0)
     assert [f[-5:] for f in outlet.frames] == [b"seq 1", b"seq 2", b"seq 3", b"seq 4", b"seq 5", b"seq 6"]
     assert outlet.sent == []                                    # nothing needed the awaited way
     serving.cancel()
@@ -241,6 +288,7 @@ async def test_a_caught_up_socket_holds_no_task_and_is_told_when_its_feed_stops(
     feed._dispatch((await append(store, "game.g", 1))[0])
     more = await append(store, "game.g", 2)
     feed._dispatch(more[1])                                     # a gap: the owner is told, once
+    await asyncio.sleep(0)
     assert told == [GAP] and sink.last == 2
     again = await feed.catch_up("game.g", sink.last, None, lambda e: f"seq {e.seq}", outlet, lambda s, r: told.append(r))
     assert [f[-5:] for f in outlet.frames] == [b"seq 1", b"seq 2", b"seq 3", b"seq 4"] and again.last == 4
@@ -301,7 +349,7 @@ async def test_an_event_with_no_secret_is_encoded_once_for_every_view_and_one_wi
     returned = envelope(2, "PileReturned", {"player": "ann", "pile": 2})
     for e in (taken, returned):
         channel.add(e)
-        channel.deliver(e)
+        channel.deliver([e])
     ann, bob, spectator = (sink.outlet.frames for sink in sinks)
     assert b'"c1"' in ann[0] and b'"c1"' not in bob[0] and b'"c1"' not in spectator[0]   # each its own
     assert bob[0] == spectator[0] and bob[0] is not spectator[0]                           # encoded apart
