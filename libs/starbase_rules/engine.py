@@ -40,6 +40,8 @@ from starbase_rules.scratch import DeferredTx, Tx, refuse
 
 S = TypeVar("S")
 
+_ALIKE: dict[tuple[type, str], bool] = {}      # `Engine.shows_everyone_alike`, per engine class and event type
+
 
 class Engine(abc.ABC, Generic[S]):
     info: ClassVar[GameInfo]
@@ -159,10 +161,14 @@ class Engine(abc.ABC, Generic[S]):
         """Whether `redact` shows every viewer, spectators too, the same of any event of this type, so
         that one rendering of it serves them all: a type without secret fields, while `redact` is the
         base's (an engine that overrides `redact` must say for itself; the base then answers False)."""
-        if type(self).redact is not Engine.redact:
-            return False
-        kind = self.rules.events.get(event_type)
-        return kind is not None and not secrets_of_type(kind)
+        key = (type(self), event_type)
+        found = _ALIKE.get(key)
+        if found is None:       # asked of every event a lobby pushes: worked out once per engine and type
+            kind = self.rules.events.get(event_type)
+            found = type(self).redact is Engine.redact and kind is not None and not secrets_of_type(kind)
+            if kind is not None:            # the engine's own types only: a bounded memo
+                _ALIKE[key] = found
+        return found
 
     def legal_actions(self, state: S, player: str) -> list[dict]:
         return []

@@ -62,9 +62,19 @@ class Channel:
         self._texts: dict[int, dict[Hashable, str]] = {}     # seq → view → push text
         self._frames: dict[int, dict[Hashable, bytes]] = {}  # seq → view → that text as a frame
         self.audience: dict[Hashable, set[Sink]] = {}
-        # Whether an envelope's push is the same for every view (its watchers say: `Feed.catch_up`);
-        # then its text and frame are kept under the spectators' view, which sees no less than anyone.
-        self.alike: Callable[[Envelope], bool] = _never
+        self._alike: Callable[[Envelope], bool] = _never
+        self._alike_at: dict[int, bool] = {}                  # seq → its `alike` answer, while in the tail
+
+    @property
+    def alike(self) -> Callable[[Envelope], bool]:
+        """Whether an envelope's push is the same for every view (its watchers say: `Feed.catch_up`);
+        then its text and frame are kept under the spectators' view, which sees no less than anyone."""
+        return self._alike
+
+    @alike.setter
+    def alike(self, alike: Callable[[Envelope], bool]) -> None:
+        if alike is not self._alike:
+            self._alike, self._alike_at = alike, {}
 
     def add(self, envelope: Envelope) -> None:
         """A live envelope, in the order the feed hands them out."""
@@ -161,15 +171,23 @@ class Channel:
         return found
 
     def _kept_as(self, envelope: Envelope, view: Hashable) -> Hashable:
-        return None if self.alike(envelope) else view
+        # asked for every view of every envelope delivered: answered once per envelope in the tail
+        alike = self._alike_at.get(envelope.seq)
+        if alike is None:
+            alike = self._alike(envelope)
+            if envelope.seq in self._texts:     # in the tail (`text` keeps its texts): kept with them
+                self._alike_at[envelope.seq] = alike
+        return None if alike else view
 
     def _push(self, envelope: Envelope) -> None:
         if len(self.tail) == TAIL:
             self._texts.pop(self.tail[0].seq, None)
             self._frames.pop(self.tail[0].seq, None)
+            self._alike_at.pop(self.tail[0].seq, None)
         self.tail.append(envelope)
 
     def _restart(self) -> None:
         self.tail.clear()
         self._texts.clear()
         self._frames.clear()
+        self._alike_at.clear()

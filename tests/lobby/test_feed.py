@@ -374,3 +374,23 @@ def test_only_platform_envelopes_and_engine_events_without_secrets_are_the_same_
     assert same_for_every_viewer(trucker, envelope("PileReturned"))
     assert not same_for_every_viewer(trucker, envelope("PileTaken"))            # its cards: its player's
     assert not same_for_every_viewer(jack, envelope("CardDealt"))               # not on the base: unsure
+
+
+def test_whether_an_envelope_pushes_alike_is_asked_once_for_all_its_views_and_again_after_it_changes():
+    from lobby.channel import Channel, Sink
+    from starbase_core.envelope import Envelope
+
+    def envelope(seq: int) -> Envelope:
+        return Envelope(stream="game.g", seq=seq, type="Ticked", data={}, time="t", prev_hash="", hash="")
+
+    asked = []
+    channel = Channel("game.g")
+    channel.alike = lambda e: asked.append(e.seq) or True
+    for view in ("ann", "bob", "cy", None):
+        channel.join(Sink(view, lambda e: f"seq {e.seq}", Written(), 0, lambda sink, reason: None))
+    for seq in (1, 2):
+        channel.add(envelope(seq))
+        channel.deliver([envelope(seq)])
+    assert sorted(set(asked)) == [1, 2] and len(asked) <= 4     # not once per view (4 views, 2 envelopes)
+    channel.alike = lambda e: asked.append(-e.seq) or False      # other watchers, another answer
+    assert channel.text(channel.tail[0], "ann", lambda: "ann's own") == "ann's own" and asked[-1] == -1
