@@ -13,7 +13,9 @@ before each pass, replayed twice as the two callers use the engine:
   events, which must equal the recorded ones, `outcome` and `to_act`;
 
 and a third pass times `legal_actions` (the lobby's `GET /games/{id}/actions`) for the actor on every
-fourth position. Figures are CPU time per move (`time.process_time`, which keeps most of other jobs'
+fourth position. Then `AT_ONCE` games (seeds 1..AT_ONCE) go through both callers interleaved, a move of
+each in turn, as an adjudicator or a load generator serving many games meets them: the parts `bot ×N`
+and `decide ×N` (the engine's caches per position are shared by every game in the process). Figures are CPU time per move (`time.process_time`, which keeps most of other jobs'
 load out of it), summed per part over the games and divided by the moves.
 
 Before and after a change: with `BENCH_MOON21_BEFORE=/path/to/old/libs` (e.g. /tmp/before-session/libs)
@@ -35,11 +37,12 @@ import time
 
 PLAYERS = ["ann", "bob", "cy", "dan", "eve"]
 SEEDS = (1, 2, 3)
+AT_ONCE = int(os.environ.get("BENCH_MOON21_AT_ONCE", 8))
 ROUNDS = 3
 LEGAL_EVERY = 4
 LIBS = pathlib.Path(__file__).resolve().parents[1] / "libs"
 PARTS = ("bot", "fold", "to_act", "loadgen", "parse", "decide", "copy", "evolve", "to_act+outcome",
-         "adjudicator", "legal_actions")
+         "adjudicator", "legal_actions", f"bot x{AT_ONCE}", f"decide x{AT_ONCE}")
 
 
 def _clear_caches() -> None:
@@ -141,6 +144,53 @@ def _copies_and_lists(seed: int, setup: list, moves: list, spent: dict, listed: 
             state = GAME.evolve(state, GAME.parse_event(data))
 
 
+def _at_once(games: list[tuple[int, list, list]], caller: str) -> tuple[float, int]:
+    """Every game's moves interleaved, a move of each game in turn, through one caller ("bot": the bots'
+    choices; "decide": the adjudicator's), from emptied caches: (CPU seconds, moves), each move checked
+    against the recorded game."""
+    from moon21.game import GAME
+    from starbase_rules.fair import FairRng
+    clock = time.process_time
+    _clear_caches()
+    tables = []
+    for seed, setup, moves in games:
+        rng = FairRng(f"playout-moon21-{seed}".encode())
+        GAME.setup(PLAYERS, {}, rng)
+        state = GAME.initial_state()
+        for data in setup:
+            state = GAME.evolve(state, GAME.parse_event(data))
+        tables.append([state, rng, random.Random(seed), iter(moves)])
+    spent, played = 0.0, 0
+    while tables:
+        for table in list(tables):
+            state, rng, choices, moves = table
+            move = next(moves, None)
+            if move is None:
+                tables.remove(table)
+                continue
+            actor, command, recorded = move
+            if caller == "bot":
+                actors = GAME.to_act(state)
+                chosen = actors[choices.randrange(len(actors))]
+                t0 = clock()
+                mine = GAME.bot_command(state, chosen, choices)
+                spent += clock() - t0
+                same = chosen == actor and mine is not None and mine.model_dump(mode="json") == command
+                events = [GAME.parse_event(data) for data in recorded]
+            else:
+                t0 = clock()
+                events = GAME.decide(state, GAME.parse_command(command), actor, rng)
+                spent += clock() - t0
+                same = [e.model_dump(mode="json") for e in events] == recorded
+            if not same:
+                raise AssertionError(f"a game of {len(games)} at once did not replay as recorded ({caller})")
+            for event in events:
+                state = GAME.evolve(state, event)
+            table[0] = state
+            played += 1
+    return spent, played
+
+
 def measure(seeds=SEEDS) -> dict:
     """Milliseconds per move for each part, over the games of `seeds`, and a digest of what was played."""
     spent = dict.fromkeys(PARTS, 0.0)
@@ -156,10 +206,14 @@ def measure(seeds=SEEDS) -> dict:
         digest.update(json.dumps([setup, moves, listed], sort_keys=True, default=str).encode())
         moves_played += len(moves)
         legal_calls += len(listed)
+    games = [(seed, *_record(seed)) for seed in range(1, AT_ONCE + 1)]
+    (bots, at_once), (decides, _) = _at_once(games, "bot"), _at_once(games, "decide")
+    digest.update(str(at_once).encode())
     spent["loadgen"] = spent["fold"] + spent["to_act"] + spent["bot"]
     spent["adjudicator"] = spent["parse"] + spent["decide"] + spent["evolve"] + spent["to_act+outcome"]
     figures = {part: 1000 * value / moves_played for part, value in spent.items()}
     figures["legal_actions"] = 1000 * spent["legal_actions"] / legal_calls
+    figures[f"bot x{AT_ONCE}"], figures[f"decide x{AT_ONCE}"] = 1000 * bots / at_once, 1000 * decides / at_once
     return {"ms": figures, "moves": moves_played, "digest": digest.hexdigest()[:16]}
 
 

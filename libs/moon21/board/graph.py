@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from moon21.board.geometry import AREA_ENTRIES, SPACE_PORT, neighbour, rotated_paths
 from moon21.board.state import Board
+from starbase_rules.recent import Recent
 
 EDGE, DEPOT, AREA = 0, 1, 2
 
@@ -91,7 +92,8 @@ def _end_node(hex_id: str, end: int) -> tuple[str, int]:
     return (edge_point_key(hex_id, end), EDGE) if end >= 0 else (f"{hex_id}-{-1 - end}", DEPOT)
 
 
-_CACHE: dict[tuple, Network] = {}
+# Compiled networks by tile layout: every game in play has one, and each lay makes another.
+_CACHE: Recent[Network] = Recent(256)
 
 
 def compile_network(board: Board) -> Network:
@@ -108,10 +110,7 @@ def compile_network(board: Board) -> Network:
         if hex_id in board.tiles:   # an entry with no road on the board side leads nowhere
             a = net.node(area, AREA)
             net.add_segment(a, net.node(f"{hex_id}.{edge}", EDGE), f"@{area}", f"{area}:{hex_id}.{edge}")
-    if len(_CACHE) > 64:
-        _CACHE.clear()
-    _CACHE[key] = net
-    return net
+    return _CACHE.put(key, net)
 
 
 def passable(board: Board, net: Network, node: int, corp: str) -> bool:

@@ -25,11 +25,12 @@ from typing import Callable, Collection
 
 from moon21.board.graph import AREA, EDGE, Reach, base_node, compile_network, edge_sides, passable, walk
 from moon21.board.state import Board
+from starbase_rules.recent import Recent
 
 _PRUNE_EVERY = 64   # DFS steps between refreshes of the "still useful" states
 
 
-_CACHE: dict[tuple, Reach] = {}
+_CACHE: Recent[Reach] = Recent(1024)          # by position, corporation, base and mode
 
 
 def reach(board: Board, corp: str, base: str, *, mode: str = "route") -> Reach:
@@ -44,9 +45,7 @@ def reach(board: Board, corp: str, base: str, *, mode: str = "route") -> Reach:
     key = (board.position_key(), corp, base, mode)
     found = _CACHE.get(key)
     if found is None:
-        if len(_CACHE) > 256:
-            _CACHE.clear()
-        found = _CACHE[key] = _exact_reach(board, corp, base) if mode == "route" else _network_reach(board, corp, base)
+        found = _CACHE.put(key, _exact_reach(board, corp, base) if mode == "route" else _network_reach(board, corp, base))
     return found
 
 

@@ -24,9 +24,11 @@ from moon21.board.listing import Run, RunIndex, enumerate_runs
 from moon21.board.runs import run_result, segment_mask, summarise
 from moon21.board.state import Board
 from moon21.board.stops import StopGraph, stop_graph
+from starbase_rules.recent import Recent
 
 
-_CACHE: dict[tuple, tuple[StopGraph, set[tuple], list[Run]]] = {}
+# a listing of runs can be large: a few dozen positions' worth (every game's current one, warm)
+_CACHE: Recent[tuple[StopGraph, set[tuple], list[Run]]] = Recent(64)
 
 
 def all_runs(sg: StopGraph, max_stops: int) -> list[Run]:
@@ -48,9 +50,7 @@ def _runs_for(sg: StopGraph, bases: dict[str, list[int]], used: int, second_run:
         return cached[2]
     wants = [(sg.base_bits[base], sg.second_run_tokens(base, second_run), t) for base, t in sorted(asked)]
     runs = promising_runs(sg, _relevant(sg), used, wants)
-    if len(_CACHE) > 16:
-        _CACHE.clear()
-    _CACHE[key] = (sg, asked, runs)
+    _CACHE.put(key, (sg, asked, runs))
     return runs
 
 
@@ -61,7 +61,7 @@ class Plan:
     road: int
 
 
-_PLANS: dict[tuple, tuple[StopGraph, Plan]] = {}
+_PLANS: Recent[tuple[StopGraph, Plan]] = Recent(256)
 
 
 def best_plan(sg: StopGraph, base: str, transports: list[int], used: int = 0,
@@ -75,9 +75,7 @@ def best_plan(sg: StopGraph, base: str, transports: list[int], used: int = 0,
         plan = Plan(0, [], 0)
     else:
         plan = _pair_runs(sg, _runs_for(sg, {base: transports}, used, second_run), base, transports, second_run)
-    if len(_PLANS) > 256:
-        _PLANS.clear()
-    _PLANS[key] = (sg, plan)
+    _PLANS.put(key, (sg, plan))
     return plan
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from moon21.board.geometry import EAST_AREAS, EAST_WEST_BONUS, TERMINAL_HEX, WEST_AREAS
 from moon21.board.graph import EDGE, Network, base_node, compile_network, passable
 from moon21.board.state import Board, stop_value, token_corp
+from starbase_rules.recent import Recent
 
 TERMINAL_BONUS = 30
 
@@ -61,7 +62,7 @@ class StopGraph:
         return n - 1 if stop_mask & self.terminal and stop_mask & self.east else n
 
 
-_CACHE: dict[tuple, StopGraph] = {}
+_CACHE: Recent[StopGraph] = Recent(128)       # by position, corporation, phase and Space Port value
 
 
 def stop_graph(board: Board, corp: str, *, phase: str, sp_value: int) -> StopGraph:
@@ -91,10 +92,7 @@ def stop_graph(board: Board, corp: str, *, phase: str, sp_value: int) -> StopGra
         east=bit(EAST_AREAS), west=bit(WEST_AREAS),
         terminal=bit([f"{TERMINAL_HEX}-0"]), base_bits=base_bits, token_bits=token_bits,
     )
-    if len(_CACHE) > 32:
-        _CACHE.clear()
-    _CACHE[key] = graph
-    return graph
+    return _CACHE.put(key, graph)
 
 
 def _legs_from(net: Network, start: int, index: dict[str, int]) -> list[tuple[int, int]]:
