@@ -26,7 +26,6 @@ import time
 from typing import Any, Awaitable, Callable
 
 import aiohttp
-import websockets
 
 from starbase_core import tickets
 from starbase_load.choosers import CannotFold, full_information  # noqa: F401  (loadgen takes them from here)
@@ -76,6 +75,10 @@ class LobbyHttp:
         self.session = aiohttp.ClientSession(
             connector=aiohttp.TCPConnector(limit=connections, keepalive_timeout=4.0),
             timeout=aiohttp.ClientTimeout(total=timeout))
+        # The players' sockets (`Watcher`): connections of their own, open for the whole game, so no
+        # pool limit and no total timeout (only the handshake's).
+        self.sockets = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0),
+                                             timeout=aiohttp.ClientTimeout(total=None, sock_connect=timeout))
 
     async def request(self, method: str, path: str, json: Any = None, headers: dict | None = None,
                       params: dict | None = None) -> Reply:
@@ -94,6 +97,7 @@ class LobbyHttp:
 
     async def aclose(self) -> None:
         await self.session.close()
+        await self.sockets.close()
 
     async def __aenter__(self) -> "LobbyHttp":
         return self
@@ -104,16 +108,17 @@ class LobbyHttp:
 
 class Watcher:
     """One live socket on a game; `events` are the pushed events (unwrapped), `arrivals[seq]` when
-    (perf_counter) each arrived."""
+    (perf_counter) each arrived. Its socket is aiohttp's (`sockets`: a session of its own, not the
+    HTTP pool), whose frame reader is compiled: a socket's CPU per push is the generator's own cost."""
 
     def __init__(self, url: str, error: Callable[[str], None],
-                 ticket: Callable[[], Awaitable[str]] | None = None):
+                 ticket: Callable[[], Awaitable[str]] | None = None, *, sockets: aiohttp.ClientSession):
         # `ticket` fetches a fresh single-use socket ticket for each (re)connect; None: a spectator.
-        self.url, self.error, self.ticket = url, error, ticket
+        self.url, self.error, self.ticket, self.sockets = url, error, ticket, sockets
         self.events: list[dict] = []
         self.arrivals: dict[int, float] = {}
         self.connections = 0
-        self._arrived = asyncio.Condition()
+        self._waiting: list[tuple[int, asyncio.Future]] = []   # (seq, resolved once it has arrived)
         self._task: asyncio.Task | None = None
         self._closing = False
 
@@ -130,29 +135,31 @@ class Watcher:
                 await asyncio.sleep(0.2 * attempt)
             try:
                 joiner = "&" if "?" in self.url else "?"
-                offered = tickets.subprotocols(await self.ticket()) if self.ticket else None
-                async with websockets.connect(f"{self.url}{joiner}after={self.last_seq}", subprotocols=offered,
-                                              max_size=2 ** 22) as socket:
+                offered = tickets.subprotocols(await self.ticket()) if self.ticket else ()
+                async with self.sockets.ws_connect(f"{self.url}{joiner}after={self.last_seq}", protocols=offered,
+                                                   max_msg_size=2 ** 22, autoclose=True) as socket:
                     self.connections += 1
-                    async for raw in socket:
-                        if not await self._take(json.loads(raw)):
-                            return
-            except websockets.ConnectionClosed as closed:
-                code = closed.rcvd.code if closed.rcvd else "none"
-                if self._closing:
-                    return
-                self.error(f"socket closed by the server (code {code}); resumed")
-            except (OSError, asyncio.TimeoutError, websockets.InvalidHandshake) as failed:
+                    async for message in socket:
+                        if message.type is aiohttp.WSMsgType.TEXT:
+                            if not self._take(json.loads(message.data)):
+                                return
+                        elif message.type is aiohttp.WSMsgType.ERROR:
+                            break
+                    code = socket.close_code
+            except (OSError, asyncio.TimeoutError, aiohttp.ClientError) as failed:
                 if self._closing:
                     return
                 self.error(f"socket failed ({type(failed).__name__}); resumed")
-            else:
-                if self._closing:
-                    return
+                continue
+            if self._closing:
+                return
+            if code in (1000, 1001):
                 self.error("socket ended by the server; resumed")
+            else:               # no close frame at all reads as 1006, as RFC 6455 names it
+                self.error(f"socket closed by the server (code {code or 1006}); resumed")
         self.error("socket gave up after repeated failures")
 
-    async def _take(self, message: dict) -> bool:
+    def _take(self, message: dict) -> bool:
         """One server message (protocol version 1, docs/asyncapi.yaml); False once the socket is refused."""
         now = time.perf_counter()
         kind = message.get("kind")
@@ -172,20 +179,31 @@ class Watcher:
             return True
         if seq != self.last_seq + 1:
             self.error("pushed events skipped a seq")
-        async with self._arrived:
-            self.events.append(message)
-            self.arrivals[seq] = now
-            self._arrived.notify_all()
+        self.events.append(message)
+        self.arrivals[seq] = now
+        if self._waiting:
+            waiting = []
+            for wanted, arrived in self._waiting:
+                if wanted <= seq:
+                    if not arrived.done():
+                        arrived.set_result(True)
+                else:
+                    waiting.append((wanted, arrived))
+            self._waiting = waiting
         return True
 
     async def wait_for(self, seq: int, timeout: float) -> bool:
         """True once this socket has seen `seq`; False if it has not within `timeout` seconds."""
-        try:
-            async with self._arrived:
-                await asyncio.wait_for(self._arrived.wait_for(lambda: self.last_seq >= seq), timeout)
+        if self.last_seq >= seq:
             return True
+        arrived = asyncio.get_running_loop().create_future()
+        self._waiting.append((seq, arrived))
+        try:
+            return await asyncio.wait_for(arrived, timeout)
         except asyncio.TimeoutError:
             return False
+        finally:
+            self._waiting = [entry for entry in self._waiting if entry[1] is not arrived]
 
     async def close(self) -> None:
         self._closing = True

@@ -314,10 +314,9 @@ class TableSlot:
 
     async def play(self, game_id: str) -> None:
         players = list(self.auth)
-        seated = [Watcher(f"{self.ws_base}/games/{game_id}/ws", self.report.error, self._ticket_for(p))
-                  for p in players]
-        watchers = seated + [Watcher(f"{self.ws_base}/games/{game_id}/ws", self.report.error)
-                             for _ in range(self.plan.spectators)]
+        url, sockets = f"{self.ws_base}/games/{game_id}/ws", self.http.sockets
+        seated = [Watcher(url, self.report.error, self._ticket_for(p), sockets=sockets) for p in players]
+        watchers = seated + [Watcher(url, self.report.error, sockets=sockets) for _ in range(self.plan.spectators)]
         self.watchers = watchers
         for watcher in watchers:
             watcher.start()
