@@ -275,3 +275,16 @@ def test_11_4_a_legal_pair_of_runs_worth_the_maximum_is_accepted_whatever_road_e
     run = [e for e in em.events if e.type == "TransportsRun"]
     assert sum(e.revenue for e in run) == best["revenue"] == 360
     assert [e.runs[0]["stops"] for e in run] == [runs["LB"][0]["stops"], runs["SP"][0]["stops"]]
+
+
+@pytest.mark.parametrize("cash, waits", [(25, True), (24, False)])
+def test_the_token_step_waits_for_a_treasury_that_can_pay_the_depot_and_is_skipped_for_one_that_cannot(
+        table, cash, waits):
+    from kit18xx.bank import BANK
+    t = vh_operating(table)
+    t.do("ann", d10_lay(t))
+    assert t.state.corps["VH"].depots_left[0] == 25 and bd.token_options(t.state.board, "VH")
+    t.state.ledger.move("c:VH", BANK, t.cash("c:VH") - cash)     # exactly the depot's cost, or one short
+    events = t.do("ann", K.Pass())
+    skipped = [e for e in events if e.type == "StepFinished" and e.step == "token"]
+    assert (t.state.op.step == "token") == waits and len(skipped) == (0 if waits else 1)

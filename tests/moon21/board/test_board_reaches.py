@@ -10,7 +10,7 @@ from starbase_rules.playout import playout
 
 from moon21.board import CORPORATIONS, check_token, has_route, has_token_option, token_options
 from moon21.board import reach as reach_module
-from moon21.board.geometry import HEXES, tile_kind_for_hex
+from moon21.board.geometry import HEXES, SPACE_PORT, tile_kind_for_hex
 from moon21.board.graph import base_node, compile_network, walk
 from moon21.board.lays import _check, _context, _first_tiles, check_lay, upgrades_of
 from moon21.board.reach import reach, reaches
@@ -127,6 +127,14 @@ def test_the_token_checks_agree_with_the_token_listing(boards):
                 expected = base_node(board, compile_network(board), corp, base) is not None and \
                     len(reach(board, corp, base).depots) > 1
                 assert _searched(lambda: has_route(board, corp, base)) == expected, (corp, base)
+
+
+def test_a_depot_token_never_goes_on_the_space_port_even_where_a_route_reaches_an_open_slot():
+    board = crowded_board(3, colours=("green", "yellow"))
+    board.space_port.remove("VH")                   # a slot opens; VH's local base still reaches it
+    assert f"{SPACE_PORT}-0" in reach(board, "VH", "LB").depots and board.has_open_slot(SPACE_PORT, 0)
+    assert all(o["hex"] != SPACE_PORT for o in token_options(board, "VH"))
+    assert _searched(lambda: _outcome(lambda: check_token(board, "VH", SPACE_PORT, 0))) == "ILLEGAL_HEX"
 
 
 def test_a_depot_token_no_route_reaches_is_refused():
