@@ -19,6 +19,7 @@ slower than alone: read the ratios, not the rates. Figures are printed, never ju
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import statistics
 import subprocess
@@ -87,36 +88,32 @@ def main() -> None:
 
 
 def beside(older: str) -> None:
-    with tempfile.TemporaryDirectory(prefix="bench-beside-") as work, \
-            NatsServer() as nats_before, RedisServer() as redis_before, \
-            NatsServer() as nats_now, RedisServer() as redis_now:
-        (Path(work) / "before").mkdir()
-        (Path(work) / "now").mkdir()
-        with patch.dict(os.environ, older_env(older)):         # the older services start with its paths
-            before_stack = Stack(nats_before, redis_before, 1, Path(work) / "before").__enter__()
-        try:
-            with Stack(nats_now, redis_now, 1, Path(work) / "now") as now_stack:
-                stacks = {"before": before_stack, "now": now_stack}
-                ratios: dict[str, list[float]] = {role: [] for role in ROLES}
-                for index in range(ROUNDS):
-                    found = one_round(stacks)
-                    cells = []
-                    for label in stacks:
-                        f = found[label]
-                        cells.append(f"{label} {f['moves/s']:6.1f}/s p99 {f['p99']:6.1f} ms  "
-                                     f"{f['lobby']:.2f} / {f['adjudicator']:.2f} / {f['nats']:.2f}"
-                                     f"{'  (' + str(f['errors']) + ' errors)' if f['errors'] else ''}")
-                    for role in ROLES:
-                        ratios[role].append(found["now"][role] / found["before"][role])
-                    print(f"  round {index + 1}: {' | '.join(cells)} | now / before "
-                          f"{' / '.join(f'{ratios[role][-1]:.2f}' for role in ROLES)}  (load {os.getloadavg()[0]:.1f})")
-                print(f"  median now / before over {ROUNDS} rounds: lobby {statistics.median(ratios['lobby']):.2f}, "
-                      f"adjudicator {statistics.median(ratios['adjudicator']):.2f}, "
-                      f"nats {statistics.median(ratios['nats']):.2f}")
-        finally:
-            before_stack.__exit__(None, None, None)
+    with contextlib.ExitStack() as stack:
+        work = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bench-beside-")))
+        stacks: dict[str, Stack] = {}
+        for label in ("before", "now"):
+            (work / label).mkdir()
+            nats, redis = stack.enter_context(NatsServer()), stack.enter_context(RedisServer())
+            # the older services start with its paths first; this tree's with the environment as it is
+            with patch.dict(os.environ, older_env(older) if label == "before" else {}):
+                stacks[label] = stack.enter_context(Stack(nats, redis, 1, work / label))
+        ratios: dict[str, list[float]] = {role: [] for role in ROLES}
+        for index in range(ROUNDS):
+            found = one_round(stacks)
+            cells = []
+            for label in stacks:
+                f = found[label]
+                cells.append(f"{label} {f['moves/s']:6.1f}/s p99 {f['p99']:6.1f} ms  "
+                             f"{f['lobby']:.2f} / {f['adjudicator']:.2f} / {f['nats']:.2f}"
+                             f"{'  (' + str(f['errors']) + ' errors)' if f['errors'] else ''}")
+            for role in ROLES:
+                ratios[role].append(found["now"][role] / found["before"][role])
+            print(f"  round {index + 1}: {' | '.join(cells)} | now / before "
+                  f"{' / '.join(f'{ratios[role][-1]:.2f}' for role in ROLES)}  (load {os.getloadavg()[0]:.1f})")
+        print(f"  median now / before over {ROUNDS} rounds: lobby {statistics.median(ratios['lobby']):.2f}, "
+              f"adjudicator {statistics.median(ratios['adjudicator']):.2f}, "
+              f"nats {statistics.median(ratios['nats']):.2f}")
     sys.stdout.flush()
-
 
 if __name__ == "__main__":
     main()

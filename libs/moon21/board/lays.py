@@ -84,7 +84,7 @@ class _Context:
         one of its depots)?"""
         if self.reach is None:
             return reaches(board, self.corp, self.base, entered=[(hex_id, e) for e in edges],
-                           depots=(lambda key: _node_hex(key) == hex_id) if depot_in_hex else _none,
+                           depots=(lambda key: _node_hex(key) == hex_id) if depot_in_hex else None,
                            mode=self.reach_mode)
         if self._entered is None:       # indexed once: lay_options asks for every tile and rotation
             self._entered = {}
@@ -92,10 +92,6 @@ class _Context:
                 self._entered.setdefault(h, set()).add(e)
         return bool(self._entered.get(hex_id, set()) & edges) or \
             (depot_in_hex and any(_node_hex(n) == hex_id for n in self.reach.depots))
-
-
-def _none(key: str) -> bool:
-    return False
 
 
 def _context(board, corp, base, phase, space_bridge, tunnel, terminal_open, reach_mode="route", *,

@@ -55,14 +55,16 @@ def _network_reach(board: Board, corp: str, base: str) -> Reach:
     return Reach(set(), set()) if start is None else walk(board, net, corp, start)[0]
 
 
-def reaches(board: Board, corp: str, base: str, *, depots: Callable[[str], bool] = lambda key: False,
+def reaches(board: Board, corp: str, base: str, *, depots: Callable[[str], bool] | None = None,
             entered: Collection[tuple[str, int]] = (), mode: str = "route") -> bool:
     """Does a route from the base reach a depot or area whose key `depots` accepts, or enter the hex at
     one of `entered`? The answer `reach` would give, without listing everything the base reaches (a
     check of one command, or whether a step has any option): read from `reach` when it is cached, else
     found by the same search kept to the roads that could lead to one of these places, and stopped at
-    the first one a route confirms."""
-    found = _CACHE.get((board.position_key(), corp, base, mode)) if mode == "route" else reach(board, corp, base, mode=mode)
+    the first one a route confirms. `depots` None: no depot or area is asked about."""
+    depots = depots or _nowhere
+    found = (_CACHE.get((board.position_key(), corp, base, mode)) if mode == "route"
+             else reach(board, corp, base, mode=mode))
     if found is not None:
         return _any_of(found, depots, entered)
     net = compile_network(board)
@@ -80,6 +82,10 @@ def reaches(board: Board, corp: str, base: str, *, depots: Callable[[str], bool]
                    depots, entered)
 
 
+def _nowhere(key: str) -> bool:
+    return False
+
+
 def _any_of(found: Reach, depots: Callable[[str], bool], entered: Collection[tuple[str, int]]) -> bool:
     return any(depots(d) for d in found.depots) or any(e in found.entered for e in entered)
 
@@ -92,8 +98,9 @@ def _exact_reach(board: Board, corp: str, base: str) -> Reach:
     relaxed, succ = walk(board, net, corp, start)
     out = Reach({net.node_keys[start]}, set())
     targets = Reach(relaxed.depots - out.depots, relaxed.entered)
-    return _confirm(board, net, corp, start, succ, targets, out, first=False) if targets.depots or targets.entered \
-        else out
+    if not (targets.depots or targets.entered):
+        return out
+    return _confirm(board, net, corp, start, succ, targets, out, first=False)
 
 
 def _confirm(board: Board, net, corp: str, start: int, succ: dict, targets: Reach, out: Reach, *,

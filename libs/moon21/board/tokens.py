@@ -14,8 +14,8 @@ def token_options(board: Board, corp: str, *, reach_mode: str = "route") -> list
     Port, never a hex where the corporation already has a token (its local base hex included).
     `reach_mode`: see `reach.reach`."""
     reached = reach(board, corp, "LB", mode=reach_mode).depots | reach(board, corp, "SP", mode=reach_mode).depots
-    return [{"hex": key.split("-")[0], "depot": int(key.split("-")[1])}
-            for key in sorted(reached) if _takes_token(board, corp, key)]
+    return [{"hex": hex_id, "depot": int(depot)}
+            for hex_id, depot in (key.split("-") for key in sorted(reached) if _takes_token(board, corp, key))]
 
 
 def has_token_option(board: Board, corp: str, *, reach_mode: str = "route") -> bool:
