@@ -109,7 +109,7 @@ def compile_network(board: Board) -> Network:
     for (hex_id, edge), area in sorted(AREA_ENTRIES.items()):
         if hex_id in board.tiles:   # an entry with no road on the board side leads nowhere
             a = net.node(area, AREA)
-            net.add_segment(a, net.node(f"{hex_id}.{edge}", EDGE), f"@{area}", f"{area}:{hex_id}.{edge}")
+            net.add_segment(a, net.node(edge_point_key(hex_id, edge), EDGE), f"@{area}", f"{area}:{hex_id}.{edge}")
     return _CACHE.put(key, net)
 
 

@@ -23,7 +23,8 @@ from __future__ import annotations
 from collections import deque
 from typing import Callable, Collection
 
-from moon21.board.graph import AREA, EDGE, Reach, base_node, compile_network, edge_sides, passable, walk
+from moon21.board.graph import (AREA, EDGE, Reach, base_node, compile_network, edge_point_key, edge_sides,
+                               passable, walk)
 from moon21.board.state import Board
 from starbase_rules.recent import Recent
 
@@ -108,28 +109,30 @@ def _confirm(board: Board, net, corp: str, start: int, succ: dict, targets: Reac
     """Adds to `out` the places of `targets` (places the generous walk from `start` reaches, `succ` its
     state graph, none of them in `out`) that real routes reach (module doc, 2. and 3.): all of them,
     or with `first` until one is confirmed. Returns `out`."""
-    if first:       # a few places wanted: only what arriving there confirms counts
-        gains = {state: _restricted(_gain(net, state), targets) for state in succ}
-    else:           # all of them: every gain is one
+    if first:
+        # a few places wanted: only the states arriving at one of them count, and the search keeps to
+        # the states that lead to one of those (found backwards from them, once)
+        gains = _goals(net, succ, targets)
+        useful = _leading_to(net, succ, gains)
+    else:           # all of them: every gain is one, and what is useful shrinks as places are found
         gains = {state: _gain(net, state) for state in succ}
+        useful = None
     missing = len(targets.depots) + len(targets.entered)
     node_kind, incident, seg_side, other_end = net.node_kind, net.incident, net.seg_side, net.other_end
     can_pass: dict[int, bool] = {}      # asked of the depots the search meets (passable reads tokens)
-    predecessors: dict[tuple[int, int], list[tuple[int, int]]] = {}
-    for state, nexts in succ.items():
-        for nxt in nexts:
-            predecessors.setdefault(nxt, []).append(state)
+    predecessors: dict[tuple[int, int], list[tuple[int, int]]] | None = None
 
     kept: dict[tuple[int, int], int] = {}   # per state, the road of the first trail that reached it
     stack = [(s, other_end(s, start), 1 << s, 1 << start) for s in incident[start]]
-    # a search for a few places keeps to the roads that lead to them from the start
-    useful, steps, dirty = (_useful_states(gains, predecessors, out) if first else None), 0, False
+    steps, dirty = 0, False
     found_depots, found_entered = out.depots, out.entered
     while stack:
         s, v, used, visited = stack.pop()
         state = (s, v)
         steps += 1
         if dirty and steps % _PRUNE_EVERY == 0:
+            if predecessors is None:
+                predecessors = _predecessors(succ)
             useful, dirty = _useful_states(gains, predecessors, out), False
         if useful is not None and state not in useful:
             continue
@@ -141,7 +144,7 @@ def _confirm(board: Board, net, corp: str, start: int, succ: dict, targets: Reac
                 continue
         else:
             kept[state] = used
-        depots, entered = gains[state]
+        depots, entered = gains.get(state, _NOTHING)
         if not (depots <= found_depots and entered <= found_entered):
             new = (depots - found_depots) | (entered - found_entered)
             found_depots |= depots
@@ -174,6 +177,53 @@ def _confirm(board: Board, net, corp: str, start: int, succ: dict, targets: Reac
             else:
                 stack.append((t, w, used | 1 << t, visited))
     return out
+
+
+_NOTHING: tuple[frozenset, frozenset] = (frozenset(), frozenset())
+
+
+def _goals(net, succ: dict, targets: Reach) -> dict[tuple[int, int], tuple[frozenset, frozenset]]:
+    """The states whose arrival confirms one of `targets`, with what it confirms of them. Only states
+    heading to a target's node can: the depot's (or area's) own, or the edge point of an edge entered."""
+    nodes = {net.node_index[d] for d in targets.depots}
+    for hex_id, edge in targets.entered:
+        node = net.node_index.get(edge_point_key(hex_id, edge))
+        if node is not None:
+            nodes.add(node)
+    goals = {}
+    for state in succ:
+        if state[1] in nodes:
+            gain = _restricted(_gain(net, state), targets)
+            if gain[0] or gain[1]:
+                goals[state] = gain
+    return goals
+
+
+def _leading_to(net, succ: dict, goals: Collection[tuple[int, int]]) -> set[tuple[int, int]]:
+    """The states of the relaxed walk (`succ`) from which it reaches one of `goals`: a walk backwards
+    from them. A state (s, v) precedes (t, w) when t leaves v, the far end of t from w, and the walk
+    went on from (s, v) along t."""
+    incident, other_end = net.incident, net.other_end
+    useful = set(goals)
+    queue = deque(useful)
+    while queue:
+        state = queue.popleft()
+        t, w = state
+        v = other_end(t, w)
+        for s in incident[v]:
+            prev = (s, v)
+            if prev not in useful and state in succ.get(prev, ()):
+                useful.add(prev)
+                queue.append(prev)
+    return useful
+
+
+def _predecessors(succ: dict) -> dict[tuple[int, int], list[tuple[int, int]]]:
+    predecessors: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for state, nexts in succ.items():
+        for nxt in nexts:
+            predecessors.setdefault(nxt, []).append(state)
+    return predecessors
 
 
 def _restricted(gain: tuple[frozenset, frozenset], targets: Reach) -> tuple[frozenset, frozenset]:

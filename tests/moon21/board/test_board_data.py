@@ -106,3 +106,10 @@ def test_every_tile_fits_somewhere_legally():
         if tile_kind_for_hex(hex_id) == tile.kind:
             fits[tile_id] = any(not road_edges(tile_id, r) & CLOSED[hex_id] for r in range(6))
     assert all(fits.values())
+
+
+def test_every_area_entry_is_on_the_board_edge():
+    # an entry's road end is an edge point with no hex beyond it, so the network, the walk and the
+    # reach search name it alike (`graph.edge_point_key`)
+    from moon21.board.geometry import AREA_ENTRIES
+    assert AREA_ENTRIES and all(neighbour(hex_id, edge) is None for hex_id, edge in AREA_ENTRIES)
