@@ -97,23 +97,25 @@ def stop_graph(board: Board, corp: str, *, phase: str, sp_value: int) -> StopGra
 
 def _legs_from(net: Network, start: int, index: dict[str, int]) -> list[tuple[int, int]]:
     found: dict[int, list[int]] = {}
+    incident, seg_side, node_kind, node_keys, other_end = (net.incident, net.seg_side, net.node_kind,
+                                                           net.node_keys, net.other_end)
 
     def walk(v: int, side: str, mask: int) -> None:
-        for t in net.incident[v]:
-            if net.seg_side[t] == side or mask >> t & 1:
+        for t in incident[v]:
+            if seg_side[t] == side or mask >> t & 1:
                 continue
-            w = net.other_end(t, v)
-            if net.node_kind[w] == EDGE:
-                walk(w, net.seg_side[t], mask | 1 << t)
+            w = other_end(t, v)
+            if node_kind[w] == EDGE:
+                walk(w, seg_side[t], mask | 1 << t)
             elif w != start:
-                found.setdefault(index[net.node_keys[w]], []).append(mask | 1 << t)
+                found.setdefault(index[node_keys[w]], []).append(mask | 1 << t)
 
-    for s in net.incident[start]:
-        w = net.other_end(s, start)
-        if net.node_kind[w] == EDGE:
-            walk(w, net.seg_side[s], 1 << s)
+    for s in incident[start]:
+        w = other_end(s, start)
+        if node_kind[w] == EDGE:
+            walk(w, seg_side[s], 1 << s)
         elif w != start:
-            found.setdefault(index[net.node_keys[w]], []).append(1 << s)
+            found.setdefault(index[node_keys[w]], []).append(1 << s)
     legs = []
     for other, masks in sorted(found.items()):
         kept: list[int] = []
