@@ -155,6 +155,7 @@ def walk(board: Board, net: Network, corp: str, start: int) -> tuple[Reach, dict
     out = Reach({node_keys[start]}, set())
     entered = out.entered
     succ: dict[State, list[State]] = {}
+    can_pass: dict[int, bool] = {}      # per depot met (passable reads the tokens; several states meet one)
     queue: deque[State] = deque((s, other_end(s, start)) for s in incident[start])
     while queue:
         state = queue.popleft()
@@ -170,7 +171,10 @@ def walk(board: Board, net: Network, corp: str, start: int) -> tuple[Reach, dict
             nexts = [(t, other_end(t, v)) for t in incident[v] if seg_side[t] != side]
         else:
             out.depots.add(node_keys[v])
-            if v != start and passable(board, net, v, corp):
+            passes = can_pass.get(v)
+            if passes is None:
+                passes = can_pass[v] = v != start and passable(board, net, v, corp)
+            if passes:
                 nexts = [(t, other_end(t, v)) for t in incident[v] if t != s]
         succ[state] = nexts
         queue.extend(n for n in nexts if n not in succ)

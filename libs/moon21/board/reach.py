@@ -108,19 +108,19 @@ def _confirm(board: Board, net, corp: str, start: int, succ: dict, targets: Reac
              first: bool) -> Reach:
     """Adds to `out` the places of `targets` (places the generous walk from `start` reaches, `succ` its
     state graph, none of them in `out`) that real routes reach (module doc, 2. and 3.): all of them,
-    or with `first` until one is confirmed. Returns `out`."""
-    if first:
-        # a few places wanted: only the states arriving at one of them count, and the search keeps to
-        # the states that lead to one of those (found backwards from them, once)
-        gains = _goals(net, succ, targets)
-        useful = _leading_to(net, succ, gains)
-    else:           # all of them: every gain is one, and what is useful shrinks as places are found
-        gains = {state: _gain(net, state) for state in succ}
-        useful = None
+    or with `first` until one is confirmed. Returns `out`.
+
+    The search keeps to the states from which the walk still reaches a place not yet confirmed: with
+    `first` worked out once (a few places wanted), else from the first place found on, again every
+    `_PRUNE_EVERY` steps while places are being found."""
+    if first:       # only the states arriving at one of the places count
+        goals = _goals(net, succ, targets)
+        useful: set | None = _leading_to(net, succ, goals)
+    else:
+        goals, useful = None, None
     missing = len(targets.depots) + len(targets.entered)
     node_kind, incident, seg_side, other_end = net.node_kind, net.incident, net.seg_side, net.other_end
     can_pass: dict[int, bool] = {}      # asked of the depots the search meets (passable reads tokens)
-    predecessors: dict[tuple[int, int], list[tuple[int, int]]] | None = None
 
     kept: dict[tuple[int, int], int] = {}   # per state, the road of the first trail that reached it
     stack = [(s, other_end(s, start), 1 << s, 1 << start) for s in incident[start]]
@@ -131,9 +131,8 @@ def _confirm(board: Board, net, corp: str, start: int, succ: dict, targets: Reac
         state = (s, v)
         steps += 1
         if dirty and steps % _PRUNE_EVERY == 0:
-            if predecessors is None:
-                predecessors = _predecessors(succ)
-            useful, dirty = _useful_states(gains, predecessors, out), False
+            left = Reach(targets.depots - found_depots, targets.entered - found_entered)
+            useful, dirty = _leading_to(net, succ, _goals(net, succ, left)), False
         if useful is not None and state not in useful:
             continue
         # dominance (module doc, 3.): one road set kept per state; more cost more than
@@ -143,16 +142,17 @@ def _confirm(board: Board, net, corp: str, start: int, succ: dict, targets: Reac
             if first_road & used == first_road:
                 continue
         else:
+            # a state's first trail confirms what arriving there confirms: a later trail adds nothing
             kept[state] = used
-        depots, entered = gains.get(state, _NOTHING)
-        if not (depots <= found_depots and entered <= found_entered):
-            new = (depots - found_depots) | (entered - found_entered)
-            found_depots |= depots
-            found_entered |= entered
-            missing -= len(new)
-            if missing <= 0 or first:
-                return out
-            dirty = True
+            depots, entered = goals.get(state, _NOTHING) if goals is not None else _gain(net, state)
+            if not (depots <= found_depots and entered <= found_entered):
+                new = (depots - found_depots) | (entered - found_entered)
+                found_depots |= depots
+                found_entered |= entered
+                missing -= len(new)
+                if missing <= 0 or first:
+                    return out
+                dirty = True
         kind = node_kind[v]
         if kind == EDGE:
             side = seg_side[s]
@@ -218,14 +218,6 @@ def _leading_to(net, succ: dict, goals: Collection[tuple[int, int]]) -> set[tupl
     return useful
 
 
-def _predecessors(succ: dict) -> dict[tuple[int, int], list[tuple[int, int]]]:
-    predecessors: dict[tuple[int, int], list[tuple[int, int]]] = {}
-    for state, nexts in succ.items():
-        for nxt in nexts:
-            predecessors.setdefault(nxt, []).append(state)
-    return predecessors
-
-
 def _restricted(gain: tuple[frozenset, frozenset], targets: Reach) -> tuple[frozenset, frozenset]:
     depots, entered = gain
     return (depots & targets.depots if depots else depots), (entered & targets.entered if entered else entered)
@@ -246,17 +238,3 @@ def _gain_of(net, state: tuple[int, int]) -> tuple[frozenset, frozenset]:
         return frozenset({net.node_keys[v]}), frozenset()
     side = net.seg_side[s]
     return frozenset(), frozenset((hx, e) for hx, e in edge_sides(net.node_keys[v]) if hx != side)
-
-
-def _useful_states(gains, predecessors, found: Reach) -> set[tuple[int, int]]:
-    """States from which the relaxed walk still reaches something not yet confirmed."""
-    goals = [st for st, (d, e) in gains.items() if (d - found.depots) or (e - found.entered)]
-    useful = set(goals)
-    queue = deque(goals)
-    while queue:
-        st = queue.popleft()
-        for prev in predecessors.get(st, ()):
-            if prev not in useful:
-                useful.add(prev)
-                queue.append(prev)
-    return useful
