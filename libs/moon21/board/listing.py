@@ -98,11 +98,12 @@ def walk(sg: StopGraph, max_stops: int, relevant: int, used: int, floor: list[in
     limit = max_stops + (1 if sg.terminal and sg.east else 0)
     limit = min(limit, deepest or limit)
     value, east, west, terminal = sg.value, sg.east, sg.west, sg.terminal
-    legs = _numbered_legs(sg, used)
+    reachable = _reachable_from(sg, relevant)
+    legs = _numbered_legs(sg, used, reachable)
     path: list[int] = []
     parked: list[Trail] = []
     if starts is None:
-        starts = [((s,), 1 << s, 0, value[s]) for s in _reachable_from(sg, relevant)]
+        starts = [((s,), 1 << s, 0, value[s]) for s in reachable]
     # Pruning (`ahead.py`): a trail of n stops goes on only if its value plus the most the rest of
     # a run can add reaches `least[n]`, the lowest floor of any longer run. The floor only rises,
     # so a run cut off this way would never have been recorded. Not while parking: the parked
@@ -184,16 +185,18 @@ def walk(sg: StopGraph, max_stops: int, relevant: int, used: int, floor: list[in
     return parked
 
 
-def _numbered_legs(sg: StopGraph, used: int) -> list[list[Leg]]:
+def _numbered_legs(sg: StopGraph, used: int, reachable: list[int] | None = None) -> list[list[Leg]]:
     """Per stop, the legs out of it avoiding road `used`, numbered across the whole graph, with
-    whether a route may pass their far stop."""
-    legs: list[list[Leg]] = []
+    whether a route may pass their far stop. Only the `reachable` stops' (`_reachable_from`; None: every
+    stop's): a trail that leaves them never meets a relevant stop, so none of its runs is recorded, and
+    the stop graph works out a stop's legs only when asked."""
+    legs: list[list[Leg]] = [[] for _ in sg.stops]
     k = 0
-    for out in sg.legs:
-        legs.append([])
-        for w, m in out:
+    for v in range(len(sg.stops)) if reachable is None else reachable:
+        out = legs[v]
+        for w, m in sg.legs[v]:
             if not m & used:
-                legs[-1].append((w, 1 << w, m, sg.value[w], k, sg.through[w]))
+                out.append((w, 1 << w, m, sg.value[w], k, sg.through[w]))
                 k += 1
     return legs
 

@@ -8,6 +8,7 @@ can never make a route legal that the smaller one does not.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from moon21.board.geometry import EAST_AREAS, EAST_WEST_BONUS, TERMINAL_HEX, WEST_AREAS
@@ -25,7 +26,7 @@ class StopGraph:
     index: dict[str, int]
     value: list[int]
     through: list[bool]               # may a route pass through (not only end at) this stop
-    legs: list[list[tuple[int, int]]]  # stop -> [(other stop, segment mask)]
+    legs: Sequence[list[tuple[int, int]]]  # stop -> [(other stop, segment mask)] (`Legs`)
     east: int                         # bit mask of eastern areas
     west: int
     terminal: int                     # bit of the Terminal stop (0 when not on the map)
@@ -88,11 +89,29 @@ def stop_graph(board: Board, corp: str, *, phase: str, sp_value: int) -> StopGra
                 token_bits |= 1 << index[f"{hex_id}-{j}"]
     graph = StopGraph(
         net=net, stops=stops, index=index, value=value, through=through,
-        legs=[_legs_from(net, n, index) for n in nodes],
+        legs=Legs(net, nodes, index),
         east=bit(EAST_AREAS), west=bit(WEST_AREAS),
         terminal=bit([f"{TERMINAL_HEX}-0"]), base_bits=base_bits, token_bits=token_bits,
     )
     return _CACHE.put(key, graph)
+
+
+class Legs(Sequence[list[tuple[int, int]]]):
+    """Each stop's legs, worked out when first asked for: a corporation's runs and their checks only
+    ever ask for the stops its bases and tokens can reach, often a small part of the map."""
+
+    def __init__(self, net: Network, nodes: list[int], index: dict[str, int]):
+        self._net, self._nodes, self._index = net, nodes, index
+        self._known: list[list[tuple[int, int]] | None] = [None] * len(nodes)
+
+    def __len__(self) -> int:
+        return len(self._nodes)
+
+    def __getitem__(self, stop):     # type: ignore[override]  # by one stop only, never a slice
+        legs = self._known[stop]
+        if legs is None:
+            legs = self._known[stop] = _legs_from(self._net, self._nodes[stop], self._index)
+        return legs
 
 
 def _legs_from(net: Network, start: int, index: dict[str, int]) -> list[tuple[int, int]]:
