@@ -23,8 +23,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Callable, Collection
 
-from moon21.board.graph import (AREA, EDGE, Reach, base_node, compile_network, edge_point_key, edge_sides,
-                               passable, walk)
+from moon21.board.graph import EDGE, Reach, base_node, compile_network, edge_point_key, edge_sides, walk
 from moon21.board.state import Board
 from starbase_rules.recent import Recent
 
@@ -79,7 +78,7 @@ def reaches(board: Board, corp: str, base: str, *, depots: Callable[[str], bool]
                     relaxed.entered.intersection(entered))
     if not (targets.depots or targets.entered):
         return False                # no route reaches them when not even the generous walk does
-    return _any_of(_confirm(board, net, corp, start, succ, targets, Reach(set(), set()), first=True),
+    return _any_of(_confirm(net, start, succ, targets, Reach(set(), set()), first=True),
                    depots, entered)
 
 
@@ -101,11 +100,10 @@ def _exact_reach(board: Board, corp: str, base: str) -> Reach:
     targets = Reach(relaxed.depots - out.depots, relaxed.entered)
     if not (targets.depots or targets.entered):
         return out
-    return _confirm(board, net, corp, start, succ, targets, out, first=False)
+    return _confirm(net, start, succ, targets, out, first=False)
 
 
-def _confirm(board: Board, net, corp: str, start: int, succ: dict, targets: Reach, out: Reach, *,
-             first: bool) -> Reach:
+def _confirm(net, start: int, succ: dict, targets: Reach, out: Reach, *, first: bool) -> Reach:
     """Adds to `out` the places of `targets` (places the generous walk from `start` reaches, `succ` its
     state graph, none of them in `out`) that real routes reach (module doc, 2. and 3.): all of them,
     or with `first` until one is confirmed. Returns `out`.
@@ -119,8 +117,7 @@ def _confirm(board: Board, net, corp: str, start: int, succ: dict, targets: Reac
     else:
         goals, useful = None, None
     missing = len(targets.depots) + len(targets.entered)
-    node_kind, incident, seg_side, other_end = net.node_kind, net.incident, net.seg_side, net.other_end
-    can_pass: dict[int, bool] = {}      # asked of the depots the search meets (passable reads tokens)
+    node_kind, incident, other_end = net.node_kind, net.incident, net.other_end
 
     kept: dict[tuple[int, int], int] = {}   # per state, the road of the first trail that reached it
     stack = [(s, other_end(s, start), 1 << s, 1 << start) for s in incident[start]]
@@ -153,26 +150,16 @@ def _confirm(board: Board, net, corp: str, start: int, succ: dict, targets: Reac
                 if missing <= 0 or first:
                     return out
                 dirty = True
-        kind = node_kind[v]
-        if kind == EDGE:
-            side = seg_side[s]
-            nexts = [t for t in incident[v] if seg_side[t] != side]
-        elif kind == AREA:
-            continue
-        else:
-            passes = can_pass.get(v)
-            if passes is None:
-                passes = can_pass[v] = v != start and passable(board, net, v, corp)
-            if not passes:
-                continue
-            nexts = [t for t in incident[v] if t != s]
-        for t in nexts:
+        # the walk's own next states: the same turns a route may take (onto the other hex at an edge
+        # point; on from a depot it may pass, by another road; never on from an area or the start)
+        for t, w in succ[state]:
             if used >> t & 1:
                 continue
-            w = other_end(t, v)
             if node_kind[w] != EDGE:
                 if visited >> w & 1:
-                    continue   # a route passes each depot once (11.1)
+                    # a route passes each depot once (11.1); for where routes reach it only prunes: the
+                    # trail's first time there could leave by any road this one can, with less used
+                    continue
                 stack.append((t, w, used | 1 << t, visited | 1 << w))
             else:
                 stack.append((t, w, used | 1 << t, visited))
