@@ -36,6 +36,7 @@ CLOSE_POLICY = 4401       # a bad ticket, or a token in the URL
 CLOSE_NOT_FOUND = 4404    # no Trucker game of that id
 CLOSE_TOO_SLOW = 4408     # the connection could not keep up with the table
 MAX_POSITION = 2**53 - 1  # the largest seq a JSON client reads exactly (the lobby's cap too)
+CREATION_LOOKS = (0.05, 0.1, 0.2, 0.4, 0.8, 1.5)   # pauses before reading an empty game stream again: 3 s
 _json = json.JSONEncoder(separators=(",", ":")).encode     # one encoder: json.dumps builds one per call
 
 
@@ -175,6 +176,14 @@ class Connection:
 
     async def _welcome_state(self) -> Folded | None:
         envelopes = await self.runtime.store.read(game_stream(self.game))
+        # The lobby records a table's GameStarted before the adjudicator stores its game (lobby's
+        # `TableService.start`), and a page following the table connects as soon as it reads "playing":
+        # a stream with nothing in it yet is looked at again for a few seconds before it is no game.
+        for pause in CREATION_LOOKS:
+            if envelopes:
+                break
+            await asyncio.sleep(pause)
+            envelopes = await self.runtime.store.read(game_stream(self.game))
         self.read = list(envelopes)         # what the welcome is folded from: a resume is sent from it too
         folded = Folded(envelopes)
         # A private game does not exist for anyone the lobby did not let in (auth.py).

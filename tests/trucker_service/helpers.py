@@ -11,10 +11,10 @@ from trucker.state_doc import Folded, canonical, warehouse_doc
 
 
 async def new_game(store, players: list[str], options: dict | None = None, seed: bytes | None = None,
-                   vault=None) -> str:
+                   vault=None, game: str | None = None) -> str:
     """Append GameCreated and the engine's setup events, as the adjudicator does when a table starts
-    (with the seed from `vault` when one is given, as the adjudicator does)."""
-    game = f"g{uuid.uuid4().hex[:12]}"
+    (with the seed from `vault` when one is given, as the adjudicator does); a new game id unless `game`."""
+    game = game or f"g{uuid.uuid4().hex[:12]}"
     if vault is not None:
         seed = await vault.get_or_create(game)
     seed = seed or uuid.uuid4().bytes

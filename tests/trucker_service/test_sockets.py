@@ -313,6 +313,21 @@ async def test_a_pile_s_cards_are_shown_only_to_the_player_holding_it(live, jets
     await ann.close(), await bob.close(), await watcher.close()
 
 
+async def test_a_socket_opened_before_its_game_is_stored_is_welcomed_once_it_is(live, jetstream_store, vault):
+    """The lobby records GameStarted on the table before the game is stored, and a page following the
+    table connects as soon as it reads "playing": the socket waits for the game instead of refusing a
+    game that exists a moment later (the page would stay "not connected")."""
+    game = "startingnow1"
+    connecting = asyncio.create_task(Client.connect(live, game, "ann"))
+    await asyncio.sleep(0.4)
+    assert not connecting.done()
+    await new_game(jetstream_store, ["ann", "bob"], vault=vault, game=game)
+    ann = await asyncio.wait_for(connecting, 10)
+    assert ann.welcome["kind"] == "welcome" and ann.welcome["you"] == "ann"
+    assert ann.welcome["view"]["face_down_count"] == 140
+    await ann.close()
+
+
 async def test_a_game_that_is_not_trucker_is_refused(live, jetstream_store):
     from starbase_core.gamestream import game_created
 
