@@ -13,9 +13,9 @@ pydantic, so `ADJUDICATOR_PORT=abc` stops the service at startup with a clear me
 from __future__ import annotations
 
 import os
-from typing import Mapping, TypeVar
+from typing import Literal, Mapping, TypeVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -42,6 +42,10 @@ class CoreSettings(BaseModel):
     tls_cert_file: str = ""            # this service's certificate and key (client and server)
     tls_key_file: str = ""
     adjudicator_tls: bool = False      # the adjudicator's gRPC over (mutual) TLS, with the files above
+    # How callers send the adjudicator commands: gRPC's SubmitStream, or NATS requests on the subjects under
+    # ADJUDICATOR_SUBJECT (services/adjudicator/nats_door.py; every adjudicator serves both).
+    adjudicator_link: Literal["grpc", "nats"] = "grpc"
+    adjudicator_subject: str = Field("adjudicator", pattern=r"^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$", max_length=64)
     # Prometheus metrics on a port of their own, never the public one (each service sets its default).
     metrics_host: str = "127.0.0.1"
     metrics_port: int = 9100

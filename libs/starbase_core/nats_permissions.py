@@ -42,6 +42,11 @@ the adjudicator (its caller secret): it appends nothing. The notifier reads game
 through its durable consumer, keeps its claims, players' preferences and dead letters in buckets and a
 stream of its own, and answers the lobby's test-webhook requests (`allow_responses`); the lobby reads and
 writes preferences, lists and erases dead letters (it owns the player's page), nothing else of it.
+
+Submit over NATS (`ADJUDICATOR_SUBJECT`, services/adjudicator/nats_door.py): the adjudicator's callers
+(lobby, clock, bots) publish commands on `<subject>.submit.>` (and roll calls on `<subject>.roll`) and
+hear the replicas' hellos on `<subject>.hello`; only the adjudicator listens to them, says hello, and answers each request
+once, in its caller's own inbox (`allow_responses`). Its caller check (the callers file) applies as on gRPC.
 """
 from __future__ import annotations
 
@@ -75,6 +80,7 @@ class Names:
     notifier_dead_stream: str = "NOTIFIER_DEAD"    # NOTIFIER_DEAD_STREAM
     notifier_dead_prefix: str = "notifier-dead"    # NOTIFIER_DEAD_PREFIX
     notifier_test: str = "notifier.test"     # NOTIFIER_TEST_SUBJECT (the lobby asks, the notifier answers)
+    adjudicator: str = "adjudicator"         # ADJUDICATOR_SUBJECT (Submit over NATS; its replicas' hellos)
 
     @property
     def snapshots(self) -> str:
@@ -158,6 +164,9 @@ def families(n: Names) -> dict[str, list[str]]:
         "notifier.dead": [f"{API}.STREAM.CREATE.{dead}", f"{API}.STREAM.UPDATE.{dead}", f"{API}.STREAM.INFO.{dead}",
                           f"{n.notifier_dead_prefix}.>", f"{API}.STREAM.MSG.GET.{dead}", f"{API}.STREAM.PURGE.{dead}"],
         "notifier.test": [n.notifier_test],
+        # ---- Submit over NATS (services/adjudicator/nats_door.py): callers ask, the adjudicator answers ----
+        "adjudicator.submit": [f"{n.adjudicator}.submit.>", f"{n.adjudicator}.roll"],
+        "adjudicator.hello": [f"{n.adjudicator}.hello"],
         # ---- the console (`starbase admin`): accounts (no bucket created: the lobby makes it), the modlog ----
         "console.accounts": [f"{API}.STREAM.INFO.KV_{n.accounts}", f"$KV.{n.accounts}.>", *_kv_get(n.accounts)],
         "console.modlog": [f"{API}.STREAM.INFO.{personal}", f"{API}.STREAM.MSG.GET.{personal}",
@@ -168,15 +177,15 @@ def families(n: Names) -> dict[str, list[str]]:
 # What each role may publish (requests to JetStream's API are publishes too).
 PUBLISH: dict[str, tuple[str, ...]] = {
     "adjudicator": ("store.read", "store.follow", "store.create", "store.configure", "append.game",
-                    "seeds.read", "seeds.create", "seeds.write", "snapshots"),
+                    "seeds.read", "seeds.create", "seeds.write", "snapshots", "adjudicator.hello"),
     "trucker": ("store.read", "store.follow", "store.create", "append.game", "seeds.read", "seeds.create",
                 "trucker.fanout"),
     "lobby": ("store.read", "store.follow", "store.create", "append.table", "accounts", "accounts.watch",
               "sessions", "personal.stream", "personal.erase", "personal.live", "notifier.prefs", "notifier.dead",
-              "notifier.test"),
+              "notifier.test", "adjudicator.submit"),
     "scoring": ("store.read", "store.follow", "store.create", "scoring.consume", "scoring.durable"),
-    "clock": ("store.read", "store.follow", "store.create"),
-    "bots": ("store.read", "store.follow", "store.create", "bots.consume", "bots.durable"),
+    "clock": ("store.read", "store.follow", "store.create", "adjudicator.submit"),
+    "bots": ("store.read", "store.follow", "store.create", "bots.consume", "bots.durable", "adjudicator.submit"),
     "notifier": ("store.read", "store.follow", "store.create", "notifier.consume", "notifier.durable",
                  "notifier.prefs", "notifier.claims", "notifier.dead"),
     # Read-only: the audit and export read streams and (once a game is over) check its seed.
@@ -189,13 +198,16 @@ PUBLISH: dict[str, tuple[str, ...]] = {
 DENIED_UNLESS_GIVEN = ("scoring.durable", "bots.durable", "notifier.durable")
 # What each role may subscribe to besides its own inbox (`_INBOX_<role>.>`).
 SUBSCRIBE: dict[str, tuple[str, ...]] = {
+    "adjudicator": ("adjudicator.submit",),
     "trucker": ("trucker.fanout",),
-    "lobby": ("personal.live",),
+    "lobby": ("personal.live", "adjudicator.hello"),
+    "clock": ("adjudicator.hello",),
+    "bots": ("adjudicator.hello",),
     "notifier": ("notifier.test",),
 }
 # Roles that answer requests: they may publish once to each request's reply subject (another service's
 # inbox), and only while the request is open (nats-server `allow_responses`).
-RESPONDS = ("notifier",)
+RESPONDS = ("notifier", "adjudicator")
 
 
 def permissions(role: str, names: Names = Names()) -> dict:

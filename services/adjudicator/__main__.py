@@ -3,10 +3,11 @@
 Environment: NATS_URL, ADJUDICATOR_PORT (50051), ADJUDICATOR_HEALTH_PORT (8081), ADJUDICATOR_HOST,
 METRICS_HOST, METRICS_PORT (9101), EVENT_STREAM, EVENT_SUBJECT_PREFIX, STORE_REPLICAS, SEED_BUCKET,
 CACHE_GAMES, SNAPSHOT_EVERY (256 events; 0: no snapshots; they go to the KV bucket <EVENT_STREAM>_snapshots),
-LOG_LEVEL, LOG_JSON; credentials (docs/security.md): NATS_NKEY_FILE, ADJUDICATOR_CALLERS_FILE
+ADJUDICATOR_SUBJECT (Submit over NATS: `nats_door.py`), LOG_LEVEL, LOG_JSON; credentials (docs/security.md): NATS_NKEY_FILE, ADJUDICATOR_CALLERS_FILE
 (who may call), ADJUDICATOR_TLS with TLS_CA_FILE, TLS_CERT_FILE, TLS_KEY_FILE. It refuses to start
 without them unless INSECURE_DEV_MODE=true.
-SIGTERM or SIGINT: stop taking calls, finish the ones in flight (grace period), then close the store.
+SIGTERM or SIGINT: stop taking calls (the NATS door says goodbye first, so callers place its games
+elsewhere), finish the ones in flight (grace period), then close the store.
 ADJUDICATOR_EVENT_LOOP: `uvloop` (the default, when installed) or `asyncio` (see `run`).
 """
 from __future__ import annotations
@@ -16,6 +17,7 @@ import os
 import signal
 from typing import Coroutine
 
+from adjudicator.nats_door import SubmitDoor
 from adjudicator.server import start_grpc_server
 from adjudicator.service import Adjudicator
 from starbase_core.callers import load_callers
@@ -68,13 +70,15 @@ async def serve(settings: AdjudicatorSettings, stop: asyncio.Event, wrap_store=N
         raise ValueError("ADJUDICATOR_TLS needs TLS_CA_FILE, TLS_CERT_FILE and TLS_KEY_FILE")
     server, port = await start_grpc_server(adjudicator, settings.adjudicator_port, settings.adjudicator_host,
                                            callers=callers, tls=tls)
+    door = await SubmitDoor(adjudicator, store._nc, settings.adjudicator_subject, callers=callers).start()
     log.info("adjudicator_started", grpc_port=port, health_port=health.port, callers_checked=callers is not None,
-             tls=tls is not None, event_loop=type(asyncio.get_running_loop()).__module__)
+             tls=tls is not None, event_loop=type(asyncio.get_running_loop()).__module__,
+             nats_subject=settings.adjudicator_subject, replica=door.replica)
     try:
         await stop.wait()
     finally:
         log.info("adjudicator_stopping", grace=settings.shutdown_grace)
-        await server.stop(settings.shutdown_grace)
+        await asyncio.gather(door.stop(settings.shutdown_grace), server.stop(settings.shutdown_grace))
         await adjudicator.close()
         await health.stop()
         await store.close()

@@ -17,9 +17,12 @@ once it answers again. Correctness never rests on it (the store orders each game
 `submit` sends its command on its shard's long-lived SubmitStream (`streams.py`: cheaper per command
 for both ends than a call each), with unary Submit's answers, refusals, retries and timeouts; against an
 adjudicator without SubmitStream (UNIMPLEMENTED: a rolling upgrade) it uses Submit for a while, then tries
-the stream again. With tracing on, each command's span travels in its request's `traceparent`.
-A service builds its client with `AdjudicatorClient.from_settings(settings)`: its caller secret
-(`ADJUDICATOR_TOKEN_FILE`) goes with every call, over mutual TLS when `ADJUDICATOR_TLS` is on.
+the stream again. Given `nats` (ADJUDICATOR_LINK=nats: a NatsSubmit on the service's own NATS
+connection), `submit` sends each command as a NATS request instead (`nats_link.py`: cheaper still, the
+shard placed on a replica by the replicas' hellos); every other call stays on gRPC. With tracing on,
+each command's span travels in its request's `traceparent`.
+A service builds its client with `AdjudicatorClient.from_settings(settings, nats=connection)`: its
+caller secret (`ADJUDICATOR_TOKEN_FILE`) goes with every call, over mutual TLS when `ADJUDICATOR_TLS` is on.
 """
 from __future__ import annotations
 
@@ -33,6 +36,7 @@ import grpc
 import structlog
 from opentelemetry import trace
 
+from adjudicator.nats_link import NatsSubmit
 from adjudicator.streams import MAX_AGE as STREAM_SECONDS, SubmitStreams, status_was_lost
 from adjudicator.wire import SUBMIT_SPAN, SUBMIT_SPAN_ATTRIBUTES, pb, rpc
 from starbase_core import tracing
@@ -42,7 +46,7 @@ from starbase_core.tls import TlsFiles
 from starbase_rules.contract import RuleViolation
 
 RETRYABLE = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED}
-UNARY_FOR = 60.0        # seconds on unary Submit after an adjudicator said it has no SubmitStream
+UNARY_FOR = 60.0        # seconds on unary Submit after an adjudicator said it has no SubmitStream (or NATS door)
 SHARDS = 32             # shards of games (a stream each): about even over 2 to 4 replicas on the ring
 SHARD_HEADER = "starbase-shard"
 # Ring hash on a request header without xDS (gRFC A76) is still behind this switch in gRPC's core, which
@@ -62,11 +66,12 @@ class AdjudicatorClient:
     an adjudicator without a callers file). `tls`: mutual TLS with the adjudicator (CA, our certificate).
     `streams`: how many shards the games are hashed into, each with its SubmitStream (0: a unary Submit
     per command, over SHARDS shards); `stream_seconds`: how long a stream takes commands before a new
-    one replaces it (`streams.py`)."""
+    one replaces it (`streams.py`). `nats`: (connection, subject) to send Submit as NATS requests on
+    (`nats_link.py`) instead."""
 
     def __init__(self, target: str, *, timeout: float = 10.0, retries: int = 8, retry_delay: float = 0.1,
                  token: str | None = None, tls: TlsFiles | None = None, streams: int = SHARDS,
-                 stream_seconds: float = STREAM_SECONDS):
+                 stream_seconds: float = STREAM_SECONDS, nats: tuple | None = None):
         if "," in target:
             target = "ipv4:" + target if not target.startswith(("ipv4:", "dns:")) else target
         self.target = target
@@ -84,17 +89,23 @@ class AdjudicatorClient:
             self._channel = grpc.aio.insecure_channel(target, options=options, interceptors=interceptors)
         self._stub = rpc.AdjudicatorStub(self._channel)
         self._streams = SubmitStreams(self._stub, self._metadata, max_age=stream_seconds) if streams > 0 else None
+        self._nats = NatsSubmit(nats[0], nats[1], self._shards, token) if nats is not None else None
         self._unary_until = 0.0         # loop time until which `submit` uses unary Submit (UNIMPLEMENTED)
 
     @classmethod
-    def from_settings(cls, settings, **options) -> "AdjudicatorClient":
+    def from_settings(cls, settings, *, nats=None, **options) -> "AdjudicatorClient":
         """The client a service configures with ADJUDICATOR_TARGET, ADJUDICATOR_TOKEN_FILE, ADJUDICATOR_TLS
-        and the TLS_* files."""
+        and the TLS_* files; with ADJUDICATOR_LINK=nats, Submit goes over `nats` (the service's own NATS
+        connection) on ADJUDICATOR_SUBJECT."""
         tls = None
         if settings.adjudicator_tls:
             if not (settings.tls_ca_file and settings.tls_cert_file and settings.tls_key_file):
                 raise ValueError("ADJUDICATOR_TLS needs TLS_CA_FILE, TLS_CERT_FILE and TLS_KEY_FILE")
             tls = TlsFiles(settings.tls_ca_file, settings.tls_cert_file, settings.tls_key_file)
+        if settings.adjudicator_link == "nats":
+            if nats is None:
+                raise ValueError("ADJUDICATOR_LINK=nats needs the service's NATS connection")
+            options["nats"] = (nats, settings.adjudicator_subject)
         return cls(settings.adjudicator_target, token=secret_from_file(settings.adjudicator_token_file),
                    tls=tls, **options)
 
@@ -104,6 +115,8 @@ class AdjudicatorClient:
     async def close(self) -> None:
         if self._streams is not None:
             self._streams.close()
+        if self._nats is not None:
+            await self._nats.close()
         await self._channel.close()
 
     async def __aenter__(self):
@@ -177,19 +190,24 @@ class AdjudicatorClient:
             delay = min(delay * 2, 2.0)
 
     async def _submit_once(self, request, *, timeout: float, wait_for_ready: bool, metadata):
-        """One attempt of a Submit: on a SubmitStream unless there is none (or the adjudicator has none)."""
+        """One attempt of a Submit: over NATS when so configured, else on a SubmitStream unless there is
+        none (or the adjudicator has none)."""
         streams = self._streams
-        if streams is None or asyncio.get_running_loop().time() < self._unary_until:
+        if asyncio.get_running_loop().time() < self._unary_until or (streams is None and self._nats is None):
             return await self._stub.Submit(request, timeout=timeout, wait_for_ready=wait_for_ready, metadata=metadata)
+        shard = shard_of(request.game_id, self._shards)
+        if self._nats is not None:
+            send = lambda: self._nats.send(request, shard, timeout)     # noqa: E731
+        else:
+            send = lambda: streams.send(request, shard, timeout, wait_for_ready)     # noqa: E731
         try:
-            shard = shard_of(request.game_id, self._shards)
             if not tracing.enabled():
-                return await streams.send(request, shard, timeout, wait_for_ready)
+                return await send()
             # The span unary Submit's call would have had (the gRPC interceptor's), its context in the request.
             with tracing.tracer().start_as_current_span(SUBMIT_SPAN, kind=trace.SpanKind.CLIENT,
                                                         attributes=SUBMIT_SPAN_ATTRIBUTES):
                 request.traceparent = tracing.headers().get("traceparent", "")
-                return await streams.send(request, shard, timeout, wait_for_ready)
+                return await send()
         except grpc.aio.AioRpcError as error:
             if status_was_lost(error):
                 # Its stream ended as it was being written, and gRPC lost why (a refusal of this caller
@@ -200,10 +218,13 @@ class AdjudicatorClient:
                                                metadata=metadata)
             if error.code() != grpc.StatusCode.UNIMPLEMENTED:
                 raise
-        # An adjudicator older than SubmitStream (a rolling upgrade): unary Submit for a while.
+            reason = error.details()
+        # An adjudicator older than SubmitStream or than the NATS door (a rolling upgrade): unary Submit
+        # for a while.
         now = asyncio.get_running_loop().time()
         if now >= self._unary_until:        # once, not for every request that was waiting on the stream
-            log.warning("adjudicator_without_submit_stream", target=self.target, unary_seconds=UNARY_FOR)
+            log.warning("adjudicator_submit_unary", target=self.target, reason=reason,
+                        unary_seconds=UNARY_FOR)
             self._unary_until = now + UNARY_FOR
         request.traceparent = ""
         return await self._stub.Submit(request, timeout=timeout, wait_for_ready=wait_for_ready, metadata=metadata)

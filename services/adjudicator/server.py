@@ -95,20 +95,11 @@ class AdjudicatorServicer(rpc.AdjudicatorServicer):
 
         async def answer(request) -> None:
             try:
-                if tracing.enabled():       # the command's span, in the trace its caller sent along
-                    with tracing.span_from_headers({"traceparent": request.traceparent}, SUBMIT_SPAN,
-                                                   kind=SpanKind.SERVER, **SUBMIT_SPAN_ATTRIBUTES):
-                        reply = await self._submit_or_refuse(request)
-                else:
-                    reply = await self._submit_or_refuse(request)
+                reply = await self.submit_reply(request, "SubmitStream")
             except TRANSIENT as error:          # the stream ends; the caller retries, as after Submit
                 log.warning("adjudicator_transient_failure", rpc="SubmitStream", error=repr(error))
                 replies.put_nowait((grpc.StatusCode.UNAVAILABLE, f"try again: {error!r}"))
                 return
-            except Exception as error:          # a bug: this request fails as Submit's call would (UNKNOWN),
-                log.exception("adjudicator_submit_failed", rpc="SubmitStream")     # not the others on the stream
-                reply = pb.EventsReply(failure=pb.Failure(code=grpc.StatusCode.UNKNOWN.name,
-                                                          details=f"unexpected error: {error!r}"))
             reply.call = request.call
             replies.put_nowait(reply)
 
@@ -138,6 +129,24 @@ class AdjudicatorServicer(rpc.AdjudicatorServicer):
             await reader        # a failed read of the requests ends the call with its error
         finally:
             reader.cancel()
+
+    async def submit_reply(self, request, door: str) -> "pb.EventsReply":
+        """One command's reply where many share a link (SubmitStream, the NATS door): its events or its
+        refusal, in its own span of the trace its caller sent along (`traceparent`); an unexpected error
+        fails this request alone (a `failure`: UNKNOWN, as Submit's call would). A store or bus failure
+        is raised (TRANSIENT): the caller retries the same command id."""
+        try:
+            if not tracing.enabled():
+                return await self._submit_or_refuse(request)
+            with tracing.span_from_headers({"traceparent": request.traceparent}, SUBMIT_SPAN,
+                                           kind=SpanKind.SERVER, **SUBMIT_SPAN_ATTRIBUTES):
+                return await self._submit_or_refuse(request)
+        except TRANSIENT:
+            raise
+        except Exception as error:
+            log.exception("adjudicator_submit_failed", rpc=door)
+            return pb.EventsReply(failure=pb.Failure(code=grpc.StatusCode.UNKNOWN.name,
+                                                     details=f"unexpected error: {error!r}"))
 
     async def _submit_or_refuse(self, request) -> "pb.EventsReply":
         """Submit's reply, a refusal included (a normal reply, so never an error on the command's span)."""

@@ -131,7 +131,7 @@ class _Stream:
                 if future is None or future.done():
                     continue
                 if reply.WhichOneof("result") == "failure":     # this request alone, as unary raises it
-                    future.set_exception(rpc_error(_status(reply.failure.code), reply.failure.details))
+                    future.set_exception(rpc_error(status_named(reply.failure.code), reply.failure.details))
                 else:
                     future.set_result(reply)
             ended = rpc_error(grpc.StatusCode.UNAVAILABLE, "the stream ended before answering; try again")
@@ -175,6 +175,6 @@ def _status_lost(error: grpc.aio.AioRpcError) -> bool:
     return error.code() == grpc.StatusCode.INTERNAL and error.details() == "Internal error from Core"
 
 
-def _status(name: str) -> grpc.StatusCode:
+def status_named(name: str) -> grpc.StatusCode:
     """The status a `failure` reply names (UNKNOWN for a name this client does not know)."""
     return getattr(grpc.StatusCode, name, grpc.StatusCode.UNKNOWN)

@@ -42,7 +42,7 @@ async def serve(settings: BotSettings, stop: asyncio.Event) -> None:
     store = await JetStreamEventStore.connect(settings.nats_url, name=settings.event_stream,
                                               subject_prefix=settings.event_subject_prefix,
                                               replicas=settings.store_replicas, auth=nats_auth(settings, "bots"))
-    adjudicator = AdjudicatorClient.from_settings(settings)
+    adjudicator = AdjudicatorClient.from_settings(settings, nats=store._nc)
     worker = BotWorker(store, adjudicator.submit, durable=settings.bots_durable)
     supervisor = Supervisor("bots")
 

@@ -44,7 +44,7 @@ async def serve(settings: ClockSettings, stop: asyncio.Event) -> None:
     store = await JetStreamEventStore.connect(settings.nats_url, name=settings.event_stream,
                                               subject_prefix=settings.event_subject_prefix,
                                               replicas=settings.store_replicas, auth=nats_auth(settings, "clock"))
-    adjudicator = AdjudicatorClient.from_settings(settings)
+    adjudicator = AdjudicatorClient.from_settings(settings, nats=store._nc)
 
     clock = DecisionClock(store, adjudicator.submit, Tracker(settings.clock_default_seconds),
                           tick_seconds=settings.clock_tick_seconds)

@@ -102,11 +102,11 @@ class LobbyRuntime:
                 settings, username=settings.lobby_scores_redis_username,
                 password_file=settings.lobby_scores_redis_password_file))
             self._owned.append(self.scores_redis)
+        self.nc = await connect_nats(settings.nats_url, name="starbase-lobby", auth=nats_auth(settings, "lobby"))
         if self.adjudicator is None:
             # A bounded retry budget: an HTTP caller hears 503 within ~25 s rather than waiting minutes.
-            self.adjudicator = AdjudicatorClient.from_settings(settings, timeout=5.0, retries=4)
+            self.adjudicator = AdjudicatorClient.from_settings(settings, nats=self.nc, timeout=5.0, retries=4)
             self._owned.append(self.adjudicator)
-        self.nc = await connect_nats(settings.nats_url, name="starbase-lobby", auth=nats_auth(settings, "lobby"))
         self.limits = RateLimits(settings)
         prefix = settings.lobby_personal_prefix
         self.personal = await PersonalStore(self.nc, settings.lobby_personal_stream, prefix,

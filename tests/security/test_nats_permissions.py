@@ -191,3 +191,33 @@ async def test_snapshots_are_the_adjudicators_alone(secured, new_name):
         await watched.nc.publish(f"$KV.{bucket}.{game}", b"forged")
         assert await watched.wait_refused(f"$KV.{bucket}.{game}"), role
     assert (await kv.get(game)).value == b"a signed snapshot"
+
+
+async def test_only_the_adjudicators_callers_send_it_commands_over_nats_and_only_it_listens(secured):
+    subject = f"{secured.names.adjudicator}.submit.any"
+    adjudicator = await secured.connect("adjudicator")
+    heard = []
+
+    async def answer(message) -> None:          # as the NATS door does: one reply, in the caller's inbox
+        heard.append(message.data)
+        await adjudicator.nc.publish(message.reply, b"answered")
+
+    await adjudicator.nc.subscribe(subject, queue="adjudicators", cb=answer)
+    await adjudicator.nc.publish(f"{secured.names.adjudicator}.hello", b"{}")
+    await adjudicator.nc.flush()
+    for role in ("lobby", "clock", "bots"):
+        caller = await secured.connect(role)
+        assert (await caller.nc.request(subject, role.encode(), timeout=5)).data == b"answered"
+        assert caller.errors == []
+    for role in ("scoring", "trucker", "notifier", "audit", "admin"):
+        stranger = await secured.connect(role)
+        with pytest.raises(DENIED):
+            await stranger.nc.request(subject, role.encode(), timeout=0.5)
+        assert await stranger.wait_refused(f"{secured.names.adjudicator}.submit"), role
+    lobby = await secured.connect("lobby")           # no caller listens in on the commands, nor says hello
+    await lobby.nc.subscribe(f"{secured.names.adjudicator}.submit.>", cb=answer)
+    assert await lobby.wait_refused(f"{secured.names.adjudicator}.submit")
+    await lobby.nc.publish(f"{secured.names.adjudicator}.hello", b"{}")
+    assert await lobby.wait_refused(f"{secured.names.adjudicator}.hello")
+    assert heard == [b"lobby", b"clock", b"bots"]
+    assert adjudicator.errors == []

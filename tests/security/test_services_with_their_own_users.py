@@ -2,10 +2,13 @@
 the adjudicator (behind its caller check, snapshotting the game into its signed snapshot bucket) and
 scoring (its durable consumer and Redis marker), on NATS and Redis that authenticate everyone; a fresh
 adjudicator resumes the game from its snapshot; then `starbase export` (both formats) with the audit
-tool's read-only user, whose export passes the audit. The NATS server must not have refused a single
+tool's read-only user, whose export passes the audit. The lobby sends its commands over the NATS link
+(ADJUDICATOR_LINK=nats: its user publishes them, the adjudicator's answers in the lobby's own inbox);
+its other calls go over gRPC with its caller secret. The NATS server must not have refused a single
 operation on the way: the permissions are complete for what the services really do."""
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
@@ -27,10 +30,12 @@ pytestmark = [pytest.mark.integration, pytest.mark.timeout(240)]
 
 async def test_a_whole_game_runs_with_every_service_on_its_own_user_and_nothing_is_refused(secured, tmp_path):
     async with local_stack(secured.nats.url, secured.redis.url, secured.namespace, credentials=secured.creds,
-                           snapshot_every=2) as stack:
+                           snapshot_every=2, link="nats") as stack:
         async with httpx.AsyncClient(base_url=stack.http, timeout=30) as http:
             game_id, stored = await check_game(stack, http, "testjack", choose_by_state=False)
         assert await stack.ledger.redis.get(stack.scoring.marker) is not None    # scoring's marker, as scoring
+        nats_link = stack.runtime.adjudicator._nats
+        assert nats_link.placement.owner(0, asyncio.get_running_loop().time()) is not None  # heard the replica
     assert secured.violations() == []
 
     resumed = await resume_from_snapshot(secured, game_id)

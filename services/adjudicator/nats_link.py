@@ -1,0 +1,136 @@
+"""The caller's side of Submit over NATS (`nats_door.py` is the adjudicator's): each command a NATS
+request to the replica its game's shard is placed on, with the answers, refusals and retries of a gRPC
+Submit (the client's `_call` loop retries on top of `send`).
+
+Placement: every replica says hello on `<subject>.hello` every few seconds; each caller keeps the
+replicas heard from lately and places each shard of games on one of them by rendezvous hashing (the
+replica whose SHA-256 of "<shard>:<replica>" is highest; a caller asks for a roll call when it starts listening), so every caller that has heard the same replicas
+sends a game's commands to the same one, and a replica that joins or leaves moves only its share of the
+shards. A caller that has heard of none yet, or whose replica is gone (NATS answers "no responders" at
+once), sends to `<subject>.submit.any`, which every replica serves as one queue group. Correctness never
+rests on placement: the store orders each game's commands, a replica behind on a game catches up first.
+
+Failures read as gRPC's, so the client handles both links alike: no answer within the timeout is
+DEADLINE_EXCEEDED, a lost connection UNAVAILABLE (both retried with the same command id: stored once),
+no replica listening at all UNIMPLEMENTED (the client falls back to gRPC for a while, as it does for an
+adjudicator older than SubmitStream), a `failure` reply its own status.
+"""
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+
+import grpc
+import structlog
+from nats.errors import Error as NatsError, NoRespondersError, TimeoutError as NatsTimeout
+
+from adjudicator.nats_door import HELLO_EVERY, submit_subject
+from adjudicator.streams import rpc_error, status_named
+from adjudicator.wire import pb
+
+log = structlog.get_logger(__name__)
+FORGET_AFTER = 3 * HELLO_EVERY + 0.5    # seconds without a hello before a replica is no longer placed on
+
+
+class Placement:
+    """The replicas heard from, and which one each shard of games goes to."""
+
+    def __init__(self, shards: int):
+        self._shards = shards
+        self._heard: dict[str, float] = {}      # replica → when it last said hello (loop time)
+        self._owners: list[str | None] = [None] * shards
+
+    def heard(self, replica: str, now: float) -> None:
+        known = replica in self._heard
+        self._heard[replica] = now
+        if not known:
+            self._place()
+
+    def gone(self, replica: str) -> None:
+        if self._heard.pop(replica, None) is not None:
+            self._place()
+
+    def owner(self, shard: int, now: float) -> str | None:
+        """The replica `shard` is placed on (None: none heard from lately)."""
+        if any(now - last > FORGET_AFTER for last in self._heard.values()):
+            for replica in [r for r, last in self._heard.items() if now - last > FORGET_AFTER]:
+                del self._heard[replica]
+            self._place()
+        return self._owners[shard]
+
+    def _place(self) -> None:
+        replicas = sorted(self._heard)
+        # (Not crc32: it is linear, so the order of two replicas' crc32s hardly changes from shard to shard.)
+        self._owners = [max(replicas, key=lambda replica: hashlib.sha256(f"{shard}:{replica}".encode()).digest())
+                        if replicas else None for shard in range(self._shards)]
+
+
+class NatsSubmit:
+    """Sends SubmitRequests over `connection` (the caller's own NATS connection) with its caller secret."""
+
+    def __init__(self, connection, subject: str, shards: int, token: str | None = None):
+        self._nc, self.subject = connection, subject
+        self._headers = {"Authorization": f"Bearer {token}"} if token else None
+        self.placement = Placement(shards)
+        self._hellos: asyncio.Task | None = None    # subscribing to the hellos, on the first command
+
+    async def _listen(self) -> None:
+        """Subscribe to the hellos, once (on the first command; again if that failed)."""
+        if self._hellos is None or (self._hellos.done() and self._hellos.exception() is not None):
+            self._hellos = asyncio.get_running_loop().create_task(self._subscribe())
+        if not self._hellos.done():
+            await asyncio.shield(self._hellos)
+        self._hellos.result()
+
+    async def _subscribe(self):
+        hellos = await self._nc.subscribe(f"{self.subject}.hello", cb=self._hello)
+        await self._nc.publish(f"{self.subject}.roll", b"")       # the replicas say hello now, not in seconds
+        return hellos
+
+    async def close(self) -> None:
+        hellos, self._hellos = self._hellos, None
+        if hellos is None:
+            return
+        try:
+            await (await hellos).unsubscribe()
+        except Exception:       # the connection closed first: nothing more arrives anyway
+            pass
+
+    async def _hello(self, message) -> None:
+        try:
+            said = json.loads(message.data)
+            replica, leaving = str(said["replica"]), bool(said.get("leaving"))
+        except (ValueError, KeyError, TypeError):
+            return                  # not a hello this caller understands
+        if leaving:
+            self.placement.gone(replica)
+        else:
+            self.placement.heard(replica, asyncio.get_running_loop().time())
+
+    async def send(self, request: "pb.SubmitRequest", shard: int, timeout: float) -> "pb.EventsReply":
+        """The reply to `request`, or the AioRpcError a unary Submit would raise."""
+        data = request.SerializeToString()
+        try:
+            await self._listen()
+            replica = self.placement.owner(shard, asyncio.get_running_loop().time())
+            try:
+                message = await self._nc.request(submit_subject(self.subject, replica or "any"), data,
+                                                 timeout=timeout, headers=self._headers)
+            except NoRespondersError:
+                if replica is None:
+                    raise
+                self.placement.gone(replica)        # it left without a goodbye (or died): any replica
+                message = await self._nc.request(submit_subject(self.subject, "any"), data,
+                                                 timeout=timeout, headers=self._headers)
+        except NoRespondersError:
+            # No replica serves Submit on NATS (all older, or all down): the client uses gRPC for a while.
+            raise rpc_error(grpc.StatusCode.UNIMPLEMENTED, "no adjudicator listens on NATS") from None
+        except (NatsTimeout, asyncio.TimeoutError):
+            raise rpc_error(grpc.StatusCode.DEADLINE_EXCEEDED, "no reply from the adjudicator in time") from None
+        except NatsError as error:
+            raise rpc_error(grpc.StatusCode.UNAVAILABLE, f"NATS: {error!r}") from None
+        reply = pb.EventsReply.FromString(message.data)
+        if reply.WhichOneof("result") == "failure":
+            raise rpc_error(status_named(reply.failure.code), reply.failure.details)
+        return reply

@@ -1,0 +1,272 @@
+"""Submit over NATS (ADJUDICATOR_LINK=nats), on the real store (JetStream), real adjudicators behind their
+NATS door and gRPC server: the same answers and refusals as gRPC's Submit, placement of each game on one
+replica by the replicas' hellos, replicas that leave or die, the caller check, a transient failure retried,
+a stuck replica's deadline, and the fall back to gRPC where no adjudicator listens on NATS.
+"""
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+
+import grpc
+import nats
+import pytest
+
+from adjudicator.client import SHARDS, AdjudicatorClient, shard_of
+from adjudicator.nats_door import SubmitDoor, submit_subject
+from adjudicator.server import AdjudicatorServicer
+from adjudicator.service import Adjudicator
+from adjudicator.wire import pb, rpc
+from starbase_core.callers import caller_line, parse_callers
+from starbase_core.envelope import verify_chain
+from starbase_core.provision import new_secret
+from starbase_core.seeds import JetStreamSeedVault
+from starbase_core.store import StoreError
+from starbase_rules.contract import RuleViolation
+from tests.adjudicator.test_client_stream import CountingAppends, Recorder, StuckAppends
+
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(90)]
+
+PLAYERS = ["ann", "bob"]
+
+
+class FailsOnce:
+    """The store, except that its first append fails as a lost JetStream would (transient)."""
+
+    def __init__(self, store):
+        self._store, self.failed = store, False
+
+    def __getattr__(self, name):
+        return getattr(self._store, name)
+
+    async def append(self, *args, **kwargs):
+        if not self.failed:
+            self.failed = True
+            raise StoreError("JetStream did not answer")
+        return await self._store.append(*args, **kwargs)
+
+
+@pytest.fixture
+async def replicas(jetstream_store, nats_url, namespace):
+    """start(store=…, callers=…) → a replica: an adjudicator behind a NATS door on a connection of its own
+    and a gRPC server (recording the methods called); `subject` is the doors' subject."""
+    started: list = []
+    subject = f"adj{namespace}"
+
+    async def start(*, store=None, callers=None, door: bool = True):
+        vault = await JetStreamSeedVault(jetstream_store._nc, f"seeds_{namespace}").ensure()
+        adjudicator = Adjudicator(store or jetstream_store, vault)
+        connection = await nats.connect(nats_url)
+        recorder = Recorder()
+        server = grpc.aio.server(interceptors=[recorder])
+        rpc.add_AdjudicatorServicer_to_server(AdjudicatorServicer(adjudicator), server)
+        port = server.add_insecure_port("127.0.0.1:0")
+        await server.start()
+        replica = (await SubmitDoor(adjudicator, connection, subject, callers=callers).start()) if door else None
+        started.append((replica, server, connection))
+        return replica, f"127.0.0.1:{port}", recorder, connection
+
+    start.subject = subject
+    yield start
+    for replica, server, connection in started:
+        if replica is not None and not connection.is_closed:
+            await replica.stop(1)
+        await server.stop(0)
+        if not connection.is_closed:
+            await connection.close()
+    await jetstream_store._js.delete_key_value(f"seeds_{namespace}")
+
+
+@pytest.fixture
+async def caller_connection(nats_url):
+    connections = []
+
+    async def connect():
+        connections.append(await nats.connect(nats_url))
+        return connections[-1]
+
+    yield connect
+    for connection in connections:
+        await connection.close()
+
+
+async def heard(client: AdjudicatorClient, replicas: int) -> None:
+    """Until the client has heard `replicas` replicas say hello (a bound, not a timing)."""
+    await client._nats._listen()
+    for _ in range(400):
+        owners = {client._nats.placement.owner(shard, asyncio.get_running_loop().time()) for shard in range(32)}
+        if len(owners - {None}) == replicas:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"heard {owners}, not {replicas} replicas")
+
+
+async def test_submits_over_nats_answer_exactly_as_grpc_submit(replicas, caller_connection, jetstream_store,
+                                                               new_name):
+    _, target, recorder, _ = await replicas()
+    games = [new_name("g") for _ in range(4)]
+    connection = await caller_connection()
+    async with AdjudicatorClient(target, nats=(connection, replicas.subject)) as linked, \
+            AdjudicatorClient(target, streams=0) as unary:
+        for game in games:
+            await linked.create_game(game, "testjack", PLAYERS, {})
+
+        async def play(game: str) -> list:
+            return [await linked.submit_with_turn(game, "ann", {"type": kind}, f"{game}-{kind}")
+                    for kind in ("Draw", "Think", "Stand")]
+        played = dict(zip(games, await asyncio.gather(*(play(game) for game in games))))
+        assert recorder.called["Submit"] == recorder.called["SubmitStream"] == 0     # all over NATS
+
+        for game, answers in played.items():
+            stream = await jetstream_store.read(f"game.{game}")
+            verify_chain(stream, stream=f"game.{game}")
+            for kind, (envelopes, turn) in zip(("Draw", "Think", "Stand"), answers):
+                command_id = f"{game}-{kind}"
+                assert envelopes == [e for e in stream if e.command_id == command_id]       # stored once, as told
+                assert turn == {"seq": envelopes[-1].seq, "to_act": ["bob"] if kind == "Stand" else ["ann"],
+                                "ended": False}
+                assert await unary.submit(game, "ann", {"type": kind}, command_id) == envelopes
+                assert await linked.submit(game, "ann", {"type": kind}, command_id) == envelopes
+            # A refusal is the rules' own, and appends nothing.
+            with pytest.raises(RuleViolation) as refused:
+                await linked.submit(game, "ann", {"type": "Draw"}, f"{game}-out-of-turn")
+            assert refused.value.code == "NOT_YOUR_TURN"
+            assert len(await jetstream_store.read(f"game.{game}")) == len(stream)          # nothing new
+
+
+async def test_each_game_stays_on_one_replica_from_every_caller_and_the_games_spread(replicas, caller_connection,
+                                                                                    jetstream_store, new_name):
+    counted = [CountingAppends(jetstream_store), CountingAppends(jetstream_store)]
+    target = [(await replicas(store=store))[1] for store in counted][0]
+    games = [new_name("g") for _ in range(24)]       # all on one replica: a chance of 2 in 2**24
+    callers = [AdjudicatorClient(target, nats=(await caller_connection(), replicas.subject)) for _ in range(2)]
+    for client in callers:
+        await heard(client, 2)
+    for game in games:
+        await callers[0].create_game(game, "testjack", PLAYERS, {})     # (gRPC: counted where it is served)
+    created = [store.appends for store in counted]
+    for number in range(10):
+        await asyncio.gather(*(client.submit(game, "ann", {"type": "Think"}, f"{game}-{number}-{way}")
+                               for game in games for way, client in enumerate(callers)))
+    for client in callers:
+        await client.close()
+    for store, before in zip(counted, created):
+        assert store.appends - before > 0                               # every replica has games
+    for game in games:
+        appended = sorted(store.by_stream[f"game.{game}"] for store in counted)
+        assert appended[-1] >= 20 and appended[0] <= 1, appended        # 2 x 10 commands on one replica
+        stream = await jetstream_store.read(f"game.{game}")
+        commands = Counter(e.command_id for e in stream if not e.command_id.startswith("create-"))
+        assert set(commands.values()) == {1} and len(commands) == 20         # each command once (a Think: one event)
+
+
+async def test_a_replica_that_leaves_or_dies_loses_no_command(replicas, caller_connection, jetstream_store, new_name):
+    leaving, dying, staying = (CountingAppends(jetstream_store) for _ in range(3))
+    started = [await replicas(store=store) for store in (leaving, dying, staying)]
+    target = started[2][1]
+    async with AdjudicatorClient(target, nats=(await caller_connection(), replicas.subject), retries=2) as client:
+        await heard(client, 3)
+        games = games_on_each(client, {replica.replica for replica, *_ in started}, new_name)
+        for game in games:
+            await client.create_game(game, "testjack", PLAYERS, {})
+
+        async def burst(number: int) -> None:
+            await asyncio.gather(*(client.submit(game, "ann", {"type": "Think"}, f"{game}-{number}")
+                                   for game in games))
+
+        await burst(0)
+        # Each replica decided exactly its placed games' commands (the creations went over gRPC to the third).
+        assert (leaving.appends, dying.appends, staying.appends) == (4, 4, 4 + len(games))
+        await started[0][0].stop(1)                     # leaves: says goodbye first
+        await started[1][3].close()                     # dies: no goodbye, its subscriptions vanish
+        before = (leaving.appends, dying.appends)
+        for number in range(1, 4):
+            await burst(number)
+        assert (leaving.appends, dying.appends) == before       # nothing more went to either
+    for game in games:
+        commands = Counter(e.command_id for e in await jetstream_store.read(f"game.{game}"))
+        assert all(commands[f"{game}-{number}"] == 1 for number in range(4))
+
+
+def games_on_each(client: AdjudicatorClient, replicas: set[str], new_name, each: int = 4) -> list[str]:
+    """Games whose shards the client places on each of `replicas`, `each` apiece."""
+    placed: dict[str, list[str]] = {replica: [] for replica in replicas}
+    while any(len(games) < each for games in placed.values()):
+        game = new_name("g")
+        owner = client._nats.placement.owner(shard_of(game, SHARDS), asyncio.get_running_loop().time())
+        if len(placed[owner]) < each:
+            placed[owner].append(game)
+    return [game for games in placed.values() for game in games]
+
+
+async def test_the_caller_check_refuses_before_anything_is_decided(replicas, caller_connection, jetstream_store,
+                                                                   new_name):
+    lobby, scoring = new_secret(), new_secret()
+    callers = parse_callers("\n".join([caller_line("lobby", lobby), caller_line("scoring", scoring, ("GetView",))]))
+    _, target, _, _ = await replicas(callers=callers)
+    game = new_name("g")
+    connection = await caller_connection()
+    async with AdjudicatorClient(target, token=lobby, nats=(connection, replicas.subject)) as allowed:
+        await allowed.create_game(game, "testjack", PLAYERS, {})
+        await allowed.submit(game, "ann", {"type": "Think"}, "allowed")
+    length = len(await jetstream_store.read(f"game.{game}"))
+    for token, code in ((None, grpc.StatusCode.UNAUTHENTICATED), (new_secret(), grpc.StatusCode.UNAUTHENTICATED),
+                        (scoring, grpc.StatusCode.PERMISSION_DENIED)):
+        async with AdjudicatorClient(target, token=token, nats=(connection, replicas.subject), retries=0) as client:
+            with pytest.raises(grpc.aio.AioRpcError) as refused:
+                await client.submit(game, "ann", {"type": "Think"}, f"refused-{code.name}")
+            assert refused.value.code() == code
+    assert len(await jetstream_store.read(f"game.{game}")) == length            # nothing decided
+
+
+async def test_a_store_failure_is_retried_with_the_same_command_id(replicas, caller_connection, jetstream_store,
+                                                                   new_name):
+    game = new_name("g")
+    failing = FailsOnce(jetstream_store)
+    _, target, _, _ = await replicas(store=failing)
+    async with AdjudicatorClient(target, nats=(await caller_connection(), replicas.subject),
+                                 retry_delay=0.01) as client:
+        await client.create_game(game, "testjack", PLAYERS, {})     # gRPC, on the same replica: the failure
+        events = await client.submit(game, "ann", {"type": "Think"}, "after-a-failure")
+    assert failing.failed
+    assert [e for e in await jetstream_store.read(f"game.{game}") if e.command_id == "after-a-failure"] == events
+
+
+async def test_a_stuck_replica_leaves_its_caller_a_deadline(replicas, caller_connection, jetstream_store, new_name,
+                                                            namespace):
+    game = new_name("g")
+    vault = await JetStreamSeedVault(jetstream_store._nc, f"seeds_{namespace}").ensure()
+    await Adjudicator(jetstream_store, vault).create_game(game, "testjack", PLAYERS, {})
+    _, target, _, _ = await replicas(store=StuckAppends(jetstream_store))
+    async with AdjudicatorClient(target, nats=(await caller_connection(), replicas.subject),
+                                 timeout=0.3, retries=0) as client:
+        with pytest.raises(grpc.aio.AioRpcError) as late:
+            await client.submit(game, "ann", {"type": "Think"}, "never-answered")
+    assert late.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+
+
+async def test_without_any_door_the_client_falls_back_to_grpc_submit(replicas, caller_connection, jetstream_store,
+                                                                     new_name):
+    _, target, recorder, _ = await replicas(door=False)
+    game = new_name("g")
+    async with AdjudicatorClient(target, nats=(await caller_connection(), replicas.subject)) as client:
+        await client.create_game(game, "testjack", PLAYERS, {})
+        events = await client.submit(game, "ann", {"type": "Think"}, "over-grpc")
+        assert await client.submit(game, "ann", {"type": "Think"}, "over-grpc-2")
+    assert recorder.called["Submit"] == 2
+    assert [e for e in await jetstream_store.read(f"game.{game}") if e.command_id == "over-grpc"] == events
+
+
+async def test_a_request_that_is_no_submit_request_is_refused_and_the_door_goes_on(replicas, caller_connection,
+                                                                                  new_name):
+    await replicas()
+    connection = await caller_connection()
+    reply = await connection.request(submit_subject(replicas.subject, "any"), b"\xff\xff not protobuf", timeout=5)
+    answer = pb.EventsReply.FromString(reply.data)
+    assert answer.WhichOneof("result") == "failure" and answer.failure.code == "INVALID_ARGUMENT"
+    await connection.publish(f"{replicas.subject}.hello", b"not json")      # a hello nobody understands
+    game = new_name("g")
+    async with AdjudicatorClient("127.0.0.1:1", nats=(connection, replicas.subject)) as client:
+        with pytest.raises(RuleViolation) as refused:       # the door still answers (here: no such game)
+            await client.submit(game, "ann", {"type": "Think"}, "x")
+    assert refused.value.code == "GAME_NOT_FOUND"
