@@ -15,6 +15,9 @@ and a spectator), both at once for SECONDS, ROUNDS times. Per round and stack: a
 the CPU per accepted move of the lobby, the adjudicator and nats-server (from /proc); then this tree's
 over the older one's, and the medians of those ratios. The two stacks share the cores, so each runs
 slower than alone: read the ratios, not the rates. Figures are printed, never judged.
+BENCH_BESIDE_ENV_NOW / BENCH_BESIDE_ENV_BEFORE: settings for that stack's services only, as
+"NAME=value,NAME=value" (e.g. BENCH_BESIDE_COMMIT=HEAD BENCH_BESIDE_ENV_NOW=ADJUDICATOR_LINK=nats: one tree,
+its commands over NATS beside over gRPC).
 """
 from __future__ import annotations
 
@@ -37,6 +40,8 @@ COMMIT = os.environ.get("BENCH_BESIDE_COMMIT", "HEAD")
 TABLES = int(os.environ.get("BENCH_BESIDE_TABLES", 4))
 SECONDS = float(os.environ.get("BENCH_BESIDE_SECONDS", 15))
 ROUNDS = int(os.environ.get("BENCH_BESIDE_ROUNDS", 3))
+SETTINGS = {label: dict(pair.split("=", 1) for pair in os.environ.get(f"BENCH_BESIDE_ENV_{label.upper()}", "").split(",")
+                        if pair) for label in ("before", "now")}
 ROLES = ("lobby", "adjudicator", "nats")
 BENCH_LIMIT_SECONDS = 600
 
@@ -83,7 +88,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-beside-tree-") as unpacked:
         older = BEFORE or archived(COMMIT, Path(unpacked))
         print(f"21Moon, {TABLES} tables of 3 bots on each of two stacks at once, {SECONDS:.0f} s a round; CPU ms "
-              f"per accepted move: lobby / adjudicator / nats (the older tree: {BEFORE or 'commit ' + COMMIT})")
+              f"per accepted move: lobby / adjudicator / nats (the older tree: {BEFORE or 'commit ' + COMMIT}; "
+              f"settings before {SETTINGS['before'] or '-'}, now {SETTINGS['now'] or '-'})")
         beside(older)
 
 
@@ -95,7 +101,7 @@ def beside(older: str) -> None:
             (work / label).mkdir()
             nats, redis = stack.enter_context(NatsServer()), stack.enter_context(RedisServer())
             # the older services start with its paths first; this tree's with the environment as it is
-            with patch.dict(os.environ, older_env(older) if label == "before" else {}):
+            with patch.dict(os.environ, {**(older_env(older) if label == "before" else {}), **SETTINGS[label]}):
                 stacks[label] = stack.enter_context(Stack(nats, redis, 1, work / label))
         ratios: dict[str, list[float]] = {role: [] for role in ROLES}
         for index in range(ROUNDS):

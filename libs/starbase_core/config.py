@@ -43,14 +43,20 @@ class CoreSettings(BaseModel):
     tls_key_file: str = ""
     adjudicator_tls: bool = False      # the adjudicator's gRPC over (mutual) TLS, with the files above
     # How callers send the adjudicator commands: gRPC's SubmitStream, or NATS requests on the subjects under
-    # ADJUDICATOR_SUBJECT (services/adjudicator/nats_door.py; every adjudicator serves both).
-    adjudicator_link: Literal["grpc", "nats"] = "grpc"
-    adjudicator_subject: str = Field("adjudicator", pattern=r"^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$", max_length=64)
+    # ADJUDICATOR_SUBJECT (services/adjudicator/nats_door.py; every adjudicator serves both). Empty: named
+    # after the event store's prefix, so adjudicators of two stores on one NATS never answer each other.
+    adjudicator_link: Literal["grpc", "nats"] = "nats"
+    adjudicator_subject: str = Field("", pattern=r"^([A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*)?$", max_length=64)
     # Prometheus metrics on a port of their own, never the public one (each service sets its default).
     metrics_host: str = "127.0.0.1"
     metrics_port: int = 9100
     # Development only: start even with missing, short or placeholder secrets (warning instead).
     insecure_dev_mode: bool = False
+
+    @property
+    def adjudicator_subjects(self) -> str:
+        """The NATS subjects' root that commands to the adjudicator travel under (ADJUDICATOR_SUBJECT)."""
+        return self.adjudicator_subject or f"{self.event_subject_prefix}-adjudicator"
 
 
 def from_env(model: type[T], env: Mapping[str, str] | None = None, prefix: str = "") -> T:

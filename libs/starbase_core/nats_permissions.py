@@ -80,7 +80,12 @@ class Names:
     notifier_dead_stream: str = "NOTIFIER_DEAD"    # NOTIFIER_DEAD_STREAM
     notifier_dead_prefix: str = "notifier-dead"    # NOTIFIER_DEAD_PREFIX
     notifier_test: str = "notifier.test"     # NOTIFIER_TEST_SUBJECT (the lobby asks, the notifier answers)
-    adjudicator: str = "adjudicator"         # ADJUDICATOR_SUBJECT (Submit over NATS; its replicas' hellos)
+    adjudicator_subject: str = ""            # ADJUDICATOR_SUBJECT (commands over NATS; empty: `<prefix>-adjudicator`)
+
+    @property
+    def adjudicator(self) -> str:
+        """The root of the subjects commands to the adjudicator travel under, as `CoreSettings` names it."""
+        return self.adjudicator_subject or f"{self.prefix}-adjudicator"
 
     @property
     def snapshots(self) -> str:

@@ -70,10 +70,10 @@ async def serve(settings: AdjudicatorSettings, stop: asyncio.Event, wrap_store=N
         raise ValueError("ADJUDICATOR_TLS needs TLS_CA_FILE, TLS_CERT_FILE and TLS_KEY_FILE")
     server, port = await start_grpc_server(adjudicator, settings.adjudicator_port, settings.adjudicator_host,
                                            callers=callers, tls=tls)
-    door = await SubmitDoor(adjudicator, store._nc, settings.adjudicator_subject, callers=callers).start()
+    door = await SubmitDoor(adjudicator, store._nc, settings.adjudicator_subjects, callers=callers).start()
     log.info("adjudicator_started", grpc_port=port, health_port=health.port, callers_checked=callers is not None,
              tls=tls is not None, event_loop=type(asyncio.get_running_loop()).__module__,
-             nats_subject=settings.adjudicator_subject, replica=door.replica)
+             nats_subject=settings.adjudicator_subjects, replica=door.replica)
     try:
         await stop.wait()
     finally:

@@ -105,7 +105,7 @@ class AdjudicatorClient:
         if settings.adjudicator_link == "nats":
             if nats is None:
                 raise ValueError("ADJUDICATOR_LINK=nats needs the service's NATS connection")
-            options["nats"] = (nats, settings.adjudicator_subject)
+            options["nats"] = (nats, settings.adjudicator_subjects)
         return cls(settings.adjudicator_target, token=secret_from_file(settings.adjudicator_token_file),
                    tls=tls, **options)
 

@@ -5,7 +5,7 @@ Why: a command carried by gRPC's asyncio stream costs the adjudicator ~0.27 ms a
 of CPU, the same carried as a NATS request and reply ~0.11 and ~0.21 (benchmarks/bench_rpc_transport.py);
 every service already holds a NATS connection.
 
-Subjects, under ADJUDICATOR_SUBJECT ("adjudicator"):
+Subjects, under ADJUDICATOR_SUBJECT (`<EVENT_SUBJECT_PREFIX>-adjudicator` unless set):
 - `<subject>.submit.<replica>`: this replica's own. A caller sends a game's commands to the replica its
   game's shard is placed on (`nats_link.Placement`), so that replica's cache of the game stays warm;
 - `<subject>.submit.any`: every replica, as one queue group: for a caller that has heard of no replica
@@ -90,7 +90,7 @@ class SubmitDoor:
         try:
             await self._nc.publish(f"{self.subject}.hello", hello(self.replica, leaving=True))
             for subscription in self._subscriptions:
-                await subscription.unsubscribe()
+                await subscription.drain()      # what has arrived is still answered
         except Exception as error:      # the connection is gone: nothing arrives any more either
             log.warning("adjudicator_nats_door_stop", error=repr(error))
         if self._running:

@@ -102,19 +102,19 @@ def stack_names(namespace: str) -> Names:
                  scoring_prefix=f"scoring{namespace}", accounts=f"accounts{namespace}",
                  sessions=f"sessions{namespace}", personal_stream=f"PERSONAL{namespace}",
                  personal_prefix=f"personal{namespace}", limits_prefix=f"limits{namespace}",
-                 loop_prefix=f"loop{namespace}", adjudicator=f"adj{namespace}")
+                 loop_prefix=f"loop{namespace}")
 
 
 @asynccontextmanager
 async def local_stack(nats_url: str, redis_url: str, namespace: str, *, scoring: bool = True,
                       settings: dict | None = None, credentials: Credentials | None = None,
-                      snapshot_every: int = 0, link: str = "grpc") -> AsyncIterator[Stack]:
+                      snapshot_every: int = 0, link: str = "nats") -> AsyncIterator[Stack]:
     """`settings`: the lobby's, over `stack_settings`. `credentials`: each part connects as its own
     service does (NATS user, Redis user, adjudicator caller secret), for servers started with
     `credentials`' permissions (tests/security). `snapshot_every` > 0: the adjudicator snapshots games
     into its bucket `<stream>_snapshots` as `python -m adjudicator` does (0: no snapshots). `link`: how
     the lobby sends commands to the adjudicator, "grpc" or "nats" (ADJUDICATOR_LINK; the adjudicator
-    serves both, on the subjects under `adj<namespace>`)."""
+    serves both, on the subjects under `<namespace>-adjudicator`)."""
     creds = _Roles(credentials)
     store_options = dict(name=f"ES{namespace}", subject_prefix=namespace)
     adjudicator_store = await JetStreamEventStore.connect(nats_url, **store_options, auth=creds.nats("adjudicator"))
@@ -127,13 +127,13 @@ async def local_stack(nats_url: str, redis_url: str, namespace: str, *, scoring:
         snapshots = await Snapshots.open(bucket, vault, get_game)
     adjudicator = Adjudicator(adjudicator_store, vault, snapshots=snapshots, snapshot_every=snapshot_every)
     grpc_server, grpc_port = await start_grpc_server(adjudicator, 0, "127.0.0.1", callers=creds.callers())
-    subject = f"adj{namespace}"
+    subject = stack_names(namespace).adjudicator           # as the lobby's settings name it
     door = await SubmitDoor(adjudicator, adjudicator_store._nc, subject, callers=creds.callers()).start()
     client = AdjudicatorClient(f"127.0.0.1:{grpc_port}", token=creds.token("lobby"),
                                nats=(lobby_store._nc, subject) if link == "nats" else None)
     redis = Redis.from_url(redis_url, decode_responses=True, **creds.redis("lobby"))
     settings = stack_settings(nats_url, redis_url, namespace, adjudicator_target=f"127.0.0.1:{grpc_port}",
-                              **{**creds.settings("lobby"), **(settings or {})})
+                              adjudicator_link=link, **{**creds.settings("lobby"), **(settings or {})})
     runtime = LobbyRuntime(settings, store=lobby_store, adjudicator=client, redis=redis)
     server, serving = await _serve_lobby(settings, runtime)
     ledger = Ledger(Redis.from_url(redis_url, decode_responses=True, **creds.redis("scoring")), settings.scoring_prefix)
@@ -207,7 +207,7 @@ async def another_lobby_runtime(stack: Stack) -> AsyncIterator[tuple[str, LobbyR
     store = await JetStreamEventStore.connect(settings.nats_url, name=settings.event_stream,
                                               subject_prefix=settings.event_subject_prefix,
                                               auth=nats_auth(settings, "lobby"))
-    client = AdjudicatorClient.from_settings(settings)
+    client = AdjudicatorClient.from_settings(settings, nats=store._nc)
     redis = Redis.from_url(settings.redis_url, decode_responses=True, **redis_options(settings))
     runtime = LobbyRuntime(settings, store=store, adjudicator=client, redis=redis)
     server, serving = await _serve_lobby(settings, runtime)
