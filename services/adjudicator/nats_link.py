@@ -11,7 +11,8 @@ once), sends to `<subject>.submit.any`, which every replica serves as one queue 
 rests on placement: the store orders each game's commands, a replica behind on a game catches up first.
 
 Failures read as gRPC's, so the client handles both links alike: no answer within the timeout is
-DEADLINE_EXCEEDED, a lost connection UNAVAILABLE (both retried with the same command id: stored once),
+DEADLINE_EXCEEDED, a lost connection UNAVAILABLE, and so is a request waiting on a replica that NATS has
+since said nobody listens for (it died): all retried at once with the same command id, stored once;
 no replica listening at all UNIMPLEMENTED (the client falls back to gRPC for a while, as it does for an
 adjudicator older than SubmitStream), a `failure` reply its own status.
 """
@@ -19,17 +20,20 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import itertools
 import json
 
 import grpc
 import structlog
 from nats.errors import Error as NatsError, NoRespondersError, TimeoutError as NatsTimeout
+from nats.js.api import Header
 
 from adjudicator.nats_door import HELLO_EVERY, submit_subject
 from adjudicator.streams import rpc_error, status_named
 from adjudicator.wire import pb
 
 log = structlog.get_logger(__name__)
+STATUS, NO_RESPONDERS = Header.STATUS, "503"     # the status NATS replies with when nobody listens
 FORGET_AFTER = 3 * HELLO_EVERY + 0.5    # seconds without a hello before a replica is no longer placed on
 
 
@@ -66,36 +70,52 @@ class Placement:
                         if replicas else None for shard in range(self._shards)]
 
 
+class ReplicaGone(Exception):
+    """The replica a request went to is no longer there (NATS had no responders on its subject)."""
+
+
 class NatsSubmit:
-    """Sends SubmitRequests over `connection` (the caller's own NATS connection) with its caller secret."""
+    """Sends SubmitRequests over `connection` (the caller's own NATS connection) with its caller secret.
+
+    Its own requests and replies rather than nats-py's `request`: the same one subscription for every
+    reply (in this connection's inbox) and a future per request, but the futures are this class's, so that
+    once NATS says a replica has gone (no responders on its subject: it died without its goodbye) the
+    requests still waiting on it are sent again at once instead of each waiting out its timeout."""
 
     def __init__(self, connection, subject: str, shards: int, token: str | None = None):
         self._nc, self.subject = connection, subject
         self._headers = {"Authorization": f"Bearer {token}"} if token else None
         self.placement = Placement(shards)
-        self._hellos: asyncio.Task | None = None    # subscribing to the hellos, on the first command
+        self._listening: asyncio.Task | None = None     # subscribing, on the first command
+        self._subscriptions: list = []
+        self._replies = ""                              # "<inbox>.": the replies' subjects, then a token
+        self._tokens = itertools.count(1)
+        self._waiting: dict[str, asyncio.Future] = {}   # token → its request's reply
+        self._sent_to: dict[str, set[str]] = {}         # replica → the tokens of the requests waiting on it
 
     async def _listen(self) -> None:
-        """Subscribe to the hellos, once (on the first command; again if that failed)."""
-        if self._hellos is None or (self._hellos.done() and self._hellos.exception() is not None):
-            self._hellos = asyncio.get_running_loop().create_task(self._subscribe())
-        if not self._hellos.done():
-            await asyncio.shield(self._hellos)
-        self._hellos.result()
+        """Subscribe to the replies and the hellos, once (on the first command; again if that failed)."""
+        if self._listening is None or (self._listening.done() and self._listening.exception() is not None):
+            self._listening = asyncio.get_running_loop().create_task(self._subscribe())
+        if not self._listening.done():
+            await asyncio.shield(self._listening)
+        self._listening.result()
 
-    async def _subscribe(self):
-        hellos = await self._nc.subscribe(f"{self.subject}.hello", cb=self._hello)
+    async def _subscribe(self) -> None:
+        inbox = self._nc.new_inbox()
+        self._subscriptions = [await self._nc.subscribe(f"{inbox}.*", cb=self._replied),
+                               await self._nc.subscribe(f"{self.subject}.hello", cb=self._hello)]
+        self._replies = f"{inbox}."
         await self._nc.publish(f"{self.subject}.roll", b"")       # the replicas say hello now, not in seconds
-        return hellos
 
     async def close(self) -> None:
-        hellos, self._hellos = self._hellos, None
-        if hellos is None:
-            return
-        try:
-            await (await hellos).unsubscribe()
-        except Exception:       # the connection closed first: nothing more arrives anyway
-            pass
+        self._listening = None
+        for subscription in self._subscriptions:
+            try:
+                await subscription.unsubscribe()
+            except Exception:       # the connection closed first: nothing more arrives anyway
+                pass
+        self._subscriptions = []
 
     async def _hello(self, message) -> None:
         try:
@@ -103,10 +123,44 @@ class NatsSubmit:
             replica, leaving = str(said["replica"]), bool(said.get("leaving"))
         except (ValueError, KeyError, TypeError):
             return                  # not a hello this caller understands
-        if leaving:
+        if leaving:                 # it answers what it has: nothing waiting on it is sent again
             self.placement.gone(replica)
         else:
             self.placement.heard(replica, asyncio.get_running_loop().time())
+
+    async def _replied(self, message) -> None:
+        future = self._waiting.get(message.subject[len(self._replies):])
+        if future is None or future.done():
+            return                  # its caller gave up
+        if message.headers and message.headers.get(STATUS) == NO_RESPONDERS:
+            future.set_exception(NoRespondersError())
+        else:
+            future.set_result(message)
+
+    def _died(self, replica: str) -> None:
+        """Nobody listens on `replica`'s subject any more: place its games elsewhere, and send again what
+        was waiting on it (it may have been decided and stored: the same command id is answered with the
+        same events wherever it goes)."""
+        self.placement.gone(replica)
+        for token in self._sent_to.pop(replica, ()):
+            future = self._waiting.get(token)
+            if future is not None and not future.done():
+                future.set_exception(ReplicaGone(replica))
+
+    async def _request(self, replica: str | None, data: bytes, timeout: float):
+        token = str(next(self._tokens))
+        future = self._waiting[token] = asyncio.get_running_loop().create_future()
+        if replica is not None:
+            self._sent_to.setdefault(replica, set()).add(token)
+        try:
+            await self._nc.publish(submit_subject(self.subject, replica or "any"), data,
+                                   reply=self._replies + token, headers=self._headers)
+            async with asyncio.timeout(timeout):
+                return await future
+        finally:
+            del self._waiting[token]
+            if replica is not None:
+                self._sent_to.get(replica, set()).discard(token)
 
     async def send(self, request: "pb.SubmitRequest", shard: int, timeout: float) -> "pb.EventsReply":
         """The reply to `request`, or the AioRpcError a unary Submit would raise."""
@@ -115,18 +169,18 @@ class NatsSubmit:
             await self._listen()
             replica = self.placement.owner(shard, asyncio.get_running_loop().time())
             try:
-                message = await self._nc.request(submit_subject(self.subject, replica or "any"), data,
-                                                 timeout=timeout, headers=self._headers)
+                message = await self._request(replica, data, timeout)
             except NoRespondersError:
                 if replica is None:
                     raise
-                self.placement.gone(replica)        # it left without a goodbye (or died): any replica
-                message = await self._nc.request(submit_subject(self.subject, "any"), data,
-                                                 timeout=timeout, headers=self._headers)
+                self._died(replica)         # it left without a goodbye (or died): any replica
+                message = await self._request(None, data, timeout)
+        except ReplicaGone as gone:
+            raise rpc_error(grpc.StatusCode.UNAVAILABLE, f"adjudicator {gone} went away; try again") from None
         except NoRespondersError:
             # No replica serves Submit on NATS (all older, or all down): the client uses gRPC for a while.
             raise rpc_error(grpc.StatusCode.UNIMPLEMENTED, "no adjudicator listens on NATS") from None
-        except (NatsTimeout, asyncio.TimeoutError):
+        except (NatsTimeout, TimeoutError):
             raise rpc_error(grpc.StatusCode.DEADLINE_EXCEEDED, "no reply from the adjudicator in time") from None
         except NatsError as error:
             raise rpc_error(grpc.StatusCode.UNAVAILABLE, f"NATS: {error!r}") from None

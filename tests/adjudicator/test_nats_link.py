@@ -10,6 +10,7 @@ from collections import Counter
 
 import grpc
 import nats
+import nats.errors
 import pytest
 
 from adjudicator.client import SHARDS, AdjudicatorClient, shard_of
@@ -194,7 +195,7 @@ def games_on_each(client: AdjudicatorClient, replicas: set[str], new_name, each:
     while any(len(games) < each for games in placed.values()):
         game = new_name("g")
         owner = client._nats.placement.owner(shard_of(game, SHARDS), asyncio.get_running_loop().time())
-        if len(placed[owner]) < each:
+        if owner in placed and len(placed[owner]) < each:
             placed[owner].append(game)
     return [game for games in placed.values() for game in games]
 
@@ -270,3 +271,39 @@ async def test_a_request_that_is_no_submit_request_is_refused_and_the_door_goes_
         with pytest.raises(RuleViolation) as refused:       # the door still answers (here: no such game)
             await client.submit(game, "ann", {"type": "Think"}, "x")
     assert refused.value.code == "GAME_NOT_FOUND"
+
+
+async def test_commands_waiting_on_a_replica_that_dies_are_sent_again_at_once(replicas, caller_connection,
+                                                                             jetstream_store, new_name, namespace):
+    # The doomed replica hangs on its store, so its commands wait; then it dies without a goodbye. The
+    # next command for one of its games meets "no responders": the caller places its games elsewhere and
+    # sends what was waiting on it again, long before that request's own timeout.
+    doomed = (await replicas(store=StuckAppends(jetstream_store)))[0]
+    staying, target, _, _ = await replicas()
+    async with AdjudicatorClient(target, nats=(await caller_connection(), replicas.subject), timeout=60,
+                                 retries=2, retry_delay=0.01) as client:
+        await heard(client, 2)
+        waiting_game, next_game = games_on_each(client, {doomed.replica}, new_name, each=2)
+        for game in (waiting_game, next_game):
+            await client.create_game(game, "testjack", PLAYERS, {})     # over gRPC, on the live replica
+        waiting = asyncio.ensure_future(client.submit(waiting_game, "ann", {"type": "Think"}, "was-waiting"))
+        await asyncio.sleep(0.2)
+        assert not waiting.done()                                       # stuck on the doomed replica
+        await doomed._nc.close()                                        # it dies: no goodbye
+        await until_nobody_listens(await caller_connection(), submit_subject(replicas.subject, doomed.replica))
+        await client.submit(next_game, "ann", {"type": "Think"}, "found-it-gone")
+        events = await asyncio.wait_for(waiting, 20)                    # a third of its own timeout
+    assert [e for e in await jetstream_store.read(f"game.{waiting_game}") if e.command_id == "was-waiting"] == events
+
+
+async def until_nobody_listens(connection, subject: str) -> None:
+    """Until NATS itself says nobody listens on `subject` (it drops a closed connection's interest a moment
+    after the close: a request in between would be lost, as one sent to a replica as it dies)."""
+    for _ in range(200):
+        try:
+            await connection.request(subject, b"", timeout=0.05)
+        except nats.errors.NoRespondersError:
+            return
+        except nats.errors.TimeoutError:
+            pass
+    raise AssertionError(f"something still listens on {subject}")
