@@ -307,3 +307,36 @@ async def until_nobody_listens(connection, subject: str) -> None:
         except nats.errors.TimeoutError:
             pass
     raise AssertionError(f"something still listens on {subject}")
+
+
+async def test_a_full_replica_answers_busy_and_roll_calls_cannot_flood_the_hellos(replicas, caller_connection,
+                                                                                jetstream_store, new_name,
+                                                                                namespace, monkeypatch):
+    monkeypatch.setattr("adjudicator.nats_door.MAX_IN_FLIGHT", 1)
+    game = new_name("g")
+    vault = await JetStreamSeedVault(jetstream_store._nc, f"seeds_{namespace}").ensure()
+    await Adjudicator(jetstream_store, vault).create_game(game, "testjack", PLAYERS, {})
+    await replicas(store=StuckAppends(jetstream_store))
+    connection = await caller_connection()
+    request = pb.SubmitRequest(game_id=game, actor="ann", command_json='{"type": "Think"}', command_id="stuck")
+    subject = submit_subject(replicas.subject, "any")
+    stuck = asyncio.ensure_future(connection.request(subject, request.SerializeToString(), timeout=30))
+    await asyncio.sleep(0.2)
+    request.command_id = "one-too-many"
+    answer = pb.EventsReply.FromString((await connection.request(subject, request.SerializeToString(), timeout=5)).data)
+    assert (answer.failure.code, answer.failure.details) == ("UNAVAILABLE", "the adjudicator is busy; try again")
+    stuck.cancel()
+
+    hellos = []
+
+    async def heard_hello(message) -> None:
+        hellos.append(message.data)
+
+    listener = await caller_connection()
+    await listener.subscribe(f"{replicas.subject}.hello", cb=heard_hello)
+    await listener.flush()
+    for _ in range(50):
+        await connection.publish(f"{replicas.subject}.roll", b"")
+    await connection.flush()
+    await asyncio.sleep(0.05)
+    assert 1 <= len(hellos) <= 2             # one for the burst (two if the burst straddles a periodic hello)
