@@ -1,6 +1,7 @@
-"""Commands sent on SubmitStream are traced one by one: each command's spans (the client's, the
-adjudicator's, the append) sit in its own caller's trace, though many commands share one stream. Real
-NATS (JetStream), the adjudicator behind gRPC in this process, spans kept in memory."""
+"""Commands sent on SubmitStream, or as NATS requests, are traced one by one: each command's spans (the
+client's, the adjudicator's, the append) sit in its own caller's trace, though many commands share one
+stream. Real NATS (JetStream), the adjudicator behind gRPC and its NATS door in this process, spans kept
+in memory."""
 from __future__ import annotations
 
 import asyncio
@@ -9,6 +10,9 @@ import grpc
 import pytest
 
 from adjudicator.client import AdjudicatorClient
+from adjudicator.nats_door import SubmitDoor
+from adjudicator.service import Adjudicator
+from starbase_core.seeds import JetStreamSeedVault
 from adjudicator.wire import pb, rpc
 from starbase_core import tracing
 from tests.observability.helpers import in_trace, trace_of, until
@@ -54,6 +58,30 @@ async def test_each_command_on_a_shared_stream_is_traced_under_its_own_caller(ad
     streams = await until(lambda: [span for span in spans.get_finished_spans() if "SubmitStream" in span.name],
                           "the stream's spans ended")
     assert not {trace_of(span) for span in streams} & callers
+
+
+async def test_each_command_over_nats_is_traced_under_its_own_caller(adjudicator_target, jetstream_store, namespace,
+                                                                    spans, new_name):
+    vault = await JetStreamSeedVault(jetstream_store._nc, f"seeds_{namespace}").ensure()
+    door = await SubmitDoor(Adjudicator(jetstream_store, vault), jetstream_store._nc, f"adj{namespace}").start()
+    games = [new_name("g") for _ in range(3)]
+    async with AdjudicatorClient(adjudicator_target, nats=(jetstream_store._nc, f"adj{namespace}")) as client:
+        for game in games:
+            await client.create_game(game, "testjack", PLAYERS, {})
+
+        async def command(game: str):
+            with tracing.new_trace("caller", **{"starbase.game": game}) as caller:
+                return caller, await client.submit(game, "ann", {"type": "Think"}, f"{game}-think")
+
+        answered = await asyncio.gather(*(command(game) for game in games))
+    await door.stop(1)
+    for caller, envelopes in answered:
+        traced = in_trace(spans, trace_of(caller))
+        client, server = one(traced, "Adjudicator/Submit", "CLIENT"), one(traced, "Adjudicator/Submit", "SERVER")
+        assert client.parent.span_id == caller.context.span_id
+        assert server.parent.span_id == client.context.span_id          # carried by the request's traceparent
+        assert one(traced, "store.append", "INTERNAL").parent.span_id == server.context.span_id
+        assert envelopes[0].meta["trace_id"] == trace_of(caller)
 
 
 async def test_the_server_starts_a_commands_span_under_its_traceparent_or_a_trace_of_its_own(
