@@ -96,32 +96,43 @@ async def serve(jetstream_store, namespace):
     await jetstream_store._js.delete_key_value(f"seeds_{namespace}")
 
 
+KINDS = ("Draw", "Think", "Stand")
+
+
+async def play_three(client: AdjudicatorClient, games: list[str]) -> dict[str, list]:
+    """Every game's Draw, Think and Stand at once, each game's in order (then bob owes): their answers."""
+    async def play(game: str) -> list:
+        return [await client.submit_with_turn(game, "ann", {"type": kind}, f"{game}-{kind}") for kind in KINDS]
+    return dict(zip(games, await asyncio.gather(*(play(game) for game in games))))
+
+
+async def answered_as_stored(played: dict[str, list], store, client: AdjudicatorClient,
+                             unary: AdjudicatorClient) -> None:
+    """Each answer is its command's events as stored, once, with who owes after them; the same command
+    ids again, on `client` and on unary Submit, are answered with the very same events and store nothing."""
+    for game, answers in played.items():
+        stream = await store.read(f"game.{game}")
+        verify_chain(stream, stream=f"game.{game}")
+        for kind, (envelopes, turn) in zip(KINDS, answers):
+            command_id = f"{game}-{kind}"
+            assert envelopes == [e for e in stream if e.command_id == command_id]       # stored once, as told
+            assert turn == {"seq": envelopes[-1].seq, "to_act": ["bob"] if kind == "Stand" else ["ann"],
+                            "ended": False}
+            assert await unary.submit(game, "ann", {"type": kind}, command_id) == envelopes
+            assert await client.submit(game, "ann", {"type": kind}, command_id) == envelopes
+        assert len(await store.read(f"game.{game}")) == len(stream)          # nothing new
+
+
 async def test_concurrent_submits_over_the_stream_answer_exactly_as_unary_submit(serve, jetstream_store, new_name):
     target, recorder = await serve()
     games = [new_name("g") for _ in range(4)]
     async with AdjudicatorClient(target) as streamed, AdjudicatorClient(target, streams=0) as unary:
         for game in games:
             await streamed.create_game(game, "testjack", PLAYERS, {})
-        # Every game's commands at once, each game's in order: Draw, Think, Stand (then bob owes).
-        async def play(game: str) -> list:
-            return [await streamed.submit_with_turn(game, "ann", {"type": kind}, f"{game}-{kind}")
-                    for kind in ("Draw", "Think", "Stand")]
-        played = dict(zip(games, await asyncio.gather(*(play(game) for game in games))))
+        played = await play_three(streamed, games)
         assert recorder.called["Submit"] == 0 and recorder.called["SubmitStream"] >= 1
-
-        for game, answers in played.items():
-            stream = await jetstream_store.read(f"game.{game}")
-            verify_chain(stream, stream=f"game.{game}")
-            for kind, (envelopes, turn) in zip(("Draw", "Think", "Stand"), answers):
-                command_id = f"{game}-{kind}"
-                assert envelopes == [e for e in stream if e.command_id == command_id]       # stored once, as told
-                assert turn == {"seq": envelopes[-1].seq, "to_act": ["bob"] if kind == "Stand" else ["ann"],
-                                "ended": False}
-                # Unary Submit answers the same command id with the very same events, and so does the stream.
-                assert await unary.submit(game, "ann", {"type": kind}, command_id) == envelopes
-                assert await streamed.submit(game, "ann", {"type": kind}, command_id) == envelopes
-            assert len(await jetstream_store.read(f"game.{game}")) == len(stream)          # nothing new
-    assert recorder.called["Submit"] == len(games) * 3                                  # only the unary client's
+        await answered_as_stored(played, jetstream_store, streamed, unary)
+    assert recorder.called["Submit"] == len(games) * len(KINDS)                 # only the unary client's
 
 
 class CountingAppends:

@@ -19,12 +19,12 @@ from adjudicator.server import AdjudicatorServicer
 from adjudicator.service import Adjudicator
 from adjudicator.wire import pb, rpc
 from starbase_core.callers import caller_line, parse_callers
-from starbase_core.envelope import verify_chain
 from starbase_core.provision import new_secret
 from starbase_core.seeds import JetStreamSeedVault
 from starbase_core.store import StoreError
 from starbase_rules.contract import RuleViolation
-from tests.adjudicator.test_client_stream import CountingAppends, Recorder, StuckAppends
+from tests.adjudicator.test_client_stream import (CountingAppends, Recorder, StuckAppends, answered_as_stored,
+                                                  play_three)
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(90)]
 
@@ -112,27 +112,16 @@ async def test_submits_over_nats_answer_exactly_as_grpc_submit(replicas, caller_
         for game in games:
             await linked.create_game(game, "testjack", PLAYERS, {})
 
-        async def play(game: str) -> list:
-            return [await linked.submit_with_turn(game, "ann", {"type": kind}, f"{game}-{kind}")
-                    for kind in ("Draw", "Think", "Stand")]
-        played = dict(zip(games, await asyncio.gather(*(play(game) for game in games))))
+        played = await play_three(linked, games)
         assert recorder.called["Submit"] == recorder.called["SubmitStream"] == 0     # all over NATS
-
-        for game, answers in played.items():
-            stream = await jetstream_store.read(f"game.{game}")
-            verify_chain(stream, stream=f"game.{game}")
-            for kind, (envelopes, turn) in zip(("Draw", "Think", "Stand"), answers):
-                command_id = f"{game}-{kind}"
-                assert envelopes == [e for e in stream if e.command_id == command_id]       # stored once, as told
-                assert turn == {"seq": envelopes[-1].seq, "to_act": ["bob"] if kind == "Stand" else ["ann"],
-                                "ended": False}
-                assert await unary.submit(game, "ann", {"type": kind}, command_id) == envelopes
-                assert await linked.submit(game, "ann", {"type": kind}, command_id) == envelopes
+        await answered_as_stored(played, jetstream_store, linked, unary)
+        for game in games:
+            length = len(await jetstream_store.read(f"game.{game}"))
             # A refusal is the rules' own, and appends nothing.
             with pytest.raises(RuleViolation) as refused:
                 await linked.submit(game, "ann", {"type": "Draw"}, f"{game}-out-of-turn")
             assert refused.value.code == "NOT_YOUR_TURN"
-            assert len(await jetstream_store.read(f"game.{game}")) == len(stream)          # nothing new
+            assert len(await jetstream_store.read(f"game.{game}")) == length              # nothing new
 
 
 async def test_each_game_stays_on_one_replica_from_every_caller_and_the_games_spread(replicas, caller_connection,

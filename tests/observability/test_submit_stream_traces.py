@@ -29,17 +29,22 @@ def one(traced: list, name_part: str, kind: str):
     return found[0]
 
 
+async def commands_in_traces(client: AdjudicatorClient, games: list[str]) -> list:
+    """A new game each, then a command each at once, each in a trace of its own: (its caller's span, events)."""
+    for game in games:
+        await client.create_game(game, "testjack", PLAYERS, {})
+
+    async def command(game: str):
+        with tracing.new_trace("caller", **{"starbase.game": game}) as caller:
+            return caller, await client.submit(game, "ann", {"type": "Think"}, f"{game}-think")
+
+    return await asyncio.gather(*(command(game) for game in games))
+
+
 async def test_each_command_on_a_shared_stream_is_traced_under_its_own_caller(adjudicator_target, spans, new_name):
     games = [new_name("g") for _ in range(4)]
     async with AdjudicatorClient(adjudicator_target, streams=1) as client:        # every command on the one stream
-        for game in games:
-            await client.create_game(game, "testjack", PLAYERS, {})
-
-        async def command(game: str):
-            with tracing.new_trace("caller", **{"starbase.game": game}) as caller:
-                return caller, await client.submit(game, "ann", {"type": "Think"}, f"{game}-think")
-
-        answered = await asyncio.gather(*(command(game) for game in games))
+        answered = await commands_in_traces(client, games)
 
     callers = {trace_of(caller) for caller, _ in answered}
     assert len(callers) == len(games)
@@ -66,14 +71,7 @@ async def test_each_command_over_nats_is_traced_under_its_own_caller(adjudicator
     door = await SubmitDoor(Adjudicator(jetstream_store, vault), jetstream_store._nc, f"adj{namespace}").start()
     games = [new_name("g") for _ in range(3)]
     async with AdjudicatorClient(adjudicator_target, nats=(jetstream_store._nc, f"adj{namespace}")) as client:
-        for game in games:
-            await client.create_game(game, "testjack", PLAYERS, {})
-
-        async def command(game: str):
-            with tracing.new_trace("caller", **{"starbase.game": game}) as caller:
-                return caller, await client.submit(game, "ann", {"type": "Think"}, f"{game}-think")
-
-        answered = await asyncio.gather(*(command(game) for game in games))
+        answered = await commands_in_traces(client, games)
     await door.stop(1)
     for caller, envelopes in answered:
         traced = in_trace(spans, trace_of(caller))
