@@ -8,7 +8,6 @@ from collections import Counter
 import pytest
 
 from adjudicator.client import AdjudicatorClient
-from adjudicator.server import start_grpc_server
 from adjudicator.service import Adjudicator
 from clock.__main__ import ClockSettings, serve
 from clock.service import DecisionClock
@@ -17,6 +16,7 @@ from starbase_core.gamestream import ends_game, replay
 from starbase_core.seeds import JetStreamSeedVault
 from starbase_core.store_jetstream import JetStreamEventStore
 from starbase_rules.registry import get_game
+from tests.support.stack import serve_adjudicator
 
 pytestmark = pytest.mark.integration
 
@@ -27,9 +27,9 @@ WAIT_SECONDS = 15.0   # a bound on a hang, not a timing assertion
 @pytest.fixture
 async def adjudicator_target(jetstream_store, namespace):
     vault = await JetStreamSeedVault(jetstream_store._nc, f"seeds_{namespace}").ensure()
-    server, port = await start_grpc_server(Adjudicator(jetstream_store, vault), 0, "127.0.0.1")
+    port, stop = await serve_adjudicator(Adjudicator(jetstream_store, vault), jetstream_store)   # gRPC and NATS
     yield f"127.0.0.1:{port}"
-    await server.stop(1)
+    await stop(1)
     await jetstream_store._js.delete_key_value(f"seeds_{namespace}")
 
 

@@ -10,9 +10,6 @@ import grpc
 import pytest
 
 from adjudicator.client import AdjudicatorClient
-from adjudicator.nats_door import SubmitDoor
-from adjudicator.service import Adjudicator
-from starbase_core.seeds import JetStreamSeedVault
 from adjudicator.wire import pb, rpc
 from starbase_core import tracing
 from tests.observability.helpers import in_trace, trace_of, until
@@ -65,14 +62,12 @@ async def test_each_command_on_a_shared_stream_is_traced_under_its_own_caller(ad
     assert not {trace_of(span) for span in streams} & callers
 
 
-async def test_each_command_over_nats_is_traced_under_its_own_caller(adjudicator_target, jetstream_store, namespace,
-                                                                    spans, new_name):
-    vault = await JetStreamSeedVault(jetstream_store._nc, f"seeds_{namespace}").ensure()
-    door = await SubmitDoor(Adjudicator(jetstream_store, vault), jetstream_store._nc, f"adj{namespace}").start()
-    games = [new_name("g") for _ in range(3)]
-    async with AdjudicatorClient(adjudicator_target, nats=(jetstream_store._nc, f"adj{namespace}")) as client:
+async def test_each_command_over_nats_is_traced_under_its_own_caller(adjudicator_target, jetstream_store, spans,
+                                                                    new_name):
+    games = [new_name("g") for _ in range(3)]      # (the fixture's adjudicator serves NATS too)
+    async with AdjudicatorClient(adjudicator_target,
+                                 nats=(jetstream_store._nc, f"{jetstream_store.prefix}-adjudicator")) as client:
         answered = await commands_in_traces(client, games)
-    await door.stop(1)
     for caller, envelopes in answered:
         traced = in_trace(spans, trace_of(caller))
         client, server = one(traced, "Adjudicator/Submit", "CLIENT"), one(traced, "Adjudicator/Submit", "SERVER")

@@ -12,7 +12,6 @@ import asyncio
 import pytest
 
 from adjudicator.client import AdjudicatorClient
-from adjudicator.server import start_grpc_server
 from adjudicator.service import Adjudicator
 from bots.__main__ import BotSettings, serve as serve_bots
 from notifier.__main__ import serve as serve_notifier
@@ -24,6 +23,7 @@ from tests.bots.test_bot_worker import play_person_until_the_end
 from tests.notifier.receiver import Receiver
 from tests.security.test_clock_and_trucker_with_their_own_users import adjudicator_store, own_settings
 from tests.support import tally
+from tests.support.stack import serve_adjudicator
 
 tally.register()
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(180)]
@@ -31,8 +31,9 @@ WAIT_SECONDS = 30.0   # a bound on a hang, not a timing assertion
 
 
 async def adjudicator_server(secured, store):
+    """The adjudicator as its service serves it (gRPC and the NATS door), as its own user: (port, stop)."""
     vault = await JetStreamSeedVault(store._nc, secured.names.seeds).ensure()
-    return await start_grpc_server(Adjudicator(store, vault), 0, "127.0.0.1",
+    return await serve_adjudicator(Adjudicator(store, vault), store,
                                    callers=load_callers(str(secured.creds.callers_file)))
 
 
@@ -42,7 +43,7 @@ def lobby_token(secured) -> str:
 
 async def test_the_bot_worker_plays_a_bot_seat_as_itself(secured, new_name):
     store = await adjudicator_store(secured)
-    server, port = await adjudicator_server(secured, store)
+    port, stop_adjudicator = await adjudicator_server(secured, store)
     settings = BotSettings(**own_settings(secured, "bots"), adjudicator_target=f"127.0.0.1:{port}",
                            bots_durable=secured.names.bots_durable, bots_health_port=0,
                            bots_health_host="127.0.0.1", metrics_port=0)
@@ -56,7 +57,7 @@ async def test_the_bot_worker_plays_a_bot_seat_as_itself(secured, new_name):
     finally:
         stop.set()
         await asyncio.wait_for(bots, WAIT_SECONDS)
-        await server.stop(0)
+        await stop_adjudicator(0)
         await store.close()
     by_bot = [e for e in stream if e.meta.get("command") and e.actor == "bot1"]
     assert by_bot and all(e.meta["played_by"] == "bot:normal" for e in by_bot)
@@ -75,7 +76,7 @@ async def send_test_webhook(client: NotifierClient, player: str) -> dict:
 async def test_the_notifier_calls_a_webhook_and_answers_the_lobby_as_itself(secured, new_name):
     receiver = await Receiver().start()
     store = await adjudicator_store(secured)
-    server, port = await adjudicator_server(secured, store)
+    port, stop_adjudicator = await adjudicator_server(secured, store)
     names = StorageNames(notifier_allow_loopback=True)          # the names the permissions were made for
     settings = NotifierSettings(**own_settings(secured, "notifier"), **names.model_dump(),
                                 notifier_durable=secured.names.notifier_durable, notifier_health_port=0,
@@ -108,7 +109,7 @@ async def test_the_notifier_calls_a_webhook_and_answers_the_lobby_as_itself(secu
     finally:
         stop.set()
         await asyncio.wait_for(notifier, WAIT_SECONDS)
-        await server.stop(0)
+        await stop_adjudicator(0)
         await store.close()
         await receiver.stop()
     assert lobby_nc.errors == []

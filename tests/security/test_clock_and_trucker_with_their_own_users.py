@@ -8,13 +8,13 @@ import asyncio
 import pytest
 
 from adjudicator.client import AdjudicatorClient
-from adjudicator.server import start_grpc_server
 from adjudicator.service import Adjudicator
 from clock.__main__ import ClockSettings, serve
 from starbase_core.callers import load_callers
 from starbase_core.gamestream import ends_game, game_stream
 from starbase_core.seeds import JetStreamSeedVault
 from starbase_core.store_jetstream import JetStreamEventStore
+from tests.support.stack import serve_adjudicator
 from tests.trucker_service.helpers import new_game
 from tests.trucker_service.live import Client, in_process, settings_for
 
@@ -43,8 +43,8 @@ async def adjudicator_store(secured) -> JetStreamEventStore:
 async def test_the_clock_plays_defaults_as_itself(secured, new_name):
     store = await adjudicator_store(secured)
     vault = await JetStreamSeedVault(store._nc, secured.names.seeds).ensure()
-    server, port = await start_grpc_server(Adjudicator(store, vault), 0, "127.0.0.1",
-                                           callers=load_callers(str(secured.creds.callers_file)))
+    port, stop_adjudicator = await serve_adjudicator(Adjudicator(store, vault), store,
+                                                     callers=load_callers(str(secured.creds.callers_file)))
     settings = ClockSettings(**own_settings(secured, "clock"), adjudicator_target=f"127.0.0.1:{port}",
                              clock_tick_seconds=0.1, clock_health_port=0, clock_health_host="127.0.0.1",
                              metrics_port=0)
@@ -65,7 +65,7 @@ async def test_the_clock_plays_defaults_as_itself(secured, new_name):
     finally:
         stop.set()
         await asyncio.wait_for(clock, WAIT_SECONDS)
-        await server.stop(0)
+        await stop_adjudicator(0)
         await store.close()
     assert [e.actor for e in envelopes if (e.command_id or "").startswith("clock:") and e.type == "Stood"] == \
         ["ann", "bob"]

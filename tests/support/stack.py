@@ -84,6 +84,19 @@ TEST_SETTINGS = dict(
 )
 
 
+async def serve_adjudicator(adjudicator: Adjudicator, store, *, callers=None, port: int = 0):
+    """`adjudicator` served as `python -m adjudicator` serves it: gRPC on a loopback port, and its NATS door on
+    `store`'s connection, on the subjects a service's settings name after the store's prefix (the NATS link's
+    default). Returns (the gRPC port, `stop(grace)`)."""
+    server, port = await start_grpc_server(adjudicator, port, "127.0.0.1", callers=callers)
+    door = await SubmitDoor(adjudicator, store._nc, f"{store.prefix}-adjudicator", callers=callers).start()
+
+    async def stop(grace: float = 0) -> None:
+        await door.stop(grace)
+        await server.stop(grace)
+    return port, stop
+
+
 def stack_settings(nats_url: str, redis_url: str, namespace: str, **overrides) -> LobbySettings:
     """Lobby settings isolated by `namespace`: stream, subjects, buckets, Redis prefixes."""
     return LobbySettings(**{
@@ -126,9 +139,8 @@ async def local_stack(nats_url: str, redis_url: str, namespace: str, *, scoring:
         bucket = await JetStreamSnapshotBucket(adjudicator_store._nc, f"ES{namespace}_snapshots").ensure()
         snapshots = await Snapshots.open(bucket, vault, get_game)
     adjudicator = Adjudicator(adjudicator_store, vault, snapshots=snapshots, snapshot_every=snapshot_every)
-    grpc_server, grpc_port = await start_grpc_server(adjudicator, 0, "127.0.0.1", callers=creds.callers())
+    grpc_port, stop_adjudicator = await serve_adjudicator(adjudicator, adjudicator_store, callers=creds.callers())
     subject = stack_names(namespace).adjudicator           # as the lobby's settings name it
-    door = await SubmitDoor(adjudicator, adjudicator_store._nc, subject, callers=creds.callers()).start()
     client = AdjudicatorClient(f"127.0.0.1:{grpc_port}", token=creds.token("lobby"),
                                nats=(lobby_store._nc, subject) if link == "nats" else None)
     redis = Redis.from_url(redis_url, decode_responses=True, **creds.redis("lobby"))
@@ -149,8 +161,7 @@ async def local_stack(nats_url: str, redis_url: str, namespace: str, *, scoring:
             await asyncio.gather(scoring_task, return_exceptions=True)
         server.should_exit = True
         await serving
-        await door.stop(1)
-        await grpc_server.stop(1)
+        await stop_adjudicator(1)
         await adjudicator.close()
         await client.close()
         await ledger.redis.aclose()
