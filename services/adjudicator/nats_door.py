@@ -1,5 +1,5 @@
 """Submit over NATS: the adjudicator's second door for commands, beside gRPC (`nats_link.py` is the
-caller's side; docs/platform.md, "The link").
+caller's side; docs/platform.md, "Commands over NATS").
 
 Why: a command carried by gRPC's asyncio stream costs the adjudicator ~0.27 ms and its caller ~0.35 ms
 of CPU, the same carried as a NATS request and reply ~0.11 and ~0.21 (benchmarks/bench_rpc_transport.py);
@@ -31,11 +31,11 @@ import grpc
 import structlog
 from google.protobuf.message import DecodeError
 
-from adjudicator.guard import BEARER, REFUSED
+from adjudicator.guard import refusal
 from adjudicator.server import TRANSIENT, AdjudicatorServicer
 from adjudicator.service import Adjudicator
 from adjudicator.wire import pb
-from starbase_core.callers import Caller, identify
+from starbase_core.callers import Caller
 
 log = structlog.get_logger(__name__)
 
@@ -66,7 +66,6 @@ class SubmitDoor:
         self._servicer = AdjudicatorServicer(adjudicator)
         self._nc, self.subject, self._callers = connection, subject, callers
         self.replica = replica or uuid.uuid4().hex[:12]
-        self._known: dict[str, Caller] = {}     # secrets seen → their caller (known callers only: bounded)
         self._running: set[asyncio.Task] = set()
         self._subscriptions: list = []
         self._hellos: asyncio.Task | None = None
@@ -126,9 +125,10 @@ class SubmitDoor:
         task.add_done_callback(self._running.discard)
 
     async def _answer(self, message) -> None:
-        refusal = self._refusal(message.headers)
-        if refusal is not None:
-            await self._respond(message, _failure(*refusal))
+        refused = None if self._callers is None else \
+            refusal(self._callers, (message.headers or {}).get("Authorization", ""), "Submit", door="nats")
+        if refused is not None:
+            await self._respond(message, _failure(*refused))
             return
         try:
             request = pb.SubmitRequest.FromString(message.data)
@@ -148,23 +148,3 @@ class SubmitDoor:
         except Exception as error:      # lost with the connection: the caller times out and asks again
             log.warning("adjudicator_reply_lost", error=repr(error))
 
-    def _refusal(self, headers: dict | None) -> tuple[grpc.StatusCode, str] | None:
-        """Why this request may not be answered (as the gRPC guard says it), or None."""
-        if self._callers is None:
-            return None
-        header = (headers or {}).get("Authorization", "")
-        if not header.lower().startswith(BEARER):
-            REFUSED.labels("missing").inc()
-            return grpc.StatusCode.UNAUTHENTICATED, "this request carries no caller secret: send `Authorization: Bearer <secret>`"
-        secret = header[len(BEARER):].strip()
-        caller = self._known.get(secret) or identify(self._callers, secret)
-        if caller is None:
-            REFUSED.labels("unknown").inc()
-            log.warning("adjudicator_unknown_caller", method="Submit", door="nats")
-            return grpc.StatusCode.UNAUTHENTICATED, "this caller secret is not known to the adjudicator"
-        self._known[secret] = caller
-        if not caller.may_call("Submit"):
-            REFUSED.labels("forbidden").inc()
-            log.warning("adjudicator_forbidden_call", caller=caller.name, method="Submit", door="nats")
-            return grpc.StatusCode.PERMISSION_DENIED, f"{caller.name} may not call Submit"
-        return None
