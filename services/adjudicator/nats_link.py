@@ -24,7 +24,6 @@ import itertools
 import json
 
 import grpc
-import structlog
 from nats.errors import Error as NatsError, NoRespondersError, TimeoutError as NatsTimeout
 from nats.js.api import Header
 
@@ -32,7 +31,6 @@ from adjudicator.nats_door import HELLO_EVERY, submit_subject
 from adjudicator.streams import rpc_error, status_named
 from adjudicator.wire import pb
 
-log = structlog.get_logger(__name__)
 STATUS, NO_RESPONDERS = Header.STATUS, "503"     # the status NATS replies with when nobody listens
 FORGET_AFTER = 3 * HELLO_EVERY + 0.5    # seconds without a hello before a replica is no longer placed on
 

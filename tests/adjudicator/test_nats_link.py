@@ -15,6 +15,7 @@ import pytest
 
 from adjudicator.client import SHARDS, AdjudicatorClient, shard_of
 from adjudicator.nats_door import SubmitDoor, submit_subject
+from adjudicator.nats_link import FORGET_AFTER, Placement
 from adjudicator.server import AdjudicatorServicer
 from adjudicator.service import Adjudicator
 from adjudicator.wire import pb, rpc
@@ -89,6 +90,21 @@ async def caller_connection(nats_url):
     yield connect
     for connection in connections:
         await connection.close()
+
+
+def test_placement_moves_only_a_leaving_replicas_shards_and_forgets_a_silent_one():
+    placement = Placement(SHARDS)
+    for replica in ("r1", "r2", "r3"):
+        placement.heard(replica, 0.0)
+    three = [placement.owner(shard, 1.0) for shard in range(SHARDS)]
+    assert set(three) == {"r1", "r2", "r3"}
+    placement.gone("r3")
+    two = [placement.owner(shard, 1.0) for shard in range(SHARDS)]
+    assert [after for before, after in zip(three, two) if before != "r3"] == [b for b in three if b != "r3"]
+    assert set(two) == {"r1", "r2"}
+    placement.heard("r1", FORGET_AFTER)                # r2 says nothing more: forgotten, r1 takes every shard
+    assert {placement.owner(shard, FORGET_AFTER + 0.1) for shard in range(SHARDS)} == {"r1"}
+    assert placement.owner(0, 3 * FORGET_AFTER) is None
 
 
 async def heard(client: AdjudicatorClient, replicas: int) -> None:
