@@ -3,9 +3,9 @@
 Environment: NATS_URL, ADJUDICATOR_PORT (50051), ADJUDICATOR_HEALTH_PORT (8081), ADJUDICATOR_HOST,
 METRICS_HOST, METRICS_PORT (9101), EVENT_STREAM, EVENT_SUBJECT_PREFIX, STORE_REPLICAS, SEED_BUCKET,
 CACHE_GAMES, SNAPSHOT_EVERY (256 events; 0: no snapshots; they go to the KV bucket <EVENT_STREAM>_snapshots),
-ADJUDICATOR_SUBJECT (Submit over NATS: `nats_door.py`), LOG_LEVEL, LOG_JSON; credentials (docs/security.md): NATS_NKEY_FILE, ADJUDICATOR_CALLERS_FILE
-(who may call), ADJUDICATOR_TLS with TLS_CA_FILE, TLS_CERT_FILE, TLS_KEY_FILE. It refuses to start
-without them unless INSECURE_DEV_MODE=true.
+ADJUDICATOR_SUBJECT (Submit over NATS: `nats_door.py`), LOG_LEVEL, LOG_JSON; credentials
+(docs/security.md): NATS_NKEY_FILE, ADJUDICATOR_CALLERS_FILE (who may call), ADJUDICATOR_TLS with
+TLS_CA_FILE, TLS_CERT_FILE, TLS_KEY_FILE. It refuses to start without them unless INSECURE_DEV_MODE=true.
 SIGTERM or SIGINT: stop taking calls (the NATS door says goodbye first, so callers place its games
 elsewhere), finish the ones in flight (grace period), then close the store.
 ADJUDICATOR_EVENT_LOOP: `uvloop` (the default, when installed) or `asyncio` (see `run`).

@@ -24,7 +24,6 @@ these subjects and only the adjudicator listen, and each reply goes to its calle
 from __future__ import annotations
 
 import asyncio
-import json
 import uuid
 
 import grpc
@@ -34,23 +33,14 @@ from google.protobuf.message import DecodeError
 from adjudicator.guard import refusal
 from adjudicator.server import TRANSIENT, AdjudicatorServicer
 from adjudicator.service import Adjudicator
-from adjudicator.wire import pb
+from adjudicator.wire import HELLO_EVERY, hello, pb, submit_subject
 from starbase_core.callers import Caller
 
 log = structlog.get_logger(__name__)
 
-HELLO_EVERY = 2.0           # seconds between two hellos; callers forget a replica after three missed
 ROLL_GAP = 0.1             # seconds between two hellos answering roll calls
 MAX_IN_FLIGHT = 2000        # commands being decided at once here; past it a request is answered UNAVAILABLE
 QUEUE = "adjudicators"
-
-
-def submit_subject(subject: str, replica: str) -> str:
-    return f"{subject}.submit.{replica}"
-
-
-def hello(replica: str, leaving: bool = False) -> bytes:
-    return json.dumps({"replica": replica, "leaving": leaving}).encode()
 
 
 def _failure(code: grpc.StatusCode, details: str) -> bytes:

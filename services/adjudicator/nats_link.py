@@ -27,9 +27,8 @@ import grpc
 from nats.errors import Error as NatsError, NoRespondersError, TimeoutError as NatsTimeout
 from nats.js.api import Header
 
-from adjudicator.nats_door import HELLO_EVERY, submit_subject
 from adjudicator.streams import rpc_error, status_named
-from adjudicator.wire import pb
+from adjudicator.wire import HELLO_EVERY, pb, submit_subject
 
 STATUS, NO_RESPONDERS = Header.STATUS, "503"     # the status NATS replies with when nobody listens
 FORGET_AFTER = 3 * HELLO_EVERY + 0.5    # seconds without a hello before a replica is no longer placed on
@@ -107,7 +106,7 @@ class NatsSubmit:
         await self._nc.publish(f"{self.subject}.roll", b"")       # the replicas say hello now, not in seconds
 
     async def close(self) -> None:
-        self._listening = None
+        self._listening, self._replies = None, ""
         for subscription in self._subscriptions:
             try:
                 await subscription.unsubscribe()
@@ -164,7 +163,8 @@ class NatsSubmit:
         """The reply to `request`, or the AioRpcError a unary Submit would raise."""
         data = request.SerializeToString()
         try:
-            await self._listen()
+            if not self._replies:           # not listening yet (the first command, or after a failure)
+                await self._listen()
             replica = self.placement.owner(shard, asyncio.get_running_loop().time())
             try:
                 message = await self._request(replica, data, timeout)

@@ -6,6 +6,7 @@ service is installed without the repository's `proto/` directory.
 """
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -32,3 +33,17 @@ SERVICE_NAME = "starbase.adjudicator.v1.Adjudicator"
 SUBMIT_SPAN = f"/{SERVICE_NAME}/Submit"
 SUBMIT_SPAN_ATTRIBUTES = {"rpc.system": "grpc", "rpc.service": SERVICE_NAME, "rpc.method": "Submit",
                           "starbase.submit_stream": True}
+
+# Commands over NATS (nats_door.py serves them, nats_link.py sends them): the subjects under the root
+# ADJUDICATOR_SUBJECT names, and a replica's hello. Here, so a caller imports neither the server nor the
+# service.
+HELLO_EVERY = 2.0           # seconds between two hellos; callers forget a replica after three missed
+
+
+def submit_subject(subject: str, replica: str) -> str:
+    """Where `replica` takes commands ("any": every replica, as one queue group)."""
+    return f"{subject}.submit.{replica}"
+
+
+def hello(replica: str, leaving: bool = False) -> bytes:
+    return json.dumps({"replica": replica, "leaving": leaving}).encode()

@@ -14,11 +14,11 @@ import nats.errors
 import pytest
 
 from adjudicator.client import SHARDS, AdjudicatorClient, shard_of
-from adjudicator.nats_door import SubmitDoor, submit_subject
+from adjudicator.nats_door import SubmitDoor
 from adjudicator.nats_link import FORGET_AFTER, Placement
 from adjudicator.server import AdjudicatorServicer
 from adjudicator.service import Adjudicator
-from adjudicator.wire import pb, rpc
+from adjudicator.wire import pb, rpc, submit_subject
 from starbase_core.callers import caller_line, parse_callers
 from starbase_core.provision import new_secret
 from starbase_core.seeds import JetStreamSeedVault
