@@ -27,7 +27,7 @@ from lobby.bootstrap import LobbyRuntime
 from lobby.config import LobbySettings
 from lobby.bodygate import BodyGate
 from lobby.command_route import CommandRoute
-from lobby.exceptions import LobbyError, error_body
+from lobby.exceptions import ADJUDICATOR_DOWN, INTERNAL, STORE_DOWN, LobbyError, error_body
 from lobby.accounts.router import router as accounts_router
 from lobby.engines import engines_router
 from lobby.loop.router import loop_router
@@ -106,19 +106,17 @@ def _install_errors(app: FastAPI) -> None:
     @app.exception_handler(grpc.aio.AioRpcError)
     async def adjudicator_down(request: Request, error: grpc.aio.AioRpcError):
         log.warning("adjudicator_call_failed", code=str(error.code()), details=error.details())
-        return JSONResponse(error_body("ADJUDICATOR_UNAVAILABLE",
-                                       "the game server is not answering; retry (a command resent with its "
-                                       "command_id is applied once)"), 503)
+        return JSONResponse(error_body(*ADJUDICATOR_DOWN), 503)
 
     @app.exception_handler(StoreError)
     async def store_down(request: Request, error: StoreError):
         log.warning("store_call_failed", error=str(error))
-        return JSONResponse(error_body("STORE_UNAVAILABLE", "the event store is not answering; retry"), 503)
+        return JSONResponse(error_body(*STORE_DOWN), 503)
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, error: Exception):
         log.exception("unexpected_error", path=request.url.path)
-        return JSONResponse(error_body("INTERNAL", "something went wrong on our side; it is logged"), 500)
+        return JSONResponse(error_body(*INTERNAL), 500)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException):

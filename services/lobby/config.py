@@ -29,7 +29,8 @@ class LobbySettings(CoreSettings):
     lobby_secret: str | None = None
     lobby_production: bool = False
     lobby_max_body_bytes: int = 64 * 1024
-    lobby_ws_max_message_bytes: int = 4096          # a larger WebSocket frame from a client closes it
+    # A larger WebSocket message from a client closes its socket (1009); a move is a command's body.
+    lobby_ws_max_message_bytes: int = 16 * 1024
     lobby_page_size_max: int = 100
     lobby_shutdown_grace: float = 10.0
     scoring_prefix: str = "scoring"                 # the Redis key prefix scoring writes under

@@ -6,6 +6,14 @@ adjudicator through) and `app.py` turns it into `{"error": {"code", "message"}}`
 from __future__ import annotations
 
 
+# (code, message) of the refusals answered for a failure rather than a LobbyError (app.py's handlers,
+# and the same answers to moves over a socket: socket_moves.py).
+ADJUDICATOR_DOWN = ("ADJUDICATOR_UNAVAILABLE", "the game server is not answering; retry (a command resent with "
+                                               "its command_id is applied once)")
+STORE_DOWN = ("STORE_UNAVAILABLE", "the event store is not answering; retry")
+INTERNAL = ("INTERNAL", "something went wrong on our side; it is logged")
+
+
 def error_body(code: str, message: str) -> dict:
     """The one shape of every refusal on the wire."""
     return {"error": {"code": code, "message": message}}

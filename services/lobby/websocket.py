@@ -19,8 +19,8 @@ seated player sees their own hidden cards; everyone else is a spectator), then l
 reconnect the client sends the last `seq` it saw as `after` and misses nothing. A table's socket also
 forwards its chat as it is posted (read what you missed with `GET /tables/{id}/chat?after=`). A reader
 too slow to keep up is closed with 4408 and resumes from its last seq. A ban or "log out everywhere"
-closes the account's sockets (4403, 4401). The socket is one-way: commands go through
-`POST /games/{id}/commands`.
+closes the account's sockets (4403, 4401). A player's game socket also takes their moves, each
+answered `ack` or `error` with its id (`socket_moves.py`), as `POST /games/{id}/commands` would.
 
 Served as plain ASGI from the app's outermost layer (`socketgate.py`): no HTTP middleware, no
 dependency solving, and, once a socket is caught up, nothing of it waits but the server's own task in
@@ -49,6 +49,7 @@ from lobby.loop.pushes import NOTIFY_VALUES, attend
 from starbase_core.outlet import Outlet, frame
 from lobby.router import MAX_POSITION
 from lobby.sockets import ChatRooms, Heartbeats
+from lobby.socket_moves import Closing, Mover, closing_text, mover_for, refused
 from lobby.wire import message, text
 
 log = structlog.get_logger(__name__)
@@ -103,6 +104,10 @@ class Socket:
 
     async def send_payload(self, payload: dict) -> None:
         await self.outlet.send(text(payload))
+
+    async def send_text(self, said: str) -> None:
+        if not self.outlet.write_text(said):      # written at once unless the server's send would wait
+            await self.outlet.send(said)
 
     async def close(self, code: int, reason: str = "") -> None:
         """Close the socket; the server then tells its `receive`, which ends it (`Sockets.serve`)."""
@@ -184,14 +189,16 @@ class Sockets:
         player = caller.player
         runtime.sockets.add(player, socket)
         chat = runtime.personal.live_subject(params["table_id"]) if "table_id" in params else None
+        mover = mover_for(runtime, caller.who, caller.address, params.get("game_id"))
         try:
             await self._start(socket, opened, player, slot, query.get("notify") in NOTIFY_VALUES, params, chat)
             caller = opened = query = None      # this frame lasts as long as the socket: keep only what it needs
             while True:
                 received = await receive()
                 # A binary message ends the socket, as reading it as text always did.
-                if received["type"] == "websocket.disconnect" or received.get("text") is None:
+                if received["type"] == "websocket.disconnect" or (said := received.get("text")) is None:
                     break
+                await _take_move(socket, mover, "game_id" in params, said)
         except SlowConsumer as slow:
             await socket.close_quietly(CLOSE_TOO_SLOW, str(slow)[:120])   # the client resumes from its last seq
         except (OSError, RuntimeError):
@@ -259,6 +266,20 @@ class Sockets:
         except BaseException:
             await slot.release()
             raise
+
+
+async def _take_move(socket: Socket, mover: Mover | None, game_socket: bool, said: str) -> None:
+    """Answer a message from the client: a move (`socket_moves.py`); one that closes the socket is
+    answered first, then the close (its `receive` then ends it)."""
+    try:
+        if mover is None:
+            raise refused(game_socket, said)
+        answer = await mover.answer(said)
+    except Closing as closing:
+        await socket.send_text(closing_text(said, closing))
+        await socket.close_quietly(closing.close_code)
+        return
+    await socket.send_text(answer)
 
 
 def _query(raw: bytes) -> Mapping[str, str]:

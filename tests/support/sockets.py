@@ -68,3 +68,27 @@ async def items(socket, count: int, timeout: float = 10) -> list[dict]:
         else:
             assert message["kind"] == "welcome", message
     return found
+
+
+async def move(socket, move_id: str, command: dict, timeout: float = 10, passed: list | None = None,
+               **fields) -> dict:
+    """Send a move over a game socket and return its answer (`ack` or `error` with this id), passing over
+    the events and other messages that come before it (into `passed`, if given)."""
+    await socket.send(json.dumps({"v": VERSION, "kind": "move", "id": move_id, "command": command, **fields}))
+    return await answer(socket, move_id, timeout, passed)
+
+
+async def answer(socket, move_id: str | None, timeout: float = 10, passed: list | None = None) -> dict:
+    """The `ack` or `error` naming `move_id` (checked for its shape), passing over anything else (into
+    `passed`, if given)."""
+    while True:
+        message = await receive(socket, timeout)
+        if message["kind"] in ("ack", "error") and message["id"] == move_id:
+            if message["kind"] == "ack":
+                assert set(message) == {"v", "kind", "id", "seq", "events"}, message
+            else:
+                assert set(message) - {"retry_after"} == {"v", "kind", "id", "status", "error"}, message
+                assert set(message["error"]) == {"code", "message"} and message["error"]["message"], message
+            return message
+        if passed is not None:
+            passed.append(message)
