@@ -24,7 +24,9 @@ and its event loop's lag (p99 of how late a 20 ms sleep wakes: every round trip 
 It runs on uvloop when installed, as the lobby does. BENCH_CAPACITY_LOADGEN_BEFORE=<libs dir> (e.g.
 /tmp/before-session/libs) runs that tree's starbase_cli.loadgen and its httpx players on asyncio too,
 alternating with this one at each step against the same services: side by side. BENCH_CAPACITY_LOAD_WORKERS=N
-adds a row per 21Moon step with the tables spread over N generator processes.
+adds a row per 21Moon step with the tables spread over N generator processes. Each 21Moon step also has a
+`sockets` row (unless BENCH_CAPACITY_SOCKET_MOVES=0): the same generator sending each move on the player's
+own game socket instead of a POST, alternating with the `now` row against the same services.
 """
 from __future__ import annotations
 
@@ -55,6 +57,7 @@ MOON_SECONDS = float(os.environ.get("BENCH_CAPACITY_MOON_SECONDS", 10))
 LOADGEN_BEFORE = os.environ.get("BENCH_CAPACITY_LOADGEN_BEFORE", "")
 LOAD_WORKERS = int(os.environ.get("BENCH_CAPACITY_LOAD_WORKERS", 0))
 ROUNDS = int(os.environ.get("BENCH_CAPACITY_ROUNDS", 3))      # the steps again, for min / median / max
+SOCKET_MOVES = os.environ.get("BENCH_CAPACITY_SOCKET_MOVES", "1") == "1"
 BENCH_LIMIT_SECONDS = 1200      # for `make bench`: three rounds took 7 minutes on 2 cores
 BOUND = 0.100
 LAGGING = 0.020     # the generator's loop lag p99 past a fifth of the bound: its p99 is not the lobby's alone
@@ -116,8 +119,9 @@ class Stack:
 class Generator:
     """One way of generating load: its loadgen module, how its Testjack players post, its event loop."""
 
-    def __init__(self, label: str, loadgen, client: str, run, workers: int = 1):
+    def __init__(self, label: str, loadgen, client: str, run, workers: int = 1, moves: str = "http"):
         self.label, self.loadgen, self.client, self.run, self.workers = label, loadgen, client, run, workers
+        self.moves = moves                  # 21Moon: "http" (POST) or "socket" (moves on the players' sockets)
         self.best = 0.0
         self.done = False
         self.bests: list[float] = []
@@ -136,6 +140,8 @@ def generators() -> list[Generator]:
     if LOADGEN_BEFORE:
         chosen.append(Generator("before", load_before(LOADGEN_BEFORE), "httpx", asyncio.run))
     chosen.append(Generator("now", loadgen, "aiohttp", new_loop_run))
+    if SOCKET_MOVES:
+        chosen.append(Generator("sockets", loadgen, "", new_loop_run, moves="socket"))
     if LOAD_WORKERS > 1:
         chosen.append(Generator(f"now x{LOAD_WORKERS}", loadgen, "", new_loop_run, LOAD_WORKERS))
     return chosen
@@ -308,6 +314,8 @@ def moon21(stack: Stack, chosen: list[Generator]) -> None:
 
 def moon21_step(stack: Stack, generator: Generator, tables: int) -> tuple[bool, float] | None:
     plan_options = {"workers": generator.workers} if generator.workers > 1 else {}
+    if generator.moves != "http":
+        plan_options["moves"] = generator.moves
     plan = generator.loadgen.LoadPlan(lobby=stack.lobbies[0], game="moon21", tables=tables,
                                       duration=MOON_SECONDS, drain=5.0, **plan_options)
     before, process_before = stack.cpu(), time.process_time()
@@ -339,8 +347,9 @@ def main() -> None:
                 RedisServer() as redis, Stack(nats, redis, replicas, Path(work)) as stack:
             if replicas == 1 and MOON_TABLES:
                 moon21(stack, chosen)
-            if STEPS:
-                results[replicas] = capacity(stack, f"{replicas} replica(s) of each", chosen)
+            if STEPS:       # Testjack's players post from this process: moves over sockets are 21Moon's
+                results[replicas] = capacity(stack, f"{replicas} replica(s) of each",
+                                             [generator for generator in chosen if generator.moves == "http"])
     if results.get(1) and results.get(2):
         for label, best in results[1].items():
             if best:

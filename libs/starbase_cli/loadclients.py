@@ -121,6 +121,8 @@ class Watcher:
         self._waiting: list[tuple[int, asyncio.Future]] = []   # (seq, resolved once it has arrived)
         self._task: asyncio.Task | None = None
         self._closing = False
+        self._socket = None                                     # the open socket, for moves
+        self._answers: dict[str, asyncio.Future] = {}           # move id → its ack or error
 
     @property
     def last_seq(self) -> int:
@@ -139,6 +141,7 @@ class Watcher:
                 async with self.sockets.ws_connect(f"{self.url}{joiner}after={self.last_seq}", protocols=offered,
                                                    max_msg_size=2 ** 22, autoclose=True) as socket:
                     self.connections += 1
+                    self._socket = socket
                     async for message in socket:
                         if message.type is aiohttp.WSMsgType.TEXT:
                             if not self._take(json.loads(message.data)):
@@ -147,10 +150,12 @@ class Watcher:
                             break
                     code = socket.close_code
             except (OSError, asyncio.TimeoutError, aiohttp.ClientError) as failed:
+                self._lost()
                 if self._closing:
                     return
                 self.error(f"socket failed ({type(failed).__name__}); resumed")
                 continue
+            self._lost()
             if self._closing:
                 return
             if code in (1000, 1001):
@@ -167,6 +172,11 @@ class Watcher:
             self.error("socket spoke another protocol version")
             return False
         if kind in ("welcome", "chat"):
+            return True
+        if kind in ("ack", "error") and message.get("id") in self._answers:
+            answered = self._answers.pop(message["id"])
+            if not answered.done():
+                answered.set_result(message)
             return True
         if kind != "event":
             code = (message.get("error") or {}).get("code", "?")
@@ -204,6 +214,30 @@ class Watcher:
             return False
         finally:
             self._waiting = [entry for entry in self._waiting if entry[1] is not arrived]
+
+    async def move(self, move_id: str, command: dict, timeout: float) -> dict | None:
+        """Send a move over this (player's) socket: its `ack` or `error` message, or None when the socket
+        was not open or closed, or no answer came within `timeout` (resend with the same id: applied once)."""
+        socket = self._socket
+        if socket is None or socket.closed:
+            return None
+        answered = self._answers[move_id] = asyncio.get_running_loop().create_future()
+        try:
+            await socket.send_str(json.dumps({"v": PROTOCOL_VERSION, "kind": "move", "id": move_id,
+                                              "command": command}))
+            return await asyncio.wait_for(answered, timeout)
+        except (OSError, asyncio.TimeoutError, aiohttp.ClientError, ConnectionError):
+            return None
+        finally:
+            self._answers.pop(move_id, None)
+
+    def _lost(self) -> None:
+        """The socket closed: the moves waiting on it go unanswered (their senders resend)."""
+        self._socket = None
+        answers, self._answers = self._answers, {}
+        for answered in answers.values():
+            if not answered.done():
+                answered.set_result(None)
 
     async def close(self) -> None:
         self._closing = True

@@ -6,7 +6,7 @@ Each of `tables` slots signs its players in once (as guests: unrated, no passwor
 games back to back: open a table, fill it, everyone ready, start; each player opens the game's
 WebSocket with a single-use ticket (each spectator without one); then, one
 command in flight per table, a bot chooses a move for whoever must act (see `loadclients`) and sends it
-with `POST /games/{id}/commands`. A table waits until every seated player's socket has shown the last
+with `POST /games/{id}/commands`, or (`moves="socket"`) as a move on that player's own game socket. A table waits until every seated player's socket has shown the last
 accepted command's events before choosing the next move, as a person would.
 
 The run stops by itself: at the deadline (`duration`), at the command cap, or once `games` games have
@@ -68,6 +68,7 @@ class LoadPlan:
     push_timeout: float = 30.0         # a player's socket silent this long after a move: the table stops
     workers: int = 1                   # processes the tables are spread over (see run_load)
     bot_thread: bool = True            # the engine's bots choose on a thread of their own (see BotThread)
+    moves: str = "http"                # how players send commands: "http" (POST) or "socket" (their game socket)
 
 
 @dataclass
@@ -276,6 +277,7 @@ class TableSlot:
         self.auth: dict[str, dict] = {}
         self.watchers: list[Watcher] = []       # the live ones, so a hard stop can close them
         self.engine_bot: EngineChooser | None = None
+        self.seated: dict[str, Watcher] = {}    # each player's own socket on the game being played
         self.commands = 0
 
     async def run(self) -> None:
@@ -316,6 +318,7 @@ class TableSlot:
         players = list(self.auth)
         url, sockets = f"{self.ws_base}/games/{game_id}/ws", self.http.sockets
         seated = [Watcher(url, self.report.error, self._ticket_for(p), sockets=sockets) for p in players]
+        self.seated = dict(zip(players, seated))
         watchers = seated + [Watcher(url, self.report.error, sockets=sockets) for _ in range(self.plan.spectators)]
         self.watchers = watchers
         for watcher in watchers:
@@ -387,27 +390,47 @@ class TableSlot:
         for attempt in range(ATTEMPTS):
             if attempt:
                 await asyncio.sleep(0.2 * attempt)
-            try:
-                reply = await self.http.post(f"/games/{game_id}/commands", json=body, headers=self.auth[player])
-            except HttpFailed as failed:
-                self.report.error(f"command transport error ({failed.kind})")
+            answer = await (self._move(player, command_id, command) if self.plan.moves == "socket" else
+                            self._post(game_id, player, body))
+            if answer is None:
                 continue
-            if reply.status_code >= 500:
-                self.report.error(f"command answered {reply.status_code} {_code(reply)}")
+            status, code, events = answer
+            if status >= 500:
+                self.report.error(f"command answered {status} {code}")
                 continue
-            if reply.status_code >= 400:
+            if status >= 400:
                 self.report.refused += 1
-                self.report.refused_codes[_code(reply)] += 1
-                self._tell(game_id, player, command_id, "refused", code=_code(reply))
+                self.report.refused_codes[code] += 1
+                self._tell(game_id, player, command_id, "refused", code=code)
                 return "refused"
             self.report.round_trips.append(time.perf_counter() - sent_at)
             self.report.accepted += 1
-            events = reply.json()["events"]
             self._tell(game_id, player, command_id, "acknowledged", [event["seq"] for event in events])
             return sent_at, events
         self.report.unanswered += 1
         self._tell(game_id, player, command_id, "unanswered")
         return None
+
+    async def _post(self, game_id: str, player: str, body: dict) -> tuple[int, str, list[dict]] | None:
+        """(status, error code, events) of one POST of a command; None on a transport error."""
+        try:
+            reply = await self.http.post(f"/games/{game_id}/commands", json=body, headers=self.auth[player])
+        except HttpFailed as failed:
+            self.report.error(f"command transport error ({failed.kind})")
+            return None
+        if reply.status_code == 200:
+            return 200, "", reply.json()["events"]
+        return reply.status_code, _code(reply), []
+
+    async def _move(self, player: str, command_id: str, command: dict) -> tuple[int, str, list[dict]] | None:
+        """The same over the player's game socket (its `ack` or `error`); None when unanswered."""
+        answer = await self.seated[player].move(command_id, command, self.plan.push_timeout)
+        if answer is None:
+            self.report.error("move over the socket unanswered")
+            return None
+        if answer["kind"] == "ack":
+            return 200, "", answer["events"]
+        return answer["status"], answer["error"]["code"], []
 
     def _tell(self, game_id: str, player: str, command_id: str, outcome: str, seqs=(), code: str = "") -> None:
         if self.journal is not None:     # the store keeps the lobby's id: the player's, then the client's

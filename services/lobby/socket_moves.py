@@ -9,11 +9,11 @@ A player's socket on `/games/{id}/ws` (opened with a ticket) may send moves:
 or another, or as a POST's `command_id`, is applied once. `command` and `seat` are POST's. Each move is
 answered, in the order sent (the socket reads its next message once this one is answered):
 
-    {"v": 1, "kind": "ack", "id": "m7", "seq": 42, "events": [...]}      # the events stored, as pushed
+    {"v": 1, "kind": "ack", "id": "m7", "first_seq": 41, "seq": 42, "events": [...]}   # stored, as pushed
     {"v": 1, "kind": "error", "id": "m7", "status": 422, "error": {"code": "NOT_YOUR_TURN", "message": ...}}
 
 The ack's events are the move's, as this socket pushes them (each also comes as an `event` message, before
-or after the ack); `seq` is the last one's. An error carries the HTTP status POST would have answered with its code and message (a 429 also
+or after the ack); `first_seq` and `seq` are the first and the last one's. An error carries the HTTP status POST would have answered with its code and message (a 429 also
 `retry_after`, in seconds; a 503 may be resent with the same id), and the socket stays open. Every
 message counts against the player's `commands` limit before anything else, as every POST does, so a
 flood of messages, well-formed or not, is answered 429. Who moves is the ticket's player, checked
@@ -93,7 +93,8 @@ class Mover:
         finally:
             MOVE_SECONDS.observe(time.perf_counter() - started)
         MOVES.labels("200").inc()
-        return text(message("ack", id=move_id, seq=events[-1]["seq"] if events else None, events=events))
+        # A command always stores at least one envelope (CommandHadNoEffect when the engine emits none).
+        return text(message("ack", id=move_id, first_seq=events[0]["seq"], seq=events[-1]["seq"], events=events))
 
 
 def refused(game_socket: bool, raw: str) -> Closing:

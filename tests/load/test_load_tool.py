@@ -56,20 +56,26 @@ async def check_against_the_store(stack, figures: dict) -> None:
         assert stored[game_id][-1].type != "GameEnded"
 
 
-async def test_a_whole_moon21_game_with_the_engines_bots(stack):
-    """21Moon hides nothing, so each bot folds what its socket showed and asks the engine for a move."""
+@pytest.mark.parametrize("moves", ["http", "socket"])
+async def test_a_whole_moon21_game_with_the_engines_bots(stack, moves):
+    """21Moon hides nothing, so each bot folds what its socket showed and asks the engine for a move;
+    each move goes as a POST, or over the player's own game socket."""
+    journal = Journal()
     report = await run_load(LoadPlan(lobby=stack.http, game="moon21", tables=1, games=1, duration=120,
-                                     max_commands=2000))
+                                     max_commands=2000, moves=moves), journal=journal)
     figures = report.figures()
+    verdict = await check(stack.store, journal, extra_games=set(figures["games"]["started_ids"]))
+    assert verdict.failures() == [] and verdict.acknowledged == figures["commands"]["accepted"] > 100
 
     assert figures["bots"] == "engine" and figures["stopped"] == "games done"
     assert figures["games"]["finished"] == 1
     await check_against_the_store(stack, figures)
 
 
-async def test_engine_bots_that_meet_hidden_cards_fall_back_to_the_lobbys_legal_actions(stack):
+@pytest.mark.parametrize("moves", ["http", "socket"])
+async def test_engine_bots_that_meet_hidden_cards_fall_back_to_the_lobbys_legal_actions(stack, moves):
     report = await run_load(LoadPlan(lobby=stack.http, game="testjack", tables=2, seats=2, games=2,
-                                     duration=60, bots="engine", spectators=0))
+                                     duration=60, bots="engine", spectators=0, moves=moves))
     figures = report.figures()
     assert figures["bots"] == "engine" and figures["stopped"] == "games done"
     assert figures["games"]["finished"] == 2

@@ -13,6 +13,7 @@ from lobby.socket_moves import _refusal
 from starbase_core.store import StoreError
 from tests.support import sockets
 from tests.support.stack import ApiPlayer, local_stack, seat_and_start
+from tests.web.asyncapi_doc import valid
 
 pytestmark = pytest.mark.integration
 WAIT = 30.0     # a bound on a hang (a loaded machine is slow), never a timing assertion
@@ -36,7 +37,8 @@ async def test_a_move_is_acked_with_its_events_as_stored_and_pushed_and_a_resend
         assert acked["kind"] == "ack", acked
         in_store = [e for e in await stored(stack, game_id) if e.command_id == f"{ann.player_id}:draw-1"]
         assert [e["seq"] for e in acked["events"]] == [e.seq for e in in_store] and in_store[0].seq == seq + 1
-        assert acked["seq"] == in_store[-1].seq
+        assert (acked["first_seq"], acked["seq"]) == (in_store[0].seq, in_store[-1].seq)
+        valid(acked)
         assert acked["events"][0]["type"] == "CardDrawn" and acked["events"][0]["data"]["card"] == in_store[0].data["card"]
         # The ack is what ann's own pushes say (her card shown); bob's socket sees it hidden.
         live = [sockets.event_of(m) for m in pushed if m["kind"] == "event" and m["event"]["seq"] > seq]
@@ -78,6 +80,7 @@ async def test_refusals_name_the_move_and_its_status_change_nothing_and_keep_the
             await where.send(json.dumps({"v": 1, "kind": "move", **fields}))
             refused = await sockets.answer(where, fields["id"])
             assert (refused["kind"], refused["status"], refused["error"]["code"]) == ("error", status, code), fields
+            valid(refused)
         for raw, code in (("not json", "MALFORMED_MESSAGE"), ("[1, 2]", "MALFORMED_MESSAGE"),
                           ('{"v": 1, "kind": "move", "id": "no spaces", "command": {}}', "MALFORMED_MESSAGE"),
                           ('{"v": 1, "kind": "move", "command": {"type": "Draw"}}', "MALFORMED_MESSAGE")):
@@ -144,6 +147,7 @@ async def test_every_message_counts_against_the_players_command_limit_shared_wit
             limited = await sockets.move(socket, "t2", {"type": "Think"})
             assert (limited["status"], limited["error"]["code"]) == (429, "RATE_LIMITED")
             assert limited["retry_after"] >= 1
+            valid(limited)
             assert (await ann.post(f"/games/{game_id}/commands", {"command": {"type": "Think"}})).status_code == 429
             stream = await stored(stack, game_id)
             assert len(stream) == before + 2 and not [e for e in stream if e.command_id == f"{ann.player_id}:t2"]

@@ -85,7 +85,7 @@ async def answer(socket, move_id: str | None, timeout: float = 10, passed: list 
         message = await receive(socket, timeout)
         if message["kind"] in ("ack", "error") and message["id"] == move_id:
             if message["kind"] == "ack":
-                assert set(message) == {"v", "kind", "id", "seq", "events"}, message
+                assert set(message) == {"v", "kind", "id", "first_seq", "seq", "events"}, message
             else:
                 assert set(message) - {"retry_after"} == {"v", "kind", "id", "status", "error"}, message
                 assert set(message["error"]) == {"code", "message"} and message["error"]["message"], message
