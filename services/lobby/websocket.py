@@ -199,6 +199,7 @@ class Sockets:
                 if received["type"] == "websocket.disconnect" or (said := received.get("text")) is None:
                     break
                 await _take_move(socket, mover, "game_id" in params, said)
+                received = said = None          # not kept while the socket idles (up to 16 KiB each)
         except SlowConsumer as slow:
             await socket.close_quietly(CLOSE_TOO_SLOW, str(slow)[:120])   # the client resumes from its last seq
         except (OSError, RuntimeError):

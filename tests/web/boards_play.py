@@ -37,12 +37,12 @@ async def whose_turn(people: list[Person], seq: int) -> Person | None:
 async def act_and_wait(person: Person, act: Callable[[], Awaitable[None]], people: list[Person]) -> dict:
     """Do `act` (a click) on `person`'s page, take the lobby's answer to the command it sent, and wait
     for every page to draw the events it made. Returns the command sent (as the lobby received it)."""
-    async with person.page.expect_response(lambda r: r.url.endswith("/commands")) as answer:
+    async with person.moved() as answer:
         await act()
-    reply = await answer.value
-    assert reply.status == 200, await reply.text()
-    sent = json.loads(reply.request.post_data)["command"]
-    seq = (await reply.json())["events"][-1]["seq"]
+    reply = await answer()
+    assert reply.status == 200, reply.body
+    sent = reply.command
+    seq = reply.body["events"][-1]["seq"]
     for other in people:
         await other.wait_drawn(seq)
         await expect(other.page.locator(f".log-lines li[data-seq='{seq}']")).to_have_count(1)

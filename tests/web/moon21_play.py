@@ -37,14 +37,12 @@ class Planner:
 
     async def move(self, person: Person) -> tuple[str, int]:
         """Make the next move on the page; (what it was, the last seq it appended)."""
-        async with person.page.expect_response(
-                lambda r: r.request.method == "POST" and r.url.endswith("/commands")) as answer:
+        async with person.moved() as answer:
             what = await self._click(person)
-        reply = await answer.value
-        body = await reply.json()
+        reply = await answer()
         if reply.status != 200:
-            raise AssertionError(f"{person.name}'s {what} was refused: {body}")
-        return what, body["events"][-1]["seq"]
+            raise AssertionError(f"{person.name}'s {what} was refused: {reply.body}")
+        return what, reply.body["events"][-1]["seq"]
 
     async def _click(self, person: Person) -> str:
         page = person.page

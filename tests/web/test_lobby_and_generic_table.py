@@ -103,11 +103,13 @@ async def test_lobby_screens_private_table_chat_clock_and_the_generic_table(stac
         assert commands, f"{actor.name} has no action buttons"
         choice = {"type": "Think" if move % 2 == 0 else "Stand"}     # a no-op, then the turn passes
         assert choice in commands, commands
-        async with actor.page.expect_response(lambda r: r.url.endswith("/commands")) as answer:
+        # Once the game's socket is live, the page moves on it (no HTTP request per move).
+        await expect(actor.page.locator("section.game")).to_have_attribute("data-status", "live")
+        async with actor.moved() as answer:
             await actor.send_command(choice)
-        reply = await answer.value
-        assert reply.status == 200, await reply.text()
-        seq = (await reply.json())["events"][-1]["seq"]
+        reply = await answer()
+        assert (reply.status, reply.over, reply.command) == (200, "socket", choice), reply.body
+        seq = reply.body["events"][-1]["seq"]
         for person in people:
             await person.wait_drawn(seq)
             await expect(person.page.locator(f".log-lines li[data-seq='{seq}']")).to_have_count(1)
@@ -138,8 +140,10 @@ async def test_finished_game_standings_leaderboard_and_rating_history(stack, bro
         if actor is None:
             await ann.page.wait_for_timeout(50)
             continue
-        async with actor.page.expect_response(lambda r: r.url.endswith("/commands")):
+        async with actor.moved() as answer:
             await actor.send_command({"type": "Stand"})
+        reply = await answer()
+        assert reply.status == 200, (actor.name, reply)
         await expect(actor.page.locator(".actions [data-command]")).to_have_count(0)
     for person in (ann, bob):
         await expect(person.page.locator(".standings tbody tr")).to_have_count(2)

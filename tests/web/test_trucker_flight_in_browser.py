@@ -61,9 +61,9 @@ async def test_an_alien_is_put_in_a_cabin_by_picking_it_on_the_ship(stack, truck
     await ann.screenshot(screenshots / "trucker-flight-decision.png")
     chosen = json.loads(await answers.first.get_attribute("data-answer"))
     assert chosen["type"] == "ChooseAliens" and [list(map(str, chosen["aliens"][0][0]))] == [square.split(",")]
-    async with ann.page.expect_response(lambda r: r.url.endswith("/commands")) as reply:
+    async with ann.moved() as reply:
         await answers.first.click()
-    assert (await reply.value).status == 200
+    assert (await reply()).status == 200
     events = await stack.store.read(game_stream(game_id))
     taken = next(e for e in events if e.type == "DecisionTaken" and e.data["key"] == f"aliens/{ann.player_id}")
     assert taken.data["value"] == [[chosen["aliens"][0][0], chosen["aliens"][0][1]]]

@@ -1,13 +1,35 @@
 """One person using the web client in their own browser context (own storage, own session)."""
 from __future__ import annotations
 
+import asyncio
 import json
 import re
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 
 from playwright.async_api import Browser, Page, expect
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1366, "height": 900}
+
+
+@dataclass
+class MoveAnswer:
+    """The lobby's answer to a command the page sent: over the game's socket (a move's `ack` or `error`)
+    or as a POST's reply, read alike: `status` (the POST's, or the one the socket's error names), `body`
+    (the POST's body: {"command_id", "events"} or {"error"}), `command` (as sent), `over` ("socket" or "http")."""
+    status: int
+    body: dict
+    command: dict
+    over: str
+
+
+def _json(payload) -> dict | None:
+    try:
+        message = json.loads(payload)
+    except (TypeError, ValueError):
+        return None
+    return message if isinstance(message, dict) else None
 
 
 class Person:
@@ -16,6 +38,48 @@ class Person:
         self.player_id: str | None = None
         self.errors: list[str] = []
         page.on("pageerror", lambda error: self.errors.append(str(error)))
+        # Every command the page sends, and the lobby's answer, whichever way it went (`moved`).
+        self._moves_sent: dict[str, dict] = {}
+        self._answers: asyncio.Queue[MoveAnswer] = asyncio.Queue()
+        page.on("websocket", self._watch_socket)
+        page.on("response", self._posted)
+
+    def _watch_socket(self, socket) -> None:
+        socket.on("framesent", self._frame_sent)
+        socket.on("framereceived", self._frame_received)
+
+    def _frame_sent(self, payload) -> None:
+        message = _json(payload)
+        if message and message.get("kind") == "move" and "command" in message:
+            self._moves_sent[message["id"]] = message["command"]
+
+    def _frame_received(self, payload) -> None:
+        message = _json(payload)
+        if not message or message.get("kind") not in ("ack", "error") or message.get("id") not in self._moves_sent:
+            return
+        command = self._moves_sent.pop(message["id"])
+        if message["kind"] == "ack":
+            answer = MoveAnswer(200, {"command_id": message["id"], "events": message["events"]}, command, "socket")
+        else:
+            answer = MoveAnswer(message.get("status", 0), {"error": message["error"]}, command, "socket")
+        self._answers.put_nowait(answer)
+
+    async def _posted(self, response) -> None:
+        if response.request.method != "POST" or not response.url.endswith("/commands"):
+            return
+        command = json.loads(response.request.post_data)["command"]
+        self._answers.put_nowait(MoveAnswer(response.status, await response.json(), command, "http"))
+
+    @asynccontextmanager
+    async def moved(self, timeout: float = 30):
+        """`async with person.moved() as answer: <click>`, then `await answer()`: the lobby's answer to
+        the command the click sent (a `MoveAnswer`), over the socket or by POST."""
+        while not self._answers.empty():
+            self._answers.get_nowait()          # answers to earlier commands nobody waited for
+
+        async def answer() -> MoveAnswer:
+            return await asyncio.wait_for(self._answers.get(), timeout)
+        yield answer
 
     @classmethod
     async def open(cls, browser: Browser, base: str, name: str | None = None, viewport=DESKTOP) -> "Person":

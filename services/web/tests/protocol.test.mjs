@@ -2,7 +2,7 @@
 // sockets), and the lobby's events from before version 1.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { closeStatus, isFinalClose, moveMessage, normalize } from "../build-unit/api/protocol.js";
+import { closeStatus, isFinalClose, lobbyMoveMessage, moveMessage, normalize } from "../build-unit/api/protocol.js";
 
 const event = { stream: "game.g1", seq: 7, type: "TileLaid", data: { hex: "E7" }, actor: "ann", time: "2026-01-01T00:00:00Z" };
 
@@ -98,4 +98,16 @@ test("the lobby's clock push: the game, the seq it is as of, and the clock", () 
   assert.deepEqual(normalize({ v: 1, kind: "clock", table_id: "g1", game_id: "g1", seq: 12, now: "2026-12-02T05:00:00Z", clock }),
     { kind: "clock", gameId: "g1", seq: 12, clock });
   assert.equal(normalize({ v: 1, kind: "clock", game_id: "g1", seq: 12 }).kind, "unknown");
+});
+
+test("a move on a lobby game socket, and its refusal naming the POST's status", () => {
+  assert.deepEqual(lobbyMoveMessage("web-1", { type: "TurnTimer", at: 3 }),
+                   { v: 1, kind: "move", id: "web-1", command: { type: "TurnTimer", at: 3 } });   // nothing stripped
+  const limited = normalize({ v: 1, kind: "error", id: "web-2", status: 429, retry_after: 4,
+                              error: { code: "RATE_LIMITED", message: "too many commands" } });
+  assert.deepEqual(limited, { kind: "error", id: "web-2", status: 429, retryAfter: 4,
+                              error: { code: "RATE_LIMITED", message: "too many commands" } });
+  const ack = normalize({ v: 1, kind: "ack", id: "web-3", first_seq: 7, seq: 7, events: [event] });
+  assert.equal(ack.kind, "ack");
+  assert.deepEqual([ack.id, ack.seq, ack.events.map((e) => e.seq)], ["web-3", 7, [7]]);
 });

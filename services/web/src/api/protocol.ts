@@ -13,7 +13,7 @@ export type ServerMessage =
   | { kind: "event"; event: GameEvent; clock?: ClockState | null }
   | { kind: "chat"; chat: ChatMessage }
   | { kind: "ack"; id: string | null; seq: number; events: GameEvent[]; raw: Record<string, unknown> }
-  | { kind: "error"; id: string | null; error: ProtocolError }
+  | { kind: "error"; id: string | null; error: ProtocolError; status?: number; retryAfter?: number }
   | { kind: "your_turn"; gameId: string; seq: number; dueAt: string | null }
   | { kind: "clock"; gameId: string; seq: number; clock: ClockState }
   | { kind: "unknown"; raw: unknown };
@@ -69,8 +69,13 @@ export function normalize(input: unknown): ServerMessage {
         kind: "ack", id: (raw.id as string | null) ?? null, seq: Number(raw.seq ?? 0), raw,
         events: ((raw.events as unknown[]) ?? []).map(eventOf).filter((e): e is GameEvent => e !== null),
       };
-    case "error":
-      return { kind: "error", id: (raw.id as string | null) ?? null, error: asError(raw) };
+    case "error": {
+      // A lobby game socket's answer to a move names the HTTP status the POST would have had.
+      const refused: ServerMessage = { kind: "error", id: (raw.id as string | null) ?? null, error: asError(raw) };
+      if (typeof raw.status === "number") refused.status = raw.status;
+      if (typeof raw.retry_after === "number") refused.retryAfter = raw.retry_after;
+      return refused;
+    }
     case "clock":
       return unified && typeof raw.game_id === "string" && raw.clock && typeof raw.clock === "object"
         ? { kind: "clock", gameId: raw.game_id, seq: Number(raw.seq ?? 0), clock: raw.clock as ClockState }
@@ -95,6 +100,12 @@ export function moveMessage(id: string, command: { type: string; [field: string]
   if (!STAMPED.has(command.type)) return { v: PROTOCOL_VERSION, kind: "move", id, command };
   const { at: _at, ...rest } = command;
   return { v: PROTOCOL_VERSION, kind: "move", id, command: rest };
+}
+
+/** A move on a lobby game socket: the game's command as `POST /games/{id}/commands` takes it; `id` is its
+ *  command id (a resend with the same id, over the socket or by POST, is applied once). */
+export function lobbyMoveMessage(id: string, command: Record<string, unknown>): MoveMessage {
+  return { v: PROTOCOL_VERSION, kind: "move", id, command };
 }
 
 /** Close codes: 4000 + the HTTP status of the refusal (4401 bad credentials, 4404 no such game, …). */

@@ -64,7 +64,7 @@ export function GameTable({ gameId, game, names, me, invite, table }: Props) {
     setRefusal(null);
     markSent(state.drawnSeq);
     try {
-      await api.submit(gameId, command, commandId());
+      await state.submit(command, commandId());
       refreshMyTurns();             // the badge: this game may no longer wait for me
     } catch (error) {
       setRefusal(error);

@@ -3,8 +3,9 @@
 // resumes from the last seq after a drop, so nothing is missed or shown twice.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { ApiError, api } from "../api/client";
+import { lobbyMoveMessage } from "../api/protocol";
 import { LiveFeed, type FeedStatus } from "../api/socket";
-import type { ClockState, Command, GameEvent, GameView } from "../api/types";
+import type { ClockState, Command, CommandResult, GameEvent, GameView } from "../api/types";
 import { refreshMyTurns } from "../ui/myTurns";
 
 export interface GameState {
@@ -35,13 +36,18 @@ async function wholeLog(gameId: string, invite?: string): Promise<GameEvent[]> {
   }
 }
 
-export function useGame(gameId: string, seated: boolean, invite?: string): GameState & { refresh: () => void } {
+interface PendingMove { command: Command; resolve: (result: CommandResult) => void; reject: (error: unknown) => void }
+
+export function useGame(gameId: string, seated: boolean, invite?: string):
+    GameState & { refresh: () => void; submit: (command: Command, commandId: string) => Promise<CommandResult> } {
   const [state, setState] = useState<GameState>(
     { events: [], view: null, ended: null, actions: [], drawnSeq: 0, actionsSeq: 0, status: "connecting", error: null,
       clock: null, turnPush: null });
   const latest = useRef(0);
   const refreshing = useRef<Promise<void> | null>(null);
   const again = useRef(false);
+  const feedRef = useRef<LiveFeed | null>(null);
+  const moves = useRef(new Map<string, PendingMove>());
 
   const refresh = () => {
     if (refreshing.current) {
@@ -86,6 +92,15 @@ export function useGame(gameId: string, seated: boolean, invite?: string): GameS
           queueMicrotask(refresh);
         },
         onMessage: (message) => {
+          if ((message.kind === "ack" || message.kind === "error") && message.id !== null) {
+            const move = moves.current.get(message.id);
+            if (!move) return;
+            moves.current.delete(message.id);
+            if (message.kind === "ack") move.resolve({ command_id: message.id, events: message.events });
+            else move.reject(new ApiError(message.status ?? 409, message.error.code, message.error.message,
+                                          message.retryAfter ?? null));
+            return;
+          }
           // The lobby's `clock` push (a decision began or ended, a pause): shown at once.
           if (message.kind === "clock" && message.gameId === gameId) {
             setState((old) => ({ ...old, clock: !old.clock || message.seq >= old.clock.seq ? message.clock : old.clock }));
@@ -97,17 +112,35 @@ export function useGame(gameId: string, seated: boolean, invite?: string): GameS
         },
         onStatus: (status) => {
           setState((old) => ({ ...old, status }));
+          if (status !== "live") resendByPost();  // their fate is unknown: the same ids again (applied once)
           if (status === "live") refresh();       // catch up on anything decided while away
         },
         onError: (problem) => setState((old) => ({ ...old, error: new ApiError(0, problem.code, problem.message) })),
       });
+      feedRef.current = feed;
       void feed.start();
     }, (error) => setState((old) => ({ ...old, error })));
     return () => {
       gone = true;
       feed?.stop();
+      feedRef.current = null;
+      resendByPost();
     };
   }, [gameId, seated, invite]);
 
-  return { ...state, refresh };
+  // Moves from the game's socket once it is live (no HTTP request per move: a fifth less of the lobby's
+  // CPU), else by POST; a move whose socket drops before its answer is sent again by POST, same id.
+  const resendByPost = () => {
+    const waiting = [...moves.current.entries()];
+    moves.current.clear();
+    for (const [id, move] of waiting) api.submit(gameId, move.command, id).then(move.resolve, move.reject);
+  };
+  const submit = (command: Command, commandId: string) => new Promise<CommandResult>((resolve, reject) => {
+    moves.current.set(commandId, { command, resolve, reject });
+    if (seated && state.status === "live" && feedRef.current?.send(lobbyMoveMessage(commandId, command))) return;
+    moves.current.delete(commandId);
+    api.submit(gameId, command, commandId).then(resolve, reject);
+  });
+
+  return { ...state, refresh, submit };
 }
