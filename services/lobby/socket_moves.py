@@ -23,8 +23,8 @@ What closes the socket instead: a message of another protocol version (UNSUPPORT
 a client cannot read the answers either), and any message on a socket that cannot move, which is
 one without a ticket (NOT_AUTHENTICATED, 4401) or a table's (MOVES_ON_GAME_SOCKETS, 4400).
 
-Why: a move over an open socket skips the HTTP request's parsing, routing, middleware and token check,
-which cost the lobby more CPU than the move itself (docs/lobby-capacity.md, benchmarks/bench_lobby_cpu.py).
+Why: a move over an open socket skips the HTTP request's parsing, routing, middleware and token check:
+an eighth to a fifth of the lobby's CPU per move (docs/lobby-capacity.md, "Tenth round").
 """
 from __future__ import annotations
 

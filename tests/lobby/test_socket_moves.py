@@ -158,3 +158,16 @@ def test_failures_behind_a_move_are_answered_as_post_answers_them():
     assert (_refusal(down, "g").status, _refusal(down, "g").code) == (503, "ADJUDICATOR_UNAVAILABLE")
     assert (_refusal(StoreError("x"), "g").status, _refusal(StoreError("x"), "g").code) == (503, "STORE_UNAVAILABLE")
     assert (_refusal(KeyError("x"), "g").status, _refusal(KeyError("x"), "g").code) == (500, "INTERNAL")
+
+
+async def test_an_exempt_address_moves_past_the_limit_as_its_posts_do(nats_url, redis_url, namespace):
+    """The limits' exemption is by address (LOBBY_LIMITS_EXEMPT): a socket's moves carry the socket's."""
+    async with local_stack(nats_url, redis_url, namespace, scoring=False,
+                           settings=dict(lobby_limit_commands="1/minute", lobby_limits_exempt="127.0.0.1/32")) as stack, \
+            httpx.AsyncClient(base_url=stack.http, timeout=WAIT) as http:
+        ann = await ApiPlayer.register(http, "ann")
+        game_id = await seat_and_start([ann], "testjack")
+        async with await ann.connect(f"{stack.ws}/games/{game_id}/ws") as socket:
+            await sockets.welcome(socket)
+            answers = [await sockets.move(socket, f"t{n}", {"type": "Think"}) for n in range(3)]
+        assert [a["kind"] for a in answers] == ["ack", "ack", "ack"], answers

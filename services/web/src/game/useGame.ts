@@ -7,6 +7,7 @@ import { lobbyMoveMessage } from "../api/protocol";
 import { LiveFeed, type FeedStatus } from "../api/socket";
 import type { ClockState, Command, CommandResult, GameEvent, GameView } from "../api/types";
 import { refreshMyTurns } from "../ui/myTurns";
+import { MovesInFlight } from "./moves";
 
 export interface GameState {
   events: GameEvent[];
@@ -36,8 +37,6 @@ async function wholeLog(gameId: string, invite?: string): Promise<GameEvent[]> {
   }
 }
 
-interface PendingMove { command: Command; resolve: (result: CommandResult) => void; reject: (error: unknown) => void }
-
 export function useGame(gameId: string, seated: boolean, invite?: string):
     GameState & { refresh: () => void; submit: (command: Command, commandId: string) => Promise<CommandResult> } {
   const [state, setState] = useState<GameState>(
@@ -47,7 +46,10 @@ export function useGame(gameId: string, seated: boolean, invite?: string):
   const refreshing = useRef<Promise<void> | null>(null);
   const again = useRef(false);
   const feedRef = useRef<LiveFeed | null>(null);
-  const moves = useRef(new Map<string, PendingMove>());
+  // Moves go on the game's socket once it is live (no HTTP request per move: less of the lobby's CPU),
+  // else by POST; a move whose socket drops before its answer goes again by POST, same id (game/moves.ts).
+  const [moves] = useState(() => new MovesInFlight((command, id) => api.submit(gameId, command, id),
+                                                   (status, code, message, retryAfter) => new ApiError(status, code, message, retryAfter)));
 
   const refresh = () => {
     if (refreshing.current) {
@@ -92,15 +94,7 @@ export function useGame(gameId: string, seated: boolean, invite?: string):
           queueMicrotask(refresh);
         },
         onMessage: (message) => {
-          if ((message.kind === "ack" || message.kind === "error") && message.id !== null) {
-            const move = moves.current.get(message.id);
-            if (!move) return;
-            moves.current.delete(message.id);
-            if (message.kind === "ack") move.resolve({ command_id: message.id, events: message.events });
-            else move.reject(new ApiError(message.status ?? 409, message.error.code, message.error.message,
-                                          message.retryAfter ?? null));
-            return;
-          }
+          if (moves.answered(message)) return;
           // The lobby's `clock` push (a decision began or ended, a pause): shown at once.
           if (message.kind === "clock" && message.gameId === gameId) {
             setState((old) => ({ ...old, clock: !old.clock || message.seq >= old.clock.seq ? message.clock : old.clock }));
@@ -112,7 +106,7 @@ export function useGame(gameId: string, seated: boolean, invite?: string):
         },
         onStatus: (status) => {
           setState((old) => ({ ...old, status }));
-          if (status !== "live") resendByPost();  // their fate is unknown: the same ids again (applied once)
+          if (status !== "live") moves.lost();    // their fate is unknown: the same ids again, by POST
           if (status === "live") refresh();       // catch up on anything decided while away
         },
         onError: (problem) => setState((old) => ({ ...old, error: new ApiError(0, problem.code, problem.message) })),
@@ -124,23 +118,16 @@ export function useGame(gameId: string, seated: boolean, invite?: string):
       gone = true;
       feed?.stop();
       feedRef.current = null;
-      resendByPost();
+      moves.lost();
     };
   }, [gameId, seated, invite]);
 
-  // Moves from the game's socket once it is live (no HTTP request per move: a fifth less of the lobby's
-  // CPU), else by POST; a move whose socket drops before its answer is sent again by POST, same id.
-  const resendByPost = () => {
-    const waiting = [...moves.current.entries()];
-    moves.current.clear();
-    for (const [id, move] of waiting) api.submit(gameId, move.command, id).then(move.resolve, move.reject);
+  const submit = (command: Command, commandId: string) => {
+    const feed = feedRef.current;
+    return moves.send(command, commandId,
+                              seated && state.status === "live" && feed
+                                ? (id, move) => feed.send(lobbyMoveMessage(id, move)) : null);
   };
-  const submit = (command: Command, commandId: string) => new Promise<CommandResult>((resolve, reject) => {
-    moves.current.set(commandId, { command, resolve, reject });
-    if (seated && state.status === "live" && feedRef.current?.send(lobbyMoveMessage(commandId, command))) return;
-    moves.current.delete(commandId);
-    api.submit(gameId, command, commandId).then(resolve, reject);
-  });
 
   return { ...state, refresh, submit };
 }
