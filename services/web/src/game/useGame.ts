@@ -124,9 +124,9 @@ export function useGame(gameId: string, seated: boolean, invite?: string):
 
   const submit = (command: Command, commandId: string) => {
     const feed = feedRef.current;
-    return moves.send(command, commandId,
-                              seated && state.status === "live" && feed
-                                ? (id, move) => feed.send(lobbyMoveMessage(id, move)) : null);
+    const onSocket = seated && state.status === "live" && feed
+      ? (id: string, move: Command) => feed.send(lobbyMoveMessage(id, move)) : null;
+    return moves.send(command, commandId, onSocket);
   };
 
   return { ...state, refresh, submit };
