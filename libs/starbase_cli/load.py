@@ -46,6 +46,8 @@ def register(subparsers) -> None:
     parser.add_argument("--flat-out", action="store_true", help="no think time at all")
     parser.add_argument("--accounts", choices=["guest", "register"], default="guest",
                         help="guests (default), or register and log in (argon2id on the lobby for each)")
+    parser.add_argument("--moves", choices=["socket", "http"], default="socket",
+                        help="players move on their game socket, as the web client does (default), or by POST")
     parser.add_argument("--workers", type=_not_negative, default=0,
                         help="worker processes under a Locust master on this machine (default 0: one process)")
     parser.add_argument("--out", default="", help="where reports, CSVs and journals go (default .load/<time>)")
@@ -75,7 +77,7 @@ def run(args) -> int:
                     spectators=args.spectators, spawn_rate=args.spawn_rate, duration=args.duration,
                     max_games=args.games, max_commands=args.max_commands, seats=args.seats,
                     options=parse_options(args.option), bots=args.bots, think=0.0 if args.flat_out else args.think,
-                    accounts=args.accounts, workers=args.workers, out=out, check=not args.no_check,
+                    accounts=args.accounts, moves=args.moves, workers=args.workers, out=out, check=not args.no_check,
                     nats=args.nats, stream=args.stream, prefix=args.prefix, redis=args.redis, allow_remote=args.allow_remote)
         plan.arguments()
     except ValueError as refused:

@@ -6,8 +6,10 @@ row of Locust's statistics, ids in paths folded into `[id]`).
   (`POST /sessions/refresh`) and the call made again.
 - `call`: any call, with the answers that are part of normal play (a table that filled up meanwhile:
   409) counted as successes, anything else 4xx/5xx as a failure.
-- `command`: `POST /games/{id}/commands` with a command id of ours; a transport error or 5xx is sent
-  again under the same id (the lobby applies it once), three attempts in all. The final answer goes to
+- `command`: on the player's game socket as a move (as the web client sends it), or with
+  `POST /games/{id}/commands` when no socket is given or it is not open, with a command id of ours; a
+  transport error, a lost socket or a 5xx is sent again under the same id (the lobby applies it once),
+  three attempts in all. The final answer goes to
   the journal (acknowledged with its seqs, refused with its code, unanswered) and to the statistics.
 """
 from __future__ import annotations
@@ -22,6 +24,7 @@ from starbase_load.journal import ACKNOWLEDGED, BOARD, REFUSED, UNANSWERED, Jour
 from starbase_load.metrics import Metrics
 
 ATTEMPTS = 3
+MOVE_TIMEOUT = 30.0     # a move on the socket with no answer by then goes again by POST, same id
 LIMITED = ("the lobby's limits refused it (429): run the lobby with LOBBY_LIMITS_EXEMPT=<the load's "
            "addresses> to load it from few machines (docs/accounts.md)")
 
@@ -117,7 +120,8 @@ class Lobby:
 
     # ---- commands ------------------------------------------------------------------------------------
 
-    def command(self, game: str, game_id: str, command: dict) -> Sent:
+    def command(self, game: str, game_id: str, command: dict, socket=None) -> Sent:
+        """`socket`: the player's `LiveSocket` on the game, to move on (None: by POST)."""
         self._commands += 1
         command_id = f"{self.client_tag}-{self._commands}"
         stored_as = f"{self.player_id}:{command_id}"        # the lobby prefixes the player's id
@@ -127,9 +131,11 @@ class Lobby:
         for attempt in range(ATTEMPTS):
             if attempt:
                 time.sleep(0.2 * attempt)
-            # A rule's refusal (422 …) is part of play, not a failed request: it has its own row.
-            answer = self.call("POST", f"/games/{game_id}/commands", body, name="/games/[id]/commands",
-                               fine=(403, 404, 409, 422))
+            answer = self._moved(socket, command_id, command) if socket is not None else None
+            if answer is None:
+                # A rule's refusal (422 …) is part of play, not a failed request: it has its own row.
+                answer = self.call("POST", f"/games/{game_id}/commands", body, name="/games/[id]/commands",
+                                   fine=(403, 404, 409, 422))
             took = (time.perf_counter() - sent_at) * 1000
             if answer.ok:
                 events = answer.body["events"]
@@ -144,6 +150,18 @@ class Lobby:
         self._tell(game_id, stored_as, UNANSWERED)
         self.metrics.unanswered(game, (time.perf_counter() - sent_at) * 1000, why)
         return Sent(UNANSWERED, sent_at)
+
+    @staticmethod
+    def _moved(socket, command_id: str, command: dict) -> Answer | None:
+        """The socket's answer to the move as an HTTP answer would read; None: it went unanswered there
+        (not open, dropped, too slow), so the same id goes by POST."""
+        said = socket.move(command_id, command, MOVE_TIMEOUT)
+        if said is None:
+            return None
+        if said.get("kind") == "ack":
+            return Answer(200, {"command_id": command_id, "events": said.get("events", [])})
+        code = str((said.get("error") or {}).get("code", "?"))
+        return Answer(int(said.get("status") or 0), said, code)
 
     def _tell(self, game_id: str, command_id: str, outcome: str, seqs=(), code: str = "") -> None:
         if self.journal is not None:

@@ -12,6 +12,7 @@ from typing import Any
 
 BOTS = ("auto", "engine", "actions")
 ACCOUNTS = ("guest", "register")
+MOVES = ("socket", "http")
 
 
 def add_options(parser: Any) -> None:
@@ -36,6 +37,9 @@ def add_options(parser: Any) -> None:
                        help="stop once N commands and moves have been sent (default: no such bound)")
     group.add_argument("--starbase-spectators", type=int, default=-1, metavar="N",
                        help="exactly N Spectator users (default: by their weight, like any user class)")
+    group.add_argument("--starbase-moves", choices=MOVES, default="socket",
+                       help="how players send their moves: on their game socket, as the web client does "
+                            "(default), or by POST /games/{id}/commands")
     group.add_argument("--starbase-abandon", type=float, default=300.0, metavar="SECONDS",
                        help="give a game up after this long without any event (default 300)")
     group.add_argument("--starbase-journal-dir", default=".load/journal", metavar="DIR",
@@ -72,6 +76,7 @@ class Settings:
     redis: str = ""
     scoring_prefix: str = "scoring"
     allow_remote: bool = False
+    moves: str = "socket"
 
     @classmethod
     def of(cls, environment: Any) -> "Settings":
@@ -92,4 +97,5 @@ class Settings:
                    abandon=float(get("abandon", 300.0)), journal_dir=get("journal_dir", ".load/journal"),
                    check=get("check", "on") == "on", nats=get("nats", cls.nats), stream=get("stream", "STARBASE"),
                    prefix=get("prefix", "sb"), redis=get("redis", ""),
-                   scoring_prefix=get("scoring_prefix", "scoring"), allow_remote=bool(get("allow_remote", False)))
+                   scoring_prefix=get("scoring_prefix", "scoring"), allow_remote=bool(get("allow_remote", False)),
+                   moves=get("moves", "socket"))

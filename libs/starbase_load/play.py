@@ -45,8 +45,9 @@ class Game:
 
 class Seat:
     def __init__(self, lobby: Lobby, metrics: Metrics, journal: JournalFile | None, game: Game,
-                 engine: Any, pace: Pace, rnd: random.Random, abandon: float):
+                 engine: Any, pace: Pace, rnd: random.Random, abandon: float, moves_on_socket: bool = True):
         self.lobby, self.metrics, self.journal, self.game = lobby, metrics, journal, game
+        self.moves_on_socket = moves_on_socket      # moves on the game socket (else by POST)
         self.pace, self.rnd, self.abandon = pace, rnd, abandon
         self.socket = LiveSocket(f"{game.ws_base}/games/{game.game_id}/ws", PLAYER_SOCKET, metrics, lobby.protocols)
         self.engine_bot = EngineChooser(engine, lobby.player_id, rnd) if engine is not None else None
@@ -106,7 +107,8 @@ class Seat:
             if sent.outcome == ACKNOWLEDGED and self.hands is not None:
                 self.hands.accepted(command)
         else:
-            sent = self.lobby.command(self.game.name, self.game.game_id, command)
+            sent = self.lobby.command(self.game.name, self.game.game_id, command,
+                                      socket=self.socket if self.moves_on_socket else None)
         if sent.outcome == ACKNOWLEDGED and sent.events:
             # Decide the next move on a board that shows this one, as a person would.
             seqs = [event["seq"] for event in sent.events]

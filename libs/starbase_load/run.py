@@ -41,6 +41,7 @@ class Plan:
     bots: str = "auto"
     think: float = 1.0
     accounts: str = "guest"
+    moves: str = "socket"               # socket (each move on the player's game socket) or http (POST)
     workers: int = 0                    # 0: one process; N: a master and N worker processes
     out: Path = Path(".load")
     check: bool = True
@@ -67,6 +68,7 @@ class Plan:
                 "--csv", str(self.out / "load"), "--only-summary",
                 "--starbase-journal-dir", str(self.out / "journal"), "--starbase-bots", self.bots,
                 "--starbase-think", f"{self.think:g}", "--starbase-accounts", self.accounts,
+                "--starbase-moves", self.moves,
                 "--starbase-options", json.dumps(self.options), "--starbase-check", "on" if self.check else "off",
                 "--starbase-nats", self.nats, "--starbase-stream", self.stream, "--starbase-prefix", self.prefix]
         for flag, value in (("--starbase-seats", self.seats), ("--starbase-games", self.max_games),

@@ -9,15 +9,20 @@ Timing, into Locust's statistics (`metrics`):
 - every live event: the event's server time → its arrival (`event -> player socket` / `… spectator …`);
 - the owner's own commands: `expect(seqs, sent_at)` after the reply, and each of those events'
   arrival − the first send (`command -> own socket`), whichever of the reply and the push came first.
+
+A player's socket also carries their moves (`move`: the lobby's `{"kind": "move", "id", "command"}`,
+answered `ack` or `error` by id, as a browser sends them).
 """
 from __future__ import annotations
 
+import json
 import time
 from datetime import datetime
 from typing import Callable
 
 import gevent
 import gevent.event
+from gevent.event import AsyncResult
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, WebSocketException
 from websockets.sync.client import connect
 
@@ -42,6 +47,7 @@ class LiveSocket:
         self._closing = False
         self._connection = None
         self._greenlet: gevent.Greenlet | None = None
+        self._answers: dict[str, AsyncResult] = {}  # a move's id → its ack or error (the message's body)
 
     @property
     def last_seq(self) -> int:
@@ -82,6 +88,7 @@ class LiveSocket:
                 self.metrics.socket_problem(self.kind, f"failed ({type(failed).__name__}); resumed")
             finally:
                 self._connection = None
+                self._lost()
         if not self._closing:
             self.refused = self.refused or "GAVE_UP"
             self.metrics.socket_problem(self.kind, "gave up after repeated failures")
@@ -93,6 +100,9 @@ class LiveSocket:
             message = protocol.read(raw)
         except protocol.NotAMessage as problem:
             self.metrics.socket_problem(self.kind, str(problem)[:80])
+            return True
+        if message.kind in (protocol.ACK, protocol.ERROR) and message.id in self._answers:
+            self._answers.pop(message.id).set(message.body)
             return True
         if message.kind == protocol.ERROR:
             self.refused = message.code
@@ -142,6 +152,26 @@ class LiveSocket:
                 return False
             self.wait_news(left)
         return self.last_seq >= seq
+
+    def move(self, move_id: str, command: dict, timeout: float) -> dict | None:
+        """Send a move on this player's socket: its `ack` or `error` message, or None when the socket is
+        not open, drops, or no answer comes within `timeout` (send it again with the same id: applied once)."""
+        connection = self._connection
+        if connection is None:
+            return None
+        answered = self._answers[move_id] = AsyncResult()
+        try:
+            connection.send(json.dumps({"v": 1, "kind": "move", "id": move_id, "command": command}))
+            return answered.get(timeout=timeout)
+        except (gevent.Timeout, OSError, ConnectionClosed, WebSocketException):
+            return None
+        finally:
+            self._answers.pop(move_id, None)
+
+    def _lost(self) -> None:
+        answers, self._answers = self._answers, {}
+        for answered in answers.values():
+            answered.set(None)
 
     def close(self) -> None:
         self._closing = True

@@ -103,7 +103,8 @@ class StarbasePlayer(StarbaseUser):
         began = time.monotonic()
         self.seat = Seat(self.lobby, self.metrics, self.lobby.journal,
                          Game(self.game, table["game_id"], self.ws_base, table.get("realtime_url")),
-                         engine, self.pace, self.rnd, self.settings.abandon)
+                         engine, self.pace, self.rnd, self.settings.abandon,
+                         moves_on_socket=self.settings.moves == "socket")
         outcome = self.seat.play()
         self.seat = None
         if host:

@@ -49,11 +49,19 @@ def assert_a_clean_run(result, users: int) -> None:
     assert (result.out / "report.html").stat().st_size > 0
 
 
+@pytest.mark.parametrize("moves", ["socket", "http"])
 async def test_a_bounded_headless_run_plays_real_games_and_the_store_holds_every_acknowledged_command(
-        stack, namespace, tmp_path):
-    result = await asyncio.to_thread(run, plan_for(stack, namespace, tmp_path))
+        stack, namespace, tmp_path, moves):
+    """Players move on their game sockets (as the web client does), or by POST."""
+    result = await asyncio.to_thread(run, plan_for(stack, namespace, tmp_path, moves=moves))
     assert_a_clean_run(result, users=5)
     assert result.verdict["journals"] == 1
+    posted = int(rows_by(result, "POST").get("/games/[id]/commands", {}).get("Request Count", 0))
+    timed = sum(int(row["Request Count"]) for row in rows_by(result, "COMMAND").values())
+    if moves == "http":
+        assert posted >= timed
+    else:       # on the sockets, but a move made before its player's socket had opened (one each at most)
+        assert posted <= 5 < timed, (posted, timed)
 
 
 async def test_a_master_and_two_workers_share_the_users_and_both_journals_are_checked(stack, namespace, tmp_path):
