@@ -150,12 +150,12 @@ class Watcher:
                             break
                     code = socket.close_code
             except (OSError, asyncio.TimeoutError, aiohttp.ClientError) as failed:
-                self._lost()
                 if self._closing:
                     return
                 self.error(f"socket failed ({type(failed).__name__}); resumed")
                 continue
-            self._lost()
+            finally:
+                self._lost()        # whatever ended the socket (a refusal too): its moves go unanswered
             if self._closing:
                 return
             if code in (1000, 1001):

@@ -55,12 +55,15 @@ MOVE_SECONDS = Histogram("lobby_socket_move_seconds", "From a move's message to 
                          buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10))
 
 
-class Closing(Exception):
-    """A message the socket answers and then closes with `code`."""
+_ACKED = MOVES.labels("200")
 
-    def __init__(self, code: int, error: LobbyError):
+
+class Closing(Exception):
+    """A message the socket answers (`text`) and then closes with `close_code`."""
+
+    def __init__(self, code: int, error: LobbyError, move_id: str | None):
         super().__init__(error.message)
-        self.close_code, self.error = code, error
+        self.close_code, self.text = code, _error(move_id, error)
 
 
 class Mover:
@@ -77,8 +80,7 @@ class Mover:
         data = _object(raw)
         move_id = _id_of(data)
         try:
-            if data is not None and data.get("v") != VERSION:
-                raise Closing(CLOSE_BAD_REQUEST, _unsupported())
+            _check_version(data, move_id)
             await self.runtime.hit_command(self.who)
             move = _move(data)
             _, events = await self.runtime.games.submit(self.who, self.game_id, move.command, move.command_id,
@@ -92,7 +94,7 @@ class Mover:
             return _error(move_id, refusal)
         finally:
             MOVE_SECONDS.observe(time.perf_counter() - started)
-        MOVES.labels("200").inc()
+        _ACKED.inc()
         # A command always stores at least one envelope (CommandHadNoEffect when the engine emits none).
         return text(message("ack", id=move_id, first_seq=events[0]["seq"], seq=events[-1]["seq"], events=events))
 
@@ -100,18 +102,17 @@ class Mover:
 def refused(game_socket: bool, raw: str) -> Closing:
     """Why a socket that cannot move closes on a message (see the module's docstring)."""
     data = _object(raw)
-    if data is not None and data.get("v") != VERSION:
-        return Closing(CLOSE_BAD_REQUEST, _unsupported())
+    move_id = _id_of(data)
+    try:
+        _check_version(data, move_id)
+    except Closing as closing:
+        return closing
     if not game_socket:
         return Closing(CLOSE_BAD_REQUEST, LobbyError("moves go to the game's socket (/games/{id}/ws); a table's "
-                                                     "socket only listens", "MOVES_ON_GAME_SOCKETS", 400))
+                                                     "socket only listens", "MOVES_ON_GAME_SOCKETS", 400), move_id)
     return Closing(CLOSE_NOT_AUTHENTICATED, LobbyError(
         "a socket opened without a ticket only watches: to move, open it with a ticket (POST /tickets)",
-        "NOT_AUTHENTICATED", 401))
-
-
-def closing_text(raw: str, closing: Closing) -> str:
-    return _error(_id_of(_object(raw)), closing.error)
+        "NOT_AUTHENTICATED", 401), move_id)
 
 
 def mover_for(runtime, who, address: str, game_id: str | None) -> Mover | None:
@@ -134,9 +135,12 @@ def _id_of(data: dict | None) -> str | None:
     return candidate if isinstance(candidate, str) and MOVE_ID.match(candidate) else None
 
 
-def _unsupported() -> LobbyError:
-    return LobbyError('this socket speaks protocol version 1: send {"v": 1, "kind": "move", "id": ..., '
-                      '"command": {...}} (docs/asyncapi.yaml)', "UNSUPPORTED_VERSION", 400)
+def _check_version(data: dict | None, move_id: str | None) -> None:
+    """A JSON object of another protocol version closes the socket (its client cannot read our answers)."""
+    if data is not None and data.get("v") != VERSION:
+        raise Closing(CLOSE_BAD_REQUEST, LobbyError('this socket speaks protocol version 1: send {"v": 1, "kind": '
+                                                    '"move", "id": ..., "command": {...}} (docs/asyncapi.yaml)',
+                                                    "UNSUPPORTED_VERSION", 400), move_id)
 
 
 def _move(data: dict | None) -> CommandIn:

@@ -49,7 +49,7 @@ from lobby.loop.pushes import NOTIFY_VALUES, attend
 from starbase_core.outlet import Outlet, frame
 from lobby.router import MAX_POSITION
 from lobby.sockets import ChatRooms, Heartbeats
-from lobby.socket_moves import Closing, Mover, closing_text, mover_for, refused
+from lobby.socket_moves import Closing, Mover, mover_for, refused
 from lobby.wire import message, text
 
 log = structlog.get_logger(__name__)
@@ -277,7 +277,7 @@ async def _take_move(socket: Socket, mover: Mover | None, game_socket: bool, sai
             raise refused(game_socket, said)
         answer = await mover.answer(said)
     except Closing as closing:
-        await socket.send_text(closing_text(said, closing))
+        await socket.send_text(closing.text)
         await socket.close_quietly(closing.close_code)
         return
     await socket.send_text(answer)
