@@ -1,9 +1,8 @@
 """The charts the rulebook prints only as graphics, as a table set up by the engine applies them.
 
-Each value is pinned per player count: the stock-round tests prove that the limit in force stops a
-purchase, these that the limit in force is the chart's for every table size (a changed entry of the
-data file fails here). Sources: the rulebook's 2-player rule (33 Full, 26 Short); the other Full values
-from the public implementation; the Short ones for 3-6 players are ASSUMED (docs/t2038.md).
+Each chart is pinned entry by entry (per table size, variant or phase): the rule tests prove that the
+limit or price in force is applied, these that it is the chart's, so a changed entry of the data file
+fails here. Sources are named per chart below and in docs/t2038.md (ASSUMED values included).
 """
 from collections import Counter
 
@@ -19,6 +18,8 @@ from t2038.stock import certificate_limit
 from .helpers import given
 
 PLAYERS = ["ann", "bob", "cy", "dee", "eve", "fay"]
+# The rulebook's 2-player rule (33 Full, 26 Short); the other Full values from the public implementation;
+# the Short ones for 3-6 players ASSUMED.
 CERTIFICATE_LIMITS = {"full": {2: 33, 3: 22, 4: 16, 5: 13, 6: 11},
                       "short": {2: 26, 3: 17, 4: 13, 5: 10, 6: 8}}
 
