@@ -73,8 +73,11 @@ class Tables:
         return next(s for s in self.shipyard if s.level == level)
 
     def track_section(self, planets: int) -> tuple[int, int, int]:
+        """The track's section for a corporation holding `planets` alien planets. Below the first section
+        (only with `signing_min_alien_planets` under its default) it is the first: signing puts the
+        marker on the track (ruling G-AGR-9, docs/stellar.md)."""
         eligible = [row for row in self.agreement_track if row[0] <= planets]
-        return eligible[-1]
+        return eligible[-1] if eligible else self.agreement_track[0]
 
 
 def hex_key(q: int, r: int) -> str:

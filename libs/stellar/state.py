@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from kit18xx.bank import Ledger
 from starbase_rules.info import option
+from stellar.facts import tables
 
 BANK = "bank"
 
@@ -43,7 +44,8 @@ class Options:
     spare_parts_automatic: bool = option(False, "Spare Parts keeps a scrapped ship without asking")
     share_value_floor: int = option(0, "G-LIQ-4: lowest liquidation value of a share", minimum=0)
     starting_funds: int | None = option(None, "liquid funds per player (none: 120 / players)", minimum=0)
-    starting_cubes: int = option(1, "Alien Technology cubes per player at the start", minimum=0, maximum=4)
+    starting_cubes: int = option(tables().starting_cubes, "Alien Technology cubes per player at the start",
+                                 minimum=0, maximum=4)
     row_zero_pays: bool = option(True, "G-DIV-4: dividend row 0 pays like row 1 (false: nothing)")
     random_auction_order: bool = option(False, "G-SET-2: seeded auction order, first round in reverse")
     auction_opener_may_pass: bool = option(False, "G-AUC-1: the initiator may pass")
@@ -53,8 +55,10 @@ class Options:
     amethyst_power: str = option("secret_agents", "Amethyst's formation power",
                                  choices=("secret_agents", "tax_agents"))
     tax_payment: int = option(3, "what Tax Agents' Tax Payment costs each corporation", minimum=0)
-    powers_face_up: int = option(6, "the row of powers at setup", minimum=0, maximum=13)
-    powers_face_down: int = option(5, "the face-down pile of powers at setup", minimum=0, maximum=13)
+    # the data file's counts (ASSUMED): `powers_used` in all, `powers_row` of them face up
+    powers_face_up: int = option(tables().powers_row, "the row of powers at setup", minimum=0, maximum=13)
+    powers_face_down: int = option(tables().powers_used - tables().powers_row, "the face-down pile of powers at setup",
+                                   minimum=0, maximum=13)
 
 
 @dataclass
