@@ -13,6 +13,7 @@ from moon21 import commands as K
 from moon21 import events as E
 from moon21 import decide as _decide  # noqa: F401  (registers the decide handlers)
 from moon21 import evolve as _evolve  # noqa: F401  (registers the evolve handlers)
+from moon21.board.geometry import mineral_cubes
 from moon21.bots import LEVELS, bot_command
 from moon21.checks import invariants
 from moon21.decide import to_act
@@ -42,8 +43,7 @@ class Moon21(Engine[State]):
         seats = tx.rng.shuffle(list(players))                     # turn order cards
         corps = list(r.corps)
         held_back = corps[tx.rng.randbelow(len(corps))]            # the charter set aside
-        cubes = [m["name"] for m in r["minerals"] for _ in range(m["count"])]
-        cubes = tx.rng.shuffle(cubes)                              # one cube per mineral hex
+        cubes = tx.rng.shuffle(mineral_cubes())                    # one cube per mineral hex
         minerals = dict(zip(r["mineral_hexes"], cubes))
         tx.emit(E.GameSetUp(players=seats, held_back=held_back, minerals=minerals,
                             starting_cash=r["starting_cash"][len(players)], options=options))

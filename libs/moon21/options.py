@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
+from moon21.rules import rules
 from starbase_rules.info import GameInfo, option, options_of
 
 RULEBOOK, SITE_RULESET = "rulebook", "18xx.games"
@@ -38,10 +39,12 @@ class Options:
     tunnel_mountain_cost: int = option(
         10, "6.1.6: terrain cost of a mountain for a corporation owning P6 (6.1.6: reduced to 10; "
         "18xx.games: 10 off the 40)", choices=(10, 30))
-    certificate_limit_2p: int = option(15, "9.3: certificate limit with two players", choices=(15, 18))
+    # the rulebook's values are the data file's (entities.yaml), the other choice each rule's alternative
+    certificate_limit_2p: int = option(rules()["certificate_limit"][2], "9.3: certificate limit with two players",
+                                       choices=(rules()["certificate_limit"][2], 18))
     pool_cap_2p: int = option(
-        50, "9.1 / 14: most of a corporation's shares the bank pool may hold with two players (9.1: 50; "
-        "the summary in 14: 60); 18xx.games keeps 50", choices=(50, 60))
+        rules()["pool_cap_percent"], "9.1 / 14: most of a corporation's shares the bank pool may hold with two "
+        "players (9.1: 50; the summary in 14: 60); 18xx.games keeps 50", choices=(rules()["pool_cap_percent"], 60))
     second_run_token: str = option(
         "base_or_depot_token", "11.4: which token a base's second run must include: the base's own "
         "token or a depot token, or any token of the corporation (the other base's included)",
@@ -88,7 +91,8 @@ class Moon21Info(GameInfo):
 DEFAULTS = preset(RULEBOOK)
 
 INFO = Moon21Info(
-    name="moon21", title="21Moon", min_players=2, max_players=5, options=options_of(Options),
+    name="moon21", title="21Moon", min_players=rules()["players"]["min"], max_players=rules()["players"]["max"],
+    options=options_of(Options),
     round_field="kind", over="END",
     # No timeout_preference: `Moon21.default_command` declines a deal, leaves the UN Contract unused,
     # else passes when that is legal (the base would take the first listed action, which may accept).

@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from moon21 import events as E
+from moon21.board.geometry import mineral_cubes
 from moon21.game import GAME
 from moon21.options import table_options
 from moon21.rules import rules
@@ -11,8 +12,7 @@ from starbase_rules.contract import RuleViolation, fold
 
 
 def default_minerals() -> dict[str, str]:
-    cubes = [m["name"] for m in rules()["minerals"] for _ in range(m["count"])]
-    return dict(zip(rules()["mineral_hexes"], cubes))
+    return dict(zip(rules()["mineral_hexes"], mineral_cubes()))
 
 
 class Table:

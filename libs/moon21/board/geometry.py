@@ -37,6 +37,13 @@ WEST_AREAS = tuple(a for a, d in AREAS.items() if d["side"] == "west")
 OFFBOARD_VALUE: int = MAP["offboard"]["value"]
 EAST_WEST_BONUS: int = MAP["offboard"]["bonus"]
 MINERALS: dict[str, dict] = MAP["minerals"]
+
+
+def mineral_cubes() -> list[str]:
+    """Every mineral cube in the box, in the chart's order (the setup shuffles them onto the mineral hexes)."""
+    return [name for name, mineral in MINERALS.items() for _ in range(mineral["quantity"])]
+
+
 COLOURS: list[str] = TILE_DATA["colours"]
 
 
