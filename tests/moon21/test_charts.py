@@ -43,8 +43,9 @@ def test_two_players_may_choose_the_alternative_limits():
 
 @pytest.mark.parametrize("players", [1, 6])
 def test_two_to_five_play(players):
-    with pytest.raises(RuleViolation):
+    with pytest.raises(RuleViolation) as refused:
         GAME.setup(PLAYERS[:players], {}, FairRng(b"charts"))
+    assert refused.value.code == "BAD_PLAYER_COUNT"
 
 
 # the privates a corporation may buy from a player: the least and the most it may pay (card texts, 6.1)
@@ -59,10 +60,9 @@ def test_a_corporation_buys_a_private_within_its_cards_prices(table, private):
     least, most = SALE_PRICES[private]
     for price in (least - 1, most + 1):
         assert t.refused("ann", K.AcquirePrivate(private=private, price=price)) == "ILLEGAL_PRICE"
-    for price in (least, most):
-        before = t.state
-        assert GAME.decide(t.state, K.AcquirePrivate(private=private, price=price), "ann", None)
-        assert t.state is before
+    for price in (least, most):      # accepted: the owner is asked to consent at that price
+        offered = GAME.decide(t.state, K.AcquirePrivate(private=private, price=price), "ann", None)
+        assert [(e.type, getattr(e, "price", None)) for e in offered][:1] == [("DealProposed", price)]
 
 
 @pytest.mark.parametrize("set_no, free", [(1, False), (2, True), (3, True), (4, True), (5, False)])
