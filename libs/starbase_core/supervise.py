@@ -74,14 +74,15 @@ class Supervisor:
                       f"{state.last_error}"
                 for name, state in self.tasks.items() if state.state == DOWN}
 
-    async def stop(self, grace: float = 0.0) -> None:
+    async def stop(self, grace: float = 0.0, patience: float | None = None) -> None:
         """Stop supervising: wait up to `grace` seconds for tasks that end by themselves (they watch a
-        stop event of their own), then cancel the rest and wait for them."""
+        stop event of their own), then cancel the rest and wait for them (up to `patience` seconds:
+        `cancel_and_wait`)."""
         self.stopping = True
         running = [state.task for state in self.tasks.values() if state.task is not None]
         if grace > 0 and running:
             await asyncio.wait(running, timeout=grace)
-        await cancel_and_wait(running)
+        await cancel_and_wait(running, STOP_PATIENCE if patience is None else patience)
 
     async def _keep(self, state: TaskState, work: Callable[[], Awaitable[None]], once: bool) -> None:
         label = f"{self.name}.{state.name}"
@@ -124,16 +125,41 @@ class Supervisor:
         TASK_UP.labels(label).set(0 if new == DOWN else 1)
 
 
-async def cancel_and_wait(tasks) -> None:
+STOP_PATIENCE = 10.0   # seconds a stop asks tasks to end before it leaves the ones that will not
+
+
+async def cancel_and_wait(tasks, patience: float = STOP_PATIENCE) -> None:
     """Cancel the tasks and wait until every one has ended (their errors are theirs: not raised here).
 
     A task still running after a moment is asked again: a cancellation can be lost (Python 3.11's
     asyncio.wait_for returns the inner result instead when it finishes in the same turn as the cancel,
-    which nats-py's requests hit), and one lost cancel would otherwise hang a stop for ever."""
+    which nats-py's requests hit), and one lost cancel would otherwise hang a stop for ever. A task that
+    still runs after `patience` seconds of asking is logged with where it waits and left behind: a
+    shutdown that hangs helps nobody (the orchestrator kills the process at the end of its grace period,
+    before anything after this step, such as moving pending events to the store, has run)."""
     tasks = [task for task in tasks if task is not None]
     pending = set(tasks)
+    loop = asyncio.get_running_loop()
+    give_up_at = loop.time() + patience
     while pending:
         for task in pending:
             task.cancel()
         _, pending = await asyncio.wait(pending, timeout=0.5)
-    await asyncio.gather(*tasks, return_exceptions=True)
+        if pending and loop.time() >= give_up_at:
+            log.error("tasks_would_not_stop", seconds=patience,
+                      tasks={task.get_name(): _where(task) for task in pending})
+            break
+    await asyncio.gather(*(task for task in tasks if task.done()), return_exceptions=True)
+
+
+def _where(task: asyncio.Task) -> str:
+    """Where a suspended task waits: its coroutine and each one that awaits in turn, outermost first."""
+    frames, awaited = [], task.get_coro()
+    while awaited is not None and len(frames) < 40:
+        frame = getattr(awaited, "cr_frame", None) or getattr(awaited, "gi_frame", None)
+        if frame is None:
+            frames.append(type(awaited).__name__)
+            break
+        frames.append(f"{frame.f_code.co_name}:{frame.f_lineno}")
+        awaited = getattr(awaited, "cr_await", None) or getattr(awaited, "gi_yieldfrom", None)
+    return " -> ".join(frames)

@@ -2,6 +2,7 @@
 import asyncio
 
 from prometheus_client import REGISTRY
+from structlog.testing import capture_logs
 
 from starbase_core.supervise import DONE, DOWN, RUNNING, Supervisor
 
@@ -156,3 +157,32 @@ async def test_stop_with_grace_lets_a_task_finish_on_its_own_stop_signal():
     stop.set()
     await supervisor.stop(grace=5)
     assert finished == [1] and state.state == DONE
+
+
+async def test_stop_leaves_a_task_that_will_not_end_and_names_where_it_waits():
+    """A task that swallows every cancel must not hang the service's shutdown for ever (the steps after
+    it, such as moving pending events to the store, would never run): the stop gives up after its
+    patience and logs the task with the place it waits."""
+    let_go = asyncio.Event()
+
+    async def parked_in_a_lock_wait():
+        await let_go.wait()
+
+    async def will_not_stop():
+        while not let_go.is_set():
+            try:
+                await parked_in_a_lock_wait()
+            except asyncio.CancelledError:
+                asyncio.current_task().uncancel()
+
+    supervisor = Supervisor("t9")
+    state = supervisor.start("stubborn", will_not_stop)
+    await asyncio.sleep(0.01)
+    with capture_logs() as logs:
+        await asyncio.wait_for(supervisor.stop(patience=0.6), timeout=10)
+    assert not state.task.done()
+    [entry] = [e for e in logs if e["event"] == "tasks_would_not_stop"]
+    where = entry["tasks"]["t9:stubborn"]
+    assert "will_not_stop" in where and "parked_in_a_lock_wait" in where
+    let_go.set()
+    await asyncio.wait_for(state.task, timeout=5)
