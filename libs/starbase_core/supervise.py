@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass, field
-from typing import Awaitable, Callable
+from typing import Any, Awaitable, Callable
 
 import structlog
 from prometheus_client import Counter, Gauge
@@ -154,7 +154,8 @@ async def cancel_and_wait(tasks, patience: float = STOP_PATIENCE) -> None:
 
 def _where(task: asyncio.Task) -> str:
     """Where a suspended task waits: its coroutine and each one that awaits in turn, outermost first."""
-    frames, awaited = [], task.get_coro()
+    frames: list[str] = []
+    awaited: Any = task.get_coro()
     while awaited is not None and len(frames) < 40:
         frame = getattr(awaited, "cr_frame", None) or getattr(awaited, "gi_frame", None)
         if frame is None:
