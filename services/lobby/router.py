@@ -46,9 +46,10 @@ def seat_out(runtime, table: Table, seat: int) -> SeatOut:
     player = table.seated.get(seat)
     bot = table.bots.get(seat) or (REPLACEMENT_LEVEL if seat in table.abandoned else None)
     name = f"bot ({bot})" if seat in table.bots else runtime.directory.name_of(player)
+    substitute = None if seat in table.abandoned else table.substitutes.get(seat)
     return SeatOut(seat=seat, player_id=player, name=name, ready=player in table.ready, bot=bot,
-                   abandoned=seat in table.abandoned,
-                   substitute=None if seat in table.abandoned else table.substitutes.get(seat),
+                   abandoned=seat in table.abandoned, substitute=substitute,
+                   substitute_name=runtime.directory.name_of(substitute),
                    **dict(zip(("to_act", "due_at"), runtime.loop.seat_turn(table, player))))
 
 

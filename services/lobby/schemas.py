@@ -91,6 +91,7 @@ class SeatOut(BaseModel):
     bot: BotLevel | None = Field(default=None, description="the level of the bot playing this seat now")
     abandoned: bool = Field(default=False, description="given up: a bot plays it until a substitute takes it")
     substitute: str | None = Field(default=None, description="the player who took this seat over")
+    substitute_name: str | None = Field(default=None, description="the substitute's name")
 
 
 class TableOut(BaseModel):

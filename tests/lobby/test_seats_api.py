@@ -109,6 +109,7 @@ async def test_in_three_players_a_leaver_is_replaced_by_a_bot_then_by_a_substitu
     await refused(dan.post(f"/games/{game_id}/seats/1/take"), 409, "SEAT_NOT_OFFERED")
     taken = await dan.ok(dan.post(f"/games/{game_id}/seats/0/take"))
     assert taken["seats"][0]["substitute"] == dan.player_id and taken["seats"][0]["abandoned"] is False
+    assert taken["seats"][0]["substitute_name"] == "dan" and taken["seats"][0]["name"] == "ann"
     assert taken["seats"][0]["bot"] is None
     await refused(cyd.post(f"/games/{game_id}/seats/0/take"), 409, "ALREADY_IN_GAME")
 

@@ -42,6 +42,11 @@ export const api = {
   actions: (id: string) => authed<Command[]>("actions", game(id)),
   submit: (id: string, command: Command, commandId: string) =>
     authed<CommandResult>("submit", { ...game(id), body: { command, command_id: commandId } }),
+  /** Give my seat up: a bot plays it from now on (with two players, the other wins). */
+  resign: (id: string) => authed<Table>("resign", game(id)),
+  /** Take over a seat its player gave up; I play it from now on. */
+  takeSeat: (id: string, seat: number, invite?: string) =>
+    authed<Table>("takeSeat", { path: { game_id: id, seat: String(seat) }, body: { invite: invite ?? null } }),
   log: (id: string, after = 0, invite?: string, limit = 1000) =>
     authed<LogPage>("log", { ...game(id), query: { after, invite, limit } }),
 

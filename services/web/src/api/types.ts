@@ -1,7 +1,14 @@
 // The wire format the client reads, as the lobby's OpenAPI document describes it (fields the client
 // uses only; the contract test checks each against the document).
 
-export interface Seat { seat: number; player_id: string | null; name: string | null; ready: boolean }
+export interface Seat {
+  seat: number; player_id: string | null; name: string | null; ready: boolean;
+  /** Given up by its player: a bot plays it until a substitute takes it. */
+  abandoned?: boolean;
+  /** Who took the seat over (and their name): they play it now. */
+  substitute?: string | null;
+  substitute_name?: string | null;
+}
 
 export type TableStatus = "open" | "playing" | "finished" | "closed";
 

@@ -16,11 +16,17 @@ import { GameLog } from "./GameLog";
 import { markBoardDrawn, markDrawn, markSent } from "./metrics";
 import { Review } from "./Review";
 import { RealtimePanel } from "../screens/RealtimePanel";
+import { Resign } from "./Resign";
+import { seatIPlay } from "./seats";
 import { useGame } from "./useGame";
 import { useRealtime } from "./useRealtime";
 import { ViewTree } from "./ViewTree";
 
-interface Props { gameId: string; game: string; names: Record<string, string>; me: string | null; invite?: string; table: Table }
+interface Props {
+  gameId: string; game: string; names: Record<string, string>; me: string | null; invite?: string; table: Table;
+  /** The table changed by something done here (a resignation): read it again. */
+  onTableChange?: () => void;
+}
 
 let commandCounter = 0;
 function commandId(): string {
@@ -28,8 +34,9 @@ function commandId(): string {
   return `web-${Date.now().toString(36)}-${(commandCounter++).toString(36)}-${random[0].toString(36)}${random[1].toString(36)}`;
 }
 
-export function GameTable({ gameId, game, names, me, invite, table }: Props) {
-  const seated = Boolean(me && table.seats.some((s) => s.player_id === me));
+export function GameTable({ gameId, game, names, me, invite, table, onTableChange }: Props) {
+  // Seated: I play a seat now (my own, or one I took over); a seat I gave up leaves me watching.
+  const seated = seatIPlay(table, me) !== undefined;
   const state = useGame(gameId, seated, invite);
   // A game with a real-time phase (Trucker) is also followed, and played, on its own service's socket.
   const realtime = useRealtime(table.status === "playing" ? table.realtime_url ?? null : null, gameId, invite);
@@ -89,6 +96,8 @@ export function GameTable({ gameId, game, names, me, invite, table }: Props) {
         <Clocks clock={clock} players={players} names={names} me={seated ? me : null} ended={ended} />
         <p class="connection" data-connection={state.status}>{t(`connection.${state.status}`)}</p>
         {!seated && <p class="muted">{t("game.spectating")}</p>}
+        {seated && !ended && table.status === "playing" &&
+          <Resign gameId={gameId} onResigned={() => onTableChange?.()} />}
         {reviewable && state.drawnSeq > 0 && (
           <Review latest={state.drawnSeq} shown={past?.seq ?? null}
                   load={(seq) => api.view(gameId, invite, seq).then((reply) => reply.view)} onShow={setPast} />

@@ -4,8 +4,9 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { api } from "../api/client";
 import { LiveFeed } from "../api/socket";
-import type { Table } from "../api/types";
+import type { Seat, Table } from "../api/types";
 import { GameTable } from "../game/GameTable";
+import { mayTakeASeat } from "../game/seats";
 import { markTableOpened } from "../game/metrics";
 import { t } from "../i18n";
 import { href } from "../router";
@@ -37,7 +38,10 @@ export function TableRoom({ id, invite }: { id: string; invite?: string }) {
   }, [id, invite, me?.playerId]);
   if (!table.data) return <section class="panel"><ErrorNote error={table.error} />{!table.error && <p>{t("common.loading")}</p>}</section>;
   const data = table.data;
-  const names = Object.fromEntries(data.seats.filter((s) => s.player_id).map((s) => [s.player_id!, s.name ?? s.player_id!]));
+  const names = Object.fromEntries([
+    ...data.seats.filter((s) => s.player_id).map((s) => [s.player_id!, s.name ?? s.player_id!]),
+    ...data.seats.filter((s) => s.substitute).map((s) => [s.substitute!, s.substitute_name ?? s.substitute!]),
+  ]);
   return (
     <div class="room">
       <section class="panel" aria-labelledby="table-title">
@@ -46,7 +50,7 @@ export function TableRoom({ id, invite }: { id: string; invite?: string }) {
         {data.invite && <InviteNote table={data} />}
       </section>
       {data.game_id && <GameTable key={data.game_id} gameId={data.game_id} game={data.game} names={names}
-                                  me={me?.playerId ?? null} invite={invite} table={data} />}
+                                  me={me?.playerId ?? null} invite={invite} table={data} onTableChange={table.reload} />}
       <Chat tableId={id} invite={invite} pushes={chat} live={live} me={me} names={names} />
     </div>
   );
@@ -68,7 +72,8 @@ function Seats({ table, me, invite, onChange }: { table: Table; me: string | nul
             {seat.player_id
               ? <><a href={href({ name: "player", id: seat.player_id })}>{seat.name ?? seat.player_id}</a>
                   {seat.player_id === table.host && <span class="tag">{t("table.host")}</span>}
-                  {open && <span class={seat.ready ? "tag ok" : "tag"}>{seat.ready ? t("table.ready") : t("table.notReady")}</span>}</>
+                  {open && <span class={seat.ready ? "tag ok" : "tag"}>{seat.ready ? t("table.ready") : t("table.notReady")}</span>}
+                  <SeatPlayedBy seat={seat} table={table} me={me} invite={invite} onChange={onChange} /></>
               : me && open && !mine
                 ? <button type="button" disabled={action.busy} onClick={() => act(() => api.join(table.table_id, seat.seat, invite))}>
                     {t("table.sitHere")}</button>
@@ -83,10 +88,33 @@ function Seats({ table, me, invite, onChange }: { table: Table; me: string | nul
           {t("table.leave")}</button>}
         {me === table.host && open && <button type="button" disabled={action.busy || !everyoneReady}
                                               onClick={() => act(() => api.start(table.table_id))}>{t("table.start")}</button>}
-        {me && !mine && table.status === "playing" && <WatchButton table={table} invite={invite} onChange={onChange} />}
+        {me && !table.seats.some((s) => s.substitute === me) && !mine && table.status === "playing" &&
+          <WatchButton table={table} invite={invite} onChange={onChange} />}
       </div>
       <ErrorNote error={action.error} />
     </div>
+  );
+}
+
+/** A running game's seat whose player gave it up (a bot plays it: anyone not in the game may take it
+ *  over), or that a substitute plays. */
+function SeatPlayedBy({ seat, table, me, invite, onChange }:
+  { seat: Seat; table: Table; me: string | null; invite?: string; onChange: () => void }) {
+  const action = useAction();
+  if (seat.substitute) {
+    return <span class="tag">{t("table.playedBy", { name: seat.substitute_name ?? seat.substitute })}</span>;
+  }
+  if (!seat.abandoned) return null;
+  return (
+    <>
+      <span class="tag">{t("table.resigned")}</span>
+      {mayTakeASeat(table, me) && table.game_id &&
+        <button type="button" disabled={action.busy} onClick={() => action.run(async () => {
+          await api.takeSeat(table.game_id!, seat.seat, invite);
+          onChange();
+        })}>{t("table.takeSeat")}</button>}
+      <ErrorNote error={action.error} />
+    </>
   );
 }
 
