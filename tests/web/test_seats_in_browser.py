@@ -71,3 +71,47 @@ async def test_a_player_resigns_on_the_page_and_a_newcomer_takes_the_seat_over(s
     await expect(watcher.page.locator(".turn[data-my-turn='true']")).to_be_visible()
     for person in (page, watcher, cy):
         person.no_page_errors()
+
+
+async def test_a_move_is_taken_back_at_once_unrated_and_by_agreement_rated(stack, register, browser):
+    ann, bob = await register("ann"), await register("bob")
+    unrated = await seat_and_start([ann, bob], "testjack", {"rated": False})
+    page = await Person.open(browser, stack.http, "ann")
+    await page.log_in()
+    await page.open_table(unrated)
+    take_back = page.page.get_by_role("button", name="Take back my last move")
+    await expect(page.page.locator(".turn[data-my-turn='true']")).to_be_visible()
+    await expect(take_back).to_have_count(0)                    # nothing of hers to take back yet
+    await expect(page.page.locator("section.game")).to_have_attribute("data-status", "live")
+    async with page.moved() as answer:
+        await page.send_command({"type": "Stand"})
+    assert (await answer()).status == 200
+    await expect(page.page.locator(".turn[data-my-turn='true']")).to_have_count(0)   # bob's turn
+    await take_back.click()
+    await expect(page.page.locator(".turn[data-my-turn='true']")).to_be_visible()    # hers again
+    await expect(take_back).to_have_count(0)
+    log = await ann.ok(ann.get(f"/games/{unrated}/log"))
+    assert [e["type"] for e in log["events"]][-2:] == ["Stood", "CommandsUndone"]
+
+    # Rated: bob is asked, and the move comes back only once he agrees.
+    dee = await register("dee")
+    rated = await seat_and_start([ann, bob, dee], "testjack")
+    await page.open_table(rated)
+    other = await Person.open(browser, stack.http, "bob")
+    await other.log_in()
+    await other.open_table(rated)
+    await expect(page.page.locator("section.game")).to_have_attribute("data-status", "live")
+    async with page.moved() as answer:
+        await page.send_command({"type": "Stand"})
+    assert (await answer()).status == 200
+    await page.page.get_by_role("button", name="Take back my last move").click()
+    await expect(page.page.get_by_text("Waiting for the other players to agree")).to_be_visible()
+    await expect(other.page.get_by_text("ann asks to take back their last move.")).to_be_visible()
+    await other.page.get_by_role("button", name="Agree").click()
+    await expect(other.page.get_by_role("button", name="Agree")).to_have_count(0)     # answered; dee not yet
+    await expect(page.page.locator(".turn[data-my-turn='true']")).to_have_count(0)
+    await dee.ok(dee.post(f"/games/{rated}/undo/agree"))
+    await expect(page.page.locator(".turn[data-my-turn='true']")).to_be_visible()
+    await expect(page.page.get_by_text("Waiting for the other players to agree")).to_have_count(0)
+    for person in (page, other):
+        person.no_page_errors()

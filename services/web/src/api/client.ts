@@ -47,6 +47,10 @@ export const api = {
   /** Take over a seat its player gave up; I play it from now on. */
   takeSeat: (id: string, seat: number, invite?: string) =>
     authed<Table>("takeSeat", { path: { game_id: id, seat: String(seat) }, body: { invite: invite ?? null } }),
+  /** Take back my last `count` moves (a rated game asks the others first). */
+  undo: (id: string, count: number) => authed<CommandResult>("undo", { ...game(id), body: { count } }),
+  agreeUndo: (id: string) => authed<CommandResult>("agreeUndo", game(id)),
+  refuseUndo: (id: string) => authed<CommandResult>("refuseUndo", game(id)),
   log: (id: string, after = 0, invite?: string, limit = 1000) =>
     authed<LogPage>("log", { ...game(id), query: { after, invite, limit } }),
 

@@ -17,6 +17,7 @@ import { markBoardDrawn, markDrawn, markSent } from "./metrics";
 import { Review } from "./Review";
 import { RealtimePanel } from "../screens/RealtimePanel";
 import { Resign } from "./Resign";
+import { Undo } from "./Undo";
 import { seatIPlay } from "./seats";
 import { useGame } from "./useGame";
 import { useRealtime } from "./useRealtime";
@@ -36,7 +37,8 @@ function commandId(): string {
 
 export function GameTable({ gameId, game, names, me, invite, table, onTableChange }: Props) {
   // Seated: I play a seat now (my own, or one I took over); a seat I gave up leaves me watching.
-  const seated = seatIPlay(table, me) !== undefined;
+  const mySeat = seatIPlay(table, me);
+  const seated = mySeat !== undefined;
   const state = useGame(gameId, seated, invite);
   // A game with a real-time phase (Trucker) is also followed, and played, on its own service's socket.
   const realtime = useRealtime(table.status === "playing" ? table.realtime_url ?? null : null, gameId, invite);
@@ -117,6 +119,7 @@ export function GameTable({ gameId, game, names, me, invite, table, onTableChang
             <p class="muted">{t("game.actionsOnBoard")}</p>}
           <Actions actions={actions} names={names} busy={sending} onSend={send} hidden={board?.handles} />
           <ErrorNote error={refusal} />
+          <Undo gameId={gameId} events={state.events} seat={mySeat!.player_id!} names={names} />
         </div>
       )}
       {view && (
