@@ -39,6 +39,8 @@ export function GameTable({ gameId, game, names, me, invite, table, onTableChang
   // Seated: I play a seat now (my own, or one I took over); a seat I gave up leaves me watching.
   const mySeat = seatIPlay(table, me);
   const seated = mySeat !== undefined;
+  // Whom the game knows me as: the seat's player id (a substitute plays under it), else my own id.
+  const playingAs = mySeat?.player_id ?? me;
   const state = useGame(gameId, seated, invite);
   // A game with a real-time phase (Trucker) is also followed, and played, on its own service's socket.
   const realtime = useRealtime(table.status === "playing" ? table.realtime_url ?? null : null, gameId, invite);
@@ -66,7 +68,7 @@ export function GameTable({ gameId, game, names, me, invite, table, onTableChang
   const actions = reviewing ? [] : state.actions;
   const ended = Boolean(state.ended) || state.events.some((e) => e.type === "GameEnded");
   const toAct = Array.isArray(view?.to_act) ? (view!.to_act as string[]) : null;
-  const myTurn = !reviewing && Boolean(me) && (toAct ? toAct.includes(me!) : state.actions.length > 0);
+  const myTurn = !reviewing && seated && (toAct ? toAct.includes(playingAs!) : state.actions.length > 0);
 
   const submit = async (command: Command) => {
     setSending(true);
@@ -86,7 +88,7 @@ export function GameTable({ gameId, game, names, me, invite, table, onTableChang
 
   const standings = useMemo(() => finalStandings(table, view), [table, view]);
   // The live clock (not a past position's): the view's, with a newer `your_turn` push's due time.
-  const clock = withPush(state.clock, me, state.turnPush);
+  const clock = withPush(state.clock, playingAs, state.turnPush);
   const players = table.seats.map((s) => s.player_id).filter((p): p is string => Boolean(p));
   return (
     <section class="game" aria-labelledby="game-title" data-game={game} data-seq={state.drawnSeq}
@@ -95,7 +97,7 @@ export function GameTable({ gameId, game, names, me, invite, table, onTableChang
       <div class="panel game-head">
         <h2 id="game-title">{t("game.title")}</h2>
         <Turn toAct={toAct} myTurn={myTurn} names={names} ended={ended} />
-        <Clocks clock={clock} players={players} names={names} me={seated ? me : null} ended={ended} />
+        <Clocks clock={clock} players={players} names={names} me={seated ? playingAs : null} ended={ended} />
         <p class="connection" data-connection={state.status}>{t(`connection.${state.status}`)}</p>
         {!seated && <p class="muted">{t("game.spectating")}</p>}
         {seated && !ended && table.status === "playing" &&
@@ -109,7 +111,7 @@ export function GameTable({ gameId, game, names, me, invite, table, onTableChang
       {realtime && <RealtimePanel realtime={realtime} names={names} />}
       {standings.length > 0 && <Standings standings={standings} names={names} />}
       {view && board && <board.Board game={game} gameId={gameId} view={view} actions={actions} submit={submit}
-                                     names={names} me={me} reviewing={reviewing} events={state.events}
+                                     names={names} me={playingAs} reviewing={reviewing} events={state.events}
                                      realtime={realtime} />}
       {seated && !ended && !reviewing && (
         <div class="panel">
@@ -119,7 +121,7 @@ export function GameTable({ gameId, game, names, me, invite, table, onTableChang
             <p class="muted">{t("game.actionsOnBoard")}</p>}
           <Actions actions={actions} names={names} busy={sending} onSend={send} hidden={board?.handles} />
           <ErrorNote error={refusal} />
-          <Undo gameId={gameId} events={state.events} seat={mySeat!.player_id!} names={names} />
+          <Undo gameId={gameId} events={state.events} seat={playingAs!} names={names} />
         </div>
       )}
       {view && (

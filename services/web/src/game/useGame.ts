@@ -46,6 +46,10 @@ export function useGame(gameId: string, seated: boolean, invite?: string):
   const refreshing = useRef<Promise<void> | null>(null);
   const again = useRef(false);
   const feedRef = useRef<LiveFeed | null>(null);
+  // Read by `refresh` when it runs, not when it was made: a refresh in flight as I take a seat over (or
+  // give mine up) goes round again with what I am now, not with what I was when it started.
+  const seatedNow = useRef(seated);
+  seatedNow.current = seated;
   // Moves go on the game's socket once it is live (no HTTP request per move: less of the lobby's CPU),
   // else by POST; a move whose socket drops before its answer goes again by POST, same id (game/moves.ts).
   const [moves] = useState(() => new MovesInFlight((command, id) => api.submit(gameId, command, id),
@@ -63,7 +67,7 @@ export function useGame(gameId: string, seated: boolean, invite?: string):
       setState((old) => ({ ...old, view: reply.view, ended: reply.ended, clock: reply.clock ?? null,
                            drawnSeq: Math.max(old.drawnSeq, reply.seq), error: null }));
     });
-    const actions = (seated ? api.actions(gameId) : Promise.resolve([])).then((list) => {
+    const actions = (seatedNow.current ? api.actions(gameId) : Promise.resolve([])).then((list) => {
       setState((old) => ({ ...old, actions: list, actionsSeq: Math.max(old.actionsSeq, upTo) }));
     });
     refreshing.current = Promise.all([view, actions]).then(() => undefined)
