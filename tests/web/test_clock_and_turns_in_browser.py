@@ -89,3 +89,40 @@ async def test_every_seat_s_clock_the_turn_badge_and_quick_play(stack, browser, 
     for person in (ann, bob):
         await expect(person.page.locator("section.game")).to_be_visible(timeout=60_000)
         person.no_page_errors()
+
+
+async def test_the_clock_is_paused_by_agreement_and_started_again_on_the_pages(stack, register, browser):
+    from tests.support.stack import seat_and_start
+
+    api_ann, api_bob = await register("ann"), await register("bob")
+    game_id = await seat_and_start([api_ann, api_bob], "testjack", {"decision_seconds": 600})
+    ann, bob = await Person.open(browser, stack.http, "ann"), await Person.open(browser, stack.http, "bob")
+    for person in (ann, bob):
+        await person.log_in()
+        await person.open_table(game_id)
+        await expect(person.page.locator(".seat-clocks li")).to_have_count(2)
+        await expect(person.page.locator("section.game")).to_have_attribute("data-status", "live")
+    paused = ".clocks[data-paused='true']"
+
+    # Asked and refused: nothing stops; asked again and agreed: both pages say the clock is paused.
+    await ann.page.get_by_role("button", name="Ask to pause the clock").click()
+    await expect(ann.page.get_by_text("Waiting for the other players to agree to pause the clock.")).to_be_visible()
+    await expect(bob.page.get_by_text("ann asks to pause the clock.")).to_be_visible()
+    await bob.page.get_by_role("button", name="Keep the clock running").click()
+    await expect(ann.page.get_by_role("button", name="Ask to pause the clock")).to_be_visible()
+    await expect(ann.page.locator(paused)).to_have_count(0)
+    await ann.page.get_by_role("button", name="Ask to pause the clock").click()
+    await bob.page.get_by_role("button", name="Agree to pause").click()
+    for person in (ann, bob):
+        await expect(person.page.locator(paused)).to_have_count(1)
+        await expect(person.page.locator(".clock.paused[role=status]")).to_have_text("The clock is paused")
+    types = [e["type"] for e in (await api_ann.ok(api_ann.get(f"/games/{game_id}/log")))["events"]]
+    assert types[-5:] == ["PauseRequested", "PauseRefused", "PauseRequested", "PauseAgreed", "ClockPaused"]
+
+    # Either person starts it again.
+    await bob.page.get_by_role("button", name="Start the clock again").click()
+    for person in (ann, bob):
+        await expect(person.page.locator(paused)).to_have_count(0)
+        await expect(person.page.get_by_role("button", name="Ask to pause the clock")).to_be_visible()
+    for person in (ann, bob):
+        person.no_page_errors()

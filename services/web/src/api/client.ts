@@ -51,6 +51,11 @@ export const api = {
   undo: (id: string, count: number) => authed<CommandResult>("undo", { ...game(id), body: { count } }),
   agreeUndo: (id: string) => authed<CommandResult>("agreeUndo", game(id)),
   refuseUndo: (id: string) => authed<CommandResult>("refuseUndo", game(id)),
+  /** Pausing a timed game's clock by agreement (docs/clock.md); any person seated resumes it. */
+  pauseAsk: (id: string) => authed<CommandResult>("pauseAsk", game(id)),
+  pauseAgree: (id: string) => authed<CommandResult>("pauseAgree", game(id)),
+  pauseRefuse: (id: string) => authed<CommandResult>("pauseRefuse", game(id)),
+  resumeClock: (id: string) => authed<CommandResult>("resumeClock", game(id)),
   log: (id: string, after = 0, invite?: string, limit = 1000) =>
     authed<LogPage>("log", { ...game(id), query: { after, invite, limit } }),
 

@@ -44,6 +44,9 @@ export interface ClockState {
   seats: Record<string, SeatClock>;
   paused?: boolean;
   paused_at?: string | null;
+  /** A pause asked for and not yet agreed by all: the seat asking, and the seats still to answer. */
+  requested_by?: string | null;
+  awaiting?: string[];
 }
 
 export interface Standing { player: string; rank: number; score?: number | null; [key: string]: unknown }

@@ -17,6 +17,7 @@ import { markBoardDrawn, markDrawn, markSent } from "./metrics";
 import { Review } from "./Review";
 import { RealtimePanel } from "../screens/RealtimePanel";
 import { Resign } from "./Resign";
+import { Pause } from "./Pause";
 import { Undo } from "./Undo";
 import { seatIPlay } from "./seats";
 import { useGame } from "./useGame";
@@ -100,8 +101,10 @@ export function GameTable({ gameId, game, names, me, invite, table, onTableChang
         <Clocks clock={clock} players={players} names={names} me={seated ? playingAs : null} ended={ended} />
         <p class="connection" data-connection={state.status}>{t(`connection.${state.status}`)}</p>
         {!seated && <p class="muted">{t("game.spectating")}</p>}
-        {seated && !ended && table.status === "playing" &&
-          <Resign gameId={gameId} onResigned={() => onTableChange?.()} />}
+        {seated && !ended && table.status === "playing" && <>
+          <Pause gameId={gameId} clock={clock} seat={playingAs!} names={names} />
+          <Resign gameId={gameId} onResigned={() => onTableChange?.()} />
+        </>}
         {reviewable && state.drawnSeq > 0 && (
           <Review latest={state.drawnSeq} shown={past?.seq ?? null}
                   load={(seq) => api.view(gameId, invite, seq).then((reply) => reply.view)} onShow={setPast} />
