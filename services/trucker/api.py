@@ -15,7 +15,7 @@ from contextlib import asynccontextmanager
 import structlog
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
-from starbase_core.gamestream import game_stream
+from starbase_core.gamestream import GAME_CREATED, game_stream
 from starbase_core.health import health_router
 from starbase_core.outlet import Outlet
 from trucker_rules.game import GAME
@@ -125,6 +125,11 @@ def _op_metrics(op: str) -> tuple:
     return found
 
 
+def _only_created(envelopes: list) -> bool:
+    """The stream holds a Trucker game's creation and nothing after it yet (its setup is on the way)."""
+    return len(envelopes) == 1 and envelopes[0].type == GAME_CREATED and envelopes[0].data.get("game") == "trucker"
+
+
 async def _refuse_and_close(socket: WebSocket, refusal: Refused, code: int) -> None:
     await socket.send_json(schemas.error(None, refusal.code, refusal.message))
     await socket.close(code)
@@ -178,9 +183,10 @@ class Connection:
         envelopes = await self.runtime.store.read(game_stream(self.game))
         # The lobby records a table's GameStarted before the adjudicator stores its game (lobby's
         # `TableService.start`), and a page following the table connects as soon as it reads "playing":
-        # a stream with nothing in it yet is looked at again for a few seconds before it is no game.
+        # a stream with nothing in it yet is looked at again for a few seconds before it is no game; so is
+        # one read between the game's creation and its setup (one append, stored message by message).
         for pause in CREATION_LOOKS:
-            if envelopes:
+            if envelopes and not _only_created(envelopes):
                 break
             await asyncio.sleep(pause)
             envelopes = await self.runtime.store.read(game_stream(self.game))

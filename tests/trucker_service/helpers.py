@@ -11,9 +11,10 @@ from trucker.state_doc import Folded, canonical, warehouse_doc
 
 
 async def new_game(store, players: list[str], options: dict | None = None, seed: bytes | None = None,
-                   vault=None, game: str | None = None) -> str:
+                   vault=None, game: str | None = None, before_setup=None) -> str:
     """Append GameCreated and the engine's setup events, as the adjudicator does when a table starts
-    (with the seed from `vault` when one is given, as the adjudicator does); a new game id unless `game`."""
+    (with the seed from `vault` when one is given, as the adjudicator does); a new game id unless `game`.
+    `before_setup`: awaited between the two (what a reader may meet between them)."""
     game = game or f"g{uuid.uuid4().hex[:12]}"
     if vault is not None:
         seed = await vault.get_or_create(game)
@@ -23,6 +24,8 @@ async def new_game(store, players: list[str], options: dict | None = None, seed:
     stream = game_stream(game)
     await store.append(stream, [game_created("trucker", players, options or {}, commitment(seed), rng.used)],
                        expected_seq=0)
+    if before_setup is not None:
+        await before_setup()
     await store.append(stream, wrap(setup, actor=None, draw_end=rng.used), expected_seq=1)
     return game
 

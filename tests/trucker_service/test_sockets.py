@@ -328,6 +328,23 @@ async def test_a_socket_opened_before_its_game_is_stored_is_welcomed_once_it_is(
     await ann.close()
 
 
+async def test_a_socket_that_reads_the_game_between_its_creation_and_its_setup_waits_for_the_setup(
+        live, jetstream_store, vault):
+    """The adjudicator stores a game's creation and its setup in one append, but message by message: a
+    socket reading in between saw a game with no round (refused NOT_A_TRUCKER_GAME, closed for good)."""
+    connecting = []
+
+    async def a_socket_arrives() -> None:
+        connecting.append(asyncio.create_task(Client.connect(live, "halfmadenow1", "ann")))
+        await asyncio.sleep(0.3)
+        assert not connecting[0].done()
+
+    await new_game(jetstream_store, ["ann", "bob"], vault=vault, game="halfmadenow1", before_setup=a_socket_arrives)
+    ann = await asyncio.wait_for(connecting[0], 10)
+    assert ann.welcome["kind"] == "welcome" and ann.welcome["you"] == "ann", ann.welcome
+    await ann.close()
+
+
 async def test_a_game_that_is_not_trucker_is_refused(live, jetstream_store):
     from starbase_core.gamestream import game_created
 
