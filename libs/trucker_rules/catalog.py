@@ -74,7 +74,7 @@ class Component:
 class ShipBoard:
     name: str                       # I, II, III, IIIa
     squares: frozenset[Square]
-    missing_columns: frozenset[int]  # 2d6 totals that miss this board
+    missing_columns: frozenset[int]  # 2d6 totals that name no column of this board: they miss
     missing_rows: frozenset[int]
     reserve_slots: int
 
@@ -126,8 +126,11 @@ def _boards_data() -> dict:
 def ship_board(name: str) -> ShipBoard:
     data = _boards_data()["ship_boards"][name]
     squares = frozenset((col, row) for row, cols in data["buildable"].items() for col in cols)
-    return ShipBoard(name, squares, frozenset(data["misses"]["columns"]),
-                     frozenset(data["misses"]["rows"]), data["reserve_slots"])
+    # A total of 2d6 that is not a printed column (row) of the board misses: that is exactly a line
+    # holding none of its squares, so the squares are the one source of both.
+    totals = range(2, 13)
+    return ShipBoard(name, squares, frozenset(t for t in totals if all(col != t for col, _ in squares)),
+                     frozenset(t for t in totals if all(row != t for _, row in squares)), data["reserve_slots"])
 
 
 def starting_square() -> Square:

@@ -54,7 +54,7 @@ def flight_command(state: TruckerState, player: str, rnd: random.Random, level: 
         room = sum(cap for _, cap, _ in sv.cargo_capacity(ship)) - len(ship.goods_list())
         if room <= 0 or rnd.random() < SKIP_PLANET[level]:
             return f.ChoosePlanet(planet=None)
-        values = {i: sum(sv.GOODS_VALUE[g] for g in goods) for i, goods in zip(options["free"], options["planets"])}
+        values = {i: sum(sv.goods_value(g) for g in goods) for i, goods in zip(options["free"], options["planets"])}
         return f.ChoosePlanet(planet=max(values, key=values.get))
     if kind == "offer":
         card = catalog.cards()[state.card]
@@ -105,7 +105,7 @@ def _win_is_locked(state: TruckerState, player: str, margin: int = LOCK_MARGIN) 
 
 def _final_credits(state: TruckerState, player: str, gave_up: bool) -> int:
     seat = state.seats[player]
-    goods = sum(sv.GOODS_VALUE[g] for g in seat.ship.goods_list()) if seat.ship else 0
+    goods = sum(sv.goods_value(g) for g in seat.ship.goods_list()) if seat.ship else 0
     if gave_up:
         goods = goods // 2 if state.options.get("half_value_rounding", "down") == "down" else (goods + 1) // 2
     lost = len(seat.ship.lost) if seat.ship else 0
@@ -115,7 +115,7 @@ def _final_credits(state: TruckerState, player: str, gave_up: bool) -> int:
 def _humans_to_keep(state: TruckerState) -> int:
     """More than the strongest slavers of the round's deck can take (the round-I card 3, II 4, III 5):
     an abandoned ship's credits are not worth the flight."""
-    levels = {1: ("I",), 2: ("I", "II"), 3: ("I", "II", "III")}[state.round]
+    levels = catalog.deck_recipe(state.round)["per_pile"]
     taken = [c["defeat_penalty"]["crew_lost"] for c in catalog.cards().values()
              if c["type"] == "slavers" and c["level"] in levels]
     return max(taken, default=0) + 2

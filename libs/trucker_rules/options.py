@@ -8,15 +8,19 @@ from dataclasses import dataclass
 
 from starbase_rules.info import option
 
+from trucker_rules import catalog
+
 
 @dataclass
 class Options:
     # building
-    hourglass_seconds: float = option(90, "[M, BGA] seconds of one run of the sand", minimum=0.1, maximum=3600)
+    # the defaults that are printed facts come from the data files (one source for each fact)
+    hourglass_seconds: float = option(catalog.hourglass_seconds(), "[M, BGA] seconds of one run of the sand",
+                                      minimum=0.1, maximum=3600)
     refuse_flawed_placements: bool = option(False, "refuse engines and cannons that inspection would flag")
     reserve_in_round_1: bool = option(True, "[H] Class I boards have reserve spots too (false: rounds II and III only)")
-    round3_board: str = option("III", "round 3 ship board (IIIa: the long alternative Class III shape)",
-                               choices=("III", "IIIa"))
+    round3_board: str = option(catalog.ship_class_for_round(3),
+                               "round 3 ship board (IIIa: the long alternative Class III shape)", choices=("III", "IIIa"))
     lenient_inspection: bool = option(False, "[M, ttw] components removed in repair go back face up, at no cost")
     # flight
     reuse_cards: bool = option(False, "[M, BGA] cards of earlier rounds may be dealt again")

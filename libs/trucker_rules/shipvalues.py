@@ -2,12 +2,16 @@
 cannons; which crew, goods and batteries go first. Pure functions of a Ship."""
 from __future__ import annotations
 
-from trucker_rules import building
+from trucker_rules import building, catalog
 from trucker_rules.catalog import BOTTOM, DIRECTIONS, LEFT, RIGHT, TOP, Square, neighbour, opposite
 from trucker_rules.ship import Ship
 
-GOODS_VALUE = {"red": 4, "yellow": 3, "green": 2, "blue": 1}
 FROM = {"front": TOP, "right": RIGHT, "rear": BOTTOM, "left": LEFT}
+
+
+def goods_value(good: str) -> int:
+    """A good's sale value at Journey's End (`scoring.yaml`); "the most valuable first" goes by it too."""
+    return catalog.scoring()["goods_values"][good]
 
 
 def single_engines(ship: Ship) -> int:
@@ -107,7 +111,7 @@ def cargo_capacity(ship: Ship) -> list[tuple[Square, int, bool]]:
 def arrange_cargo(ship: Ship, goods: list[str]) -> dict[Square, list[str]]:
     """The most valuable arrangement of `goods` (what is on board plus what is gained); the rest is
     thrown away. Red goods only in red containers."""
-    ordered = sorted(goods, key=lambda g: -GOODS_VALUE[g])
+    ordered = sorted(goods, key=lambda g: -goods_value(g))
     holds = cargo_capacity(ship)
     cargo: dict[Square, list[str]] = {sq: [] for sq, _, _ in holds}
     for good in ordered:
@@ -126,7 +130,7 @@ def goods_to_lose(ship: Ship, count: int) -> tuple[list[tuple[Square, str]], int
     cargo = {sq: list(g) for sq, g in ship.goods.items()}
     losses = []
     for _ in range(count):
-        held = [(GOODS_VALUE[g], sq, g) for sq, goods in sorted(cargo.items()) for g in goods]
+        held = [(goods_value(g), sq, g) for sq, goods in sorted(cargo.items()) for g in goods]
         if not held:
             break
         _value, square, good = max(held, key=lambda h: h[0])
