@@ -9,7 +9,11 @@ decision of the engine:
 - The boards (`boards.yaml`): every ship board's squares (placement) and the dice totals that miss it
   (meteors), the starting cabin's square, the ship class and the hourglass's space per round, one run
   of the sand, the reserve slots of each board, the start positions per round, the 40-space track.
+- The cards (`cards.yaml`): each pile's cards per round, each card's numbers (days, crew, credits, firepower, goods lost).
+- The components (`components.yaml`): the capacity of every battery component and cargo hold.
 """
+from collections import Counter
+
 import pytest
 
 from starbase_rules import FairRng, RuleViolation, fold
@@ -17,7 +21,7 @@ from trucker_rules import build_phase, building, track
 from trucker_rules import flight_messages as f
 from trucker_rules import messages as m
 from trucker_rules.game import GAME, automatic_events
-from trucker_rules.ship import Ship
+from trucker_rules.ship import Placed, Ship
 from tests.trucker_rules.test_trucker_launch_and_scoring import repaired_table, scored
 from tests.trucker_rules.trucker_helpers import BLOCK, FlightTable, Table, crewed, ship_of
 
@@ -213,3 +217,168 @@ def test_the_flight_board_has_forty_spaces():
         seats[name].position, seats[name].gave_up = position, False
     assert track.move(behind.state, "bob", 1) == -37
 
+
+# ------------------------------------------------------------------------------------- cards.yaml
+# Ships on a Class III board made to measure: `crew` humans (2 per cabin, the starting cabin first),
+# `cannons` simple cannons facing the front (firepower 1 each, rules summary 5), `engines` simple
+# engines, and with `cargo` five goods: yellow x3 in a 3-hold, green and blue in a 2-hold (most valuable
+# first, so losing n goods leaves 5 - n, never a choice of holds).
+CABIN_SQUARES = [(6, 7), (8, 7), (5, 7), (9, 7), (4, 7)]
+CANNON_SQUARES = [(7, 4), (6, 5), (7, 5), (8, 5), (3, 6), (5, 6), (6, 6), (7, 6), (8, 6), (9, 6), (11, 6)]
+ENGINE_SQUARES = [(7, 9), (6, 9)]
+
+
+def made(crew=2, cannons=0, engines=0, cargo=False, cabin="start-blue"):
+    tiles = {sq: ("cab-01", 0) for sq in CABIN_SQUARES[:max(0, (crew - 1) // 2)]}
+    tiles |= {sq: ("can-01", 0) for sq in CANNON_SQUARES[:cannons]}
+    tiles |= {sq: ("eng-01", 0) for sq in ENGINE_SQUARES[:engines]}
+    goods = {}
+    if cargo:
+        tiles |= {(6, 8): ("crg3-01", 0), (8, 8): ("crg2-01", 0)}
+        goods = {(6, 8): ["yellow"] * 3, (8, 8): ["green", "blue"]}
+    humans, left = {}, crew
+    for square in [(7, 7)] + CABIN_SQUARES:
+        if left > 0:
+            humans[square], left = min(2, left), left - min(2, left)
+    return crewed(ship_of(tiles, board="III", cabin=cabin), humans=humans, goods=goods)
+
+
+def goods_left(table, player):
+    """How many goods `player` keeps after the card (5 if the card set no cargo of theirs)."""
+    cargo = table.of("CargoSet", player=player)
+    return sum(len(g) for _, g in cargo[-1].cargo) if cargo else 5
+
+
+
+# Reference cards.yaml deck_per_round (BGA): each of the 4 piles holds 2 level I cards in round 1;
+# 1 level I and 2 level II in round 2; 1 level I, 1 level II and 2 level III in round 3.
+@pytest.mark.parametrize("round_no, recipe", [(1, {"I": 2}), (2, {"I": 1, "II": 2}), (3, {"I": 1, "II": 1, "III": 2})])
+def test_each_pile_holds_the_rounds_cards_of_each_level(round_no, recipe):
+    table, _ = building_round(round_no)
+    table.state.face_down.remove("str-02")                  # ann has built one component: she may look
+    table.seat("ann").ship.tiles[(7, 8)] = Placed("str-02", 0)
+    for pile in (1, 2, 3):
+        [taken] = table.do("ann", m.LookAtPile(pile=pile))
+        assert Counter(card.split("-")[0] for card in taken.cards) == recipe    # a card's id names its level
+        table.do("ann", m.PutBackPile())
+
+
+# Reference cards.yaml (digital basic_deck, z2tb8e and BGA agree): planets' flight days lost.
+@pytest.mark.parametrize("card, days", [("I-05", 2), ("I-06", 2), ("I-07", 3), ("I-08", 3),
+                                        ("II-04", 2), ("II-05", 3), ("II-06", 3), ("II-07", 4),
+                                        ("III-04", 1), ("III-05", 2), ("III-06", 3), ("III-07", 5)])
+def test_landing_on_a_planet_costs_the_cards_flight_days(card, days):
+    table = FlightTable({"ann": made(), "bob": made(cabin="start-green")}, {"ann": 0, "bob": -10}, card)
+    assert table.ask["kind"] == "planet" and table.ask["options"]["days"] == days
+    table.do("ann", f.ChoosePlanet(planet=0))
+    table.do("bob", f.ChoosePlanet(planet=None))
+    assert table.of("ShipMoved") == [f.ShipMoved(player="ann", days=-days, position=-days)]
+
+
+# Reference cards.yaml: abandoned ships (crew given up, credits, days lost).
+@pytest.mark.parametrize("card, crew, credits, days", [("I-09", 2, 3, 1), ("I-10", 3, 4, 1), ("II-08", 4, 6, 1),
+                                                       ("II-09", 5, 8, 2), ("III-08", 6, 10, 2), ("III-09", 7, 11, 2)])
+def test_an_abandoned_ship_needs_its_crew_and_pays_its_credits_for_its_days(card, crew, credits, days):
+    # ann (the leader) is one short and is not asked; bob has exactly the crew and gives all of it up.
+    table = FlightTable({"ann": made(crew - 1), "bob": made(crew, cabin="start-green")}, {"ann": 0, "bob": -20}, card)
+    assert table.ask["player"] == "bob"
+    assert table.ask["options"] == {"crew_lost": crew, "credits": credits, "days": days}
+    table.do("bob", f.AnswerOffer(accept=True))
+    assert table.of("CreditsPaid") == [f.CreditsPaid(player="bob", amount=credits, reason="abandoned_ship")]
+    assert len(table.of("CrewLost")[0].losses) == crew
+    assert table.of("ShipMoved") == [f.ShipMoved(player="bob", days=-days, position=-20 - days)]
+
+
+# Reference cards.yaml: abandoned stations (crew needed, days lost).
+@pytest.mark.parametrize("card, crew, days", [("I-11", 5, 1), ("I-12", 6, 1), ("II-10", 7, 1), ("II-11", 8, 2),
+                                              ("III-10", 9, 2), ("III-11", 10, 2)])
+def test_an_abandoned_station_needs_its_crew_and_costs_its_days(card, crew, days):
+    table = FlightTable({"ann": made(crew - 1), "bob": made(crew, cabin="start-green")}, {"ann": 0, "bob": -20}, card)
+    assert table.ask["player"] == "bob" and table.ask["options"]["days"] == days
+    table.do("bob", f.AnswerOffer(accept=True))
+    assert table.of("ShipMoved") == [f.ShipMoved(player="bob", days=-days, position=-20 - days)]
+    assert not table.of("CrewLost")
+
+
+# Reference cards.yaml: enemies (firepower; penalty: goods or crew lost; reward: credits; days lost).
+# ann has exactly the enemy's firepower (nothing happens), bob none (the penalty), cy one more (the reward).
+ENEMIES = [("I-17", 4, {"goods_lost": 2}, None, 1), ("II-16", 8, {"goods_lost": 3}, None, 1),
+           ("III-16", 9, {"goods_lost": 4}, None, 2),
+           ("I-18", 6, {"crew_lost": 3}, 5, 1), ("II-17", 7, {"crew_lost": 4}, 8, 2), ("III-17", 8, {"crew_lost": 5}, 10, 2),
+           ("I-19", 5, {}, 4, 1), ("II-18", 6, {}, 7, 2), ("III-18", 10, {}, 12, 2)]
+
+
+@pytest.mark.parametrize("card, firepower, penalty, credits, days", ENEMIES)
+def test_an_enemy_is_beaten_only_by_more_firepower_and_pays_or_punishes_by_its_card(card, firepower, penalty,
+                                                                                  credits, days):
+    crew_lost = penalty.get("crew_lost", 0)
+    ships = {"ann": made(cannons=firepower, cargo=True),
+             "bob": made(crew=crew_lost + 1, cargo=True, cabin="start-green"),
+             "cy": made(cannons=firepower + 1, cabin="start-red")}
+    table = FlightTable(ships, {"ann": 0, "bob": -3, "cy": -6}, card, dice=MISS * 6)
+    if crew_lost:
+        assert table.ask["player"] == "bob" and table.ask["options"]["count"] == crew_lost
+        humans = [(tuple(sq), "human") for sq, n in table.ask["options"]["humans"] for _ in range(n)]
+        table.do("bob", f.ChooseCrewLoss(losses=humans[:crew_lost]))
+    assert table.ask["player"] == "cy" and table.ask["options"]["days"] == days
+    table.do("cy", f.AnswerOffer(accept=True))
+    assert goods_left(table, "ann") == 5 and not table.of("CrewLost", player="ann")   # equal: nothing happens
+    assert goods_left(table, "bob") == 5 - penalty.get("goods_lost", 0)
+    assert [(e.player, e.amount) for e in table.of("CreditsPaid")] == ([("cy", credits)] if credits else [])
+    assert table.of("ShipMoved") == [f.ShipMoved(player="cy", days=-days, position=-6 - days)]
+
+
+
+# Reference cards.yaml: the combat zones' penalties (days lost, crew lost, goods lost; the third line's
+# cannon fire has no number). bob is the weakest in every test (fewer crew, no engine, no cannon).
+@pytest.mark.parametrize("card, days, crew_lost, goods_lost", [("I-16", 3, 2, 0), ("II-15", 4, 0, 3),
+                                                               ("III-15", 0, 4, 4)])
+def test_the_combat_zone_punishes_the_weakest_by_its_card(card, days, crew_lost, goods_lost):
+    ships = {"ann": made(crew=8, cannons=1, engines=1), "bob": made(crew=crew_lost + 1, cargo=True, cabin="start-green")}
+    table = FlightTable(ships, {"ann": 0, "bob": -3}, card, dice=MISS * 6)
+    asked = []
+    while table.ask and table.ask["kind"] == "crew":
+        asked.append(table.ask["options"]["count"])
+        humans = [(tuple(sq), "human") for sq, n in table.ask["options"]["humans"] for _ in range(n)]
+        table.do("bob", f.ChooseCrewLoss(losses=humans[:asked[-1]]))
+    assert asked == ([crew_lost] if crew_lost else [])
+    assert table.of("ShipMoved") == ([f.ShipMoved(player="bob", days=-days, position=-3 - days)] if days else [])
+    assert goods_left(table, "bob") == 5 - goods_lost
+    assert not table.of("CrewLost", player="ann")
+
+
+# -------------------------------------------------------------------------------- components.yaml
+# Reference components.yaml (BGA, z2tb8e and the digital adaptation agree): the 2007 warehouse's
+# battery components (9 of 2 tokens, 6 of 3), cargo holds (9 of 2, 6 of 3) and red containers
+# (6 of 1, 3 of 2); the project's ids number each family.
+def family(prefix, count, capacity):
+    return [(f"{prefix}-{n:02d}", capacity) for n in range(1, count + 1)]
+
+
+BATTERIES = family("bat2", 9, 2) + family("bat3", 6, 3)
+HOLDS = family("crg2", 9, 2) + family("crg3", 6, 3) + family("red1", 6, 1) + family("red2", 3, 2)
+
+
+def test_each_battery_component_is_filled_to_its_capacity_at_launch():
+    # Rules summary 4: every battery component is filled to its capacity (2 or 3 tokens).
+    free = sorted(board_squares("III") - {(7, 7)})
+    ship = ship_of({sq: (tile, 0) for sq, (tile, _) in zip(free, BATTERIES)}, board="III")
+    state = repaired_table({"ann": ship, "bob": ship_of({}, cabin="start-green")})
+    [launched] = [e for e in automatic_events(state, FairRng(b"launch"))
+                  if isinstance(e, f.ShipLaunched) and e.player == "ann"]
+    assert {ship.tiles[sq].component: tokens for sq, tokens in launched.batteries} == dict(BATTERIES)
+
+
+@pytest.mark.parametrize("hold, capacity", HOLDS)
+def test_each_cargo_hold_takes_as_many_goods_as_its_capacity(hold, capacity):
+    # I-07's first planet offers red, green and three blue: more than any one hold takes, so its owner
+    # must choose what to keep (ruling 7); a hold may be filled to its capacity and not beyond.
+    ann = crewed(ship_of({(8, 7): (hold, 0)}))
+    table = FlightTable({"ann": ann, "bob": crewed(ship_of({}, cabin="start-green"))}, {"ann": 0, "bob": -10}, "I-07")
+    table.do("ann", f.ChoosePlanet(planet=0))
+    table.do("bob", f.ChoosePlanet(planet=None))
+    assert table.ask["kind"] == "cargo"
+    load = ["blue", "blue", "blue", "green"]
+    table.refused("ann", f.ArrangeCargo(cargo=[((8, 7), load[:capacity + 1])]), "BAD_CARGO")
+    table.do("ann", f.ArrangeCargo(cargo=[((8, 7), load[:capacity])]))
+    assert table.of("CargoSet", player="ann")[-1].cargo == [((8, 7), load[:capacity])]
