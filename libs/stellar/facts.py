@@ -24,7 +24,7 @@ class CorpSpec:
     initial_turn_order: int
     starting_power: str
     home: str | None              # hex key; None for Amethyst (it chooses among home_options)
-    home_options: tuple[str, ...]
+    home_options: tuple[str, ...]     # the map's home planets of a corporation that has several
 
 
 @dataclass(frozen=True)
@@ -86,15 +86,21 @@ def hex_key(q: int, r: int) -> str:
 
 @lru_cache(maxsize=1)
 def tables() -> Tables:
+    from stellar.board import alpha     # the board reads this module's loader: imported when first asked
+
     corps_raw = _load("corporations.yaml")["corporations"]
     raw = _load("tables.yaml")
     powers = _load("powers.yaml")
+    # One source for each fact: the home planets are the map's (a corporation with several, Amethyst, chooses
+    # among them), and the initial turn order is by outposts, most to fewest (the status area's order).
+    homes = {c["id"]: tuple(h.key for h in alpha().hexes.values() if h.home_of == c["id"]) for c in corps_raw}
+    by_outposts = sorted(corps_raw, key=lambda c: -c["outposts_total"])
     corps = {
         c["id"]: CorpSpec(
             id=c["id"], name=c["name"], outposts=c["outposts_total"], shares=c["shares"],
-            initial_turn_order=c["initial_turn_order"], starting_power=c["starting_power"],
-            home=hex_key(*c["home_hex"]) if c["home_hex"] else None,
-            home_options=tuple(hex_key(*h) for h in c.get("home_options", [])))
+            initial_turn_order=by_outposts.index(c) + 1, starting_power=c["starting_power"],
+            home=homes[c["id"]][0] if len(homes[c["id"]]) == 1 else None,
+            home_options=homes[c["id"]] if len(homes[c["id"]]) > 1 else ())
         for c in corps_raw
     }
     track = []

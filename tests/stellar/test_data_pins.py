@@ -1,0 +1,59 @@
+"""The facts of the data files the other tests let change, each pinned through what the engine does.
+
+Found by a data mutation sweep (+1 to each number) of corporations.yaml, powers.yaml, new_investor.yaml and
+alpha_map.yaml; each expected value is copied from the rulebook or, for an ASSUMED one, from the reference
+(docs/stellar.md names the rulings), never from the engine's output.
+"""
+import pytest
+from stellar_given import Table, of_type, started_table
+
+from stellar import commands as c
+from stellar.game import GAME
+
+GG, CE, PK, FR, SC, AM = ("gamboge_guild", "cerulean_council", "pink_inc", "frost_federated",
+                          "scarlet_syndicate", "amethyst_agency")
+
+
+# -- corporations.yaml ------------------------------------------------------------------------------
+
+# Components: "120 x Outposts (25, 23, 21, 19, 17 and 15 across the six Corporations)", "28 x Corporation
+# Shares (5 each for five Corporations, 3 for Amethyst Agency)"; which corporation has which count is
+# ASSUMED (T). Home planets: ASSUMED (T), the Alpha map's printed home hexes.
+CORPORATIONS = {CE: (25, 5, "1,2"), GG: (23, 5, "0,4"), PK: (21, 5, "3,0"), FR: (19, 5, "1,10"),
+                SC: (17, 5, "9,1"), AM: (15, 3, None)}
+
+
+@pytest.mark.parametrize("corp", sorted(CORPORATIONS))
+def test_setup_gives_each_corporation_its_outposts_and_shares_and_one_outpost_on_its_home(corp):
+    outposts, shares, home = CORPORATIONS[corp]
+    view = GAME.view(Table().state, None)
+    mine = [hex_key for hex_key, there in view["outposts"].items() if corp in there]
+    # Setup step 9: one outpost of each starting corporation goes on its home planet; Amethyst waits for era 3.
+    assert mine == ([home] if home else [])
+    assert view["corporations"][corp]["supply"] == outposts - len(mine)
+    assert view["corporations"][corp]["charter"] == shares
+
+
+def test_the_turn_order_is_by_outposts_and_the_initial_auction_runs_it_backwards():
+    # ASSUMED (D): the status area is ordered by outposts, most to fewest; the initial auction goes 5th to 1st.
+    t = Table()
+    [set_up] = of_type(t.events, "GameSetUp")
+    assert set_up.auction_order == [SC, FR, PK, GG, CE]
+    assert GAME.view(t.state, None)["turn_order"] == [CE, GG, PK, FR, SC]
+
+
+def test_amethyst_chooses_its_home_among_the_three_printed_options():
+    # ASSUMED (T): Amethyst's home options on Alpha are (15,0), (7,4) and (0,7).
+    t = started_table()
+    t.state.era = 2
+    t.investor_step("shenanigans", seat=len(t.state.players) - 1, part="alien")
+    t.do(t.state.clockwise_from(t.state.director)[-1], c.PassAlienAction())
+    director = t.state.director
+    t.do(director, c.Bid(amount=0))
+    for player in t.state.auction.order[1:]:
+        t.do(player, c.PassBid())
+    assert t.state.pending[0].kind == "choose_home"
+    assert sorted(t.state.pending[0].options) == sorted(["15,0", "7,4", "0,7"])
+    t.do(director, c.ChooseHome(hex="15,0"))
+    assert GAME.view(t.state, None)["corporations"][AM]["supply"] == 15 - 1
+
