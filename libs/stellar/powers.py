@@ -34,7 +34,8 @@ def alien_alchemist(tx: Tx, command: cmd.UseAlienAlchemist, actor: str) -> None:
     tx.emit(ev.PowerUsed(corp=corp.id, power="alien_alchemist"))
     tx.emit(ev.OutpostsBoxed(corp=corp.id, count=tables().power("alien_alchemist", "unbuilt_outposts_boxed")))
     if s.cube_supply > 0:
-        tx.emit(ev.TechnologyGained(player=actor, count=1, reason="alien_alchemist"))
+        tx.emit(ev.TechnologyGained(player=actor, count=tables().power("alien_alchemist", "cubes_to_president"),
+                                    reason="alien_alchemist"))
 
 
 def dismantle_refusal(s: State, corp_id: str, hex_key: str) -> tuple[str, str] | None:

@@ -8,6 +8,8 @@ import pytest
 from stellar_given import Table, of_type, started_table
 
 from stellar import commands as c
+from stellar import queries as q
+from stellar.flow import finish_liquidation
 from stellar.game import GAME
 
 GG, CE, PK, FR, SC, AM = ("gamboge_guild", "cerulean_council", "pink_inc", "frost_federated",
@@ -56,4 +58,29 @@ def test_amethyst_chooses_its_home_among_the_three_printed_options():
     assert sorted(t.state.pending[0].options) == sorted(["15,0", "7,4", "0,7"])
     t.do(director, c.ChooseHome(hex="15,0"))
     assert GAME.view(t.state, None)["corporations"][AM]["supply"] == 15 - 1
+
+
+# -- powers.yaml ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("alien_lead, taken_over", [(4, False), (5, True)])
+def test_accounting_gimmick_adds_exactly_5_to_the_takeover_check(alien_lead, taken_over):
+    # Glossary: "this Corporation appears to have +5 Mining Capacity" during Hostile Takeover, which takes a
+    # corporation whose capacity is less than or equal to the aliens'.
+    t = started_table()
+    t.power(FR, "accounting_gimmick")
+    t.corp(FR).signed, t.corp(FR).agreement_planets = True, 2
+    t.state.alien_mc = q.mining_capacity(t.state, FR) + alien_lead
+    t.state.round = "liquidation"
+    tx = GAME.tx(t.state)
+    finish_liquidation(tx)
+    assert [e.corp for e in of_type(tx.events, "HostileTakeover")] == ([FR] if taken_over else [])
+
+
+@pytest.mark.parametrize("shares, status", [(3, "minor"), (4, "minor"), (5, "major")])
+def test_stalled_ipo_makes_a_corporation_major_on_its_fifth_share(shares, status):
+    # Glossary: Stalled IPO changes Minor to Major "not on 4th Share issued, but on the 5th Share instead".
+    t = started_table()
+    t.shares(GG, ann=shares - 1, bob=1, president="ann")
+    t.power(GG, "stalled_ipo")
+    assert GAME.view(t.state, None)["corporations"][GG]["status"] == status
 
