@@ -84,3 +84,30 @@ def test_stalled_ipo_makes_a_corporation_major_on_its_fifth_share(shares, status
     t.power(GG, "stalled_ipo")
     assert GAME.view(t.state, None)["corporations"][GG]["status"] == status
 
+
+# -- new_investor.yaml ------------------------------------------------------------------------------
+
+# New Investor Setup, ASSUMED (T: read off the printed 3/4/5-player diagrams). Seats A, B, … are the players
+# in order; each president holds one share; liquid funds are 120 / players less the treasuries paid.
+# players: ({corporation: (seat, treasury, second power)}, liquid funds by seat)
+NEW_INVESTOR = {
+    3: ({CE: (0, 12, "hyperdrive"), PK: (0, 7, "alien_alchemist"), GG: (1, 13, "icarus_experiment"),
+         FR: (1, 10, "ore_refinement"), SC: (2, 22, "leaked_research")}, [21, 17, 18]),
+    4: ({CE: (0, 13, "hyperdrive"), PK: (0, 7, "alien_alchemist"), GG: (1, 13, "icarus_experiment"),
+         FR: (2, 10, "ore_refinement"), SC: (3, 22, "leaked_research")}, [10, 17, 20, 8]),
+    5: ({CE: (1, 13, "hyperdrive"), PK: (0, 7, "icarus_experiment"), GG: (2, 13, "alien_alchemist"),
+         FR: (3, 10, "ore_refinement"), SC: (4, 16, "leaked_research")}, [17, 11, 11, 14, 8]),
+}
+
+
+@pytest.mark.parametrize("players", sorted(NEW_INVESTOR))
+def test_new_investor_setup_deals_the_printed_diagram(players):
+    corporations, funds = NEW_INVESTOR[players]
+    names = ["ann", "bob", "cy", "dee", "eve"][:players]
+    view = GAME.view(Table(tuple(names), {"new_investor_setup": True}).state, None)
+    assert [view["investors"][name]["liquid"] for name in names] == funds
+    for corp, (seat, treasury, power) in corporations.items():
+        shown = view["corporations"][corp]
+        assert (shown["president"], shown["holders"], shown["treasury"]) == (names[seat], {names[seat]: 1}, treasury)
+        assert shown["powers"] == ["alien_explorers", power]
+
