@@ -9,7 +9,8 @@ from functools import cache
 
 from t2038.tables import map_data
 
-ROWS = "ABCDEFGHIJKLMNO"
+ROWS: str = map_data()["rows"]                 # "ABCDEFGHIJKLMNO"
+COLUMNS: int = map_data()["columns"]           # 18
 _OFFSETS = ((0, 2), (0, -2), (-1, 1), (-1, -1), (1, 1), (1, -1))
 
 
@@ -54,7 +55,7 @@ def neighbours(hex_: str) -> tuple[str, ...]:
     found = []
     for d_row, d_column in _OFFSETS:
         r, c = row + d_row, column + d_column
-        if 0 <= r < len(ROWS) and 1 <= c <= 18 and label(r, c) in board_hexes():
+        if 0 <= r < len(ROWS) and 1 <= c <= COLUMNS and label(r, c) in board_hexes():
             found.append(label(r, c))
     return tuple(found)
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from t2038 import auction, hexmap, league, planner, purchases, ships, stock, tiles
 from t2038 import commands as cmd
 from t2038.bots import accepted
-from t2038.routes import flying_for, operator_bases, pilots_of
+from t2038.routes import REFUEL_GAIN, flying_for, operator_bases, pilots_of
 from t2038.state import State, p
 from t2038.values import route_value
 
@@ -171,8 +171,8 @@ def _flights(state: State, op: str, start: str, movement: int, used: frozenset) 
                 continue
             for near in hexmap.neighbours(key[0]):
                 mp, now_used = left - 1, key[1]
-                if near in stations and near not in now_used and min(3, full - mp) > 0:
-                    mp, now_used = mp + min(3, full - mp), now_used | {near}
+                if near in stations and near not in now_used and min(REFUEL_GAIN, full - mp) > 0:
+                    mp, now_used = mp + min(REFUEL_GAIN, full - mp), now_used | {near}
                 nxt = (near, now_used)
                 if nxt not in best or best[nxt][0] < mp:
                     best[nxt] = (mp, steps + 1, key)

@@ -6,7 +6,7 @@ from starbase_rules.scratch import Tx, refuse
 from t2038 import events as ev
 from t2038 import hexmap, ships, tiles
 from t2038.payments import pay
-from t2038.routes import operator_bases
+from t2038.routes import REFUEL_GAIN, operator_bases
 from t2038.state import PRIVATES, State
 from t2038.tables import entities
 
@@ -182,7 +182,7 @@ def in_range(state: State, holder: str) -> dict[str, int]:
             for near in hexmap.neighbours(hex_) if mp > 0 else ():
                 left, now_used = mp - 1, used
                 if near in stations and near not in used:
-                    left, now_used = min(reach, left + 3), used | {near}
+                    left, now_used = min(reach, left + REFUEL_GAIN), used | {near}
                 nxt.append((near, now_used, left))
         frontier = nxt
     return best
@@ -275,7 +275,8 @@ def place_station(tx: Tx, holder: str, hex_: str) -> None:
         refuse("OUT_OF_RANGE", f"{hex_} is beyond the reach of {holder}'s ships")
     corp = holder[2:]
     price = entities()["costs"]["refuel"].get(corp, entities()["costs"]["refuel"]["standard"])
-    if corp == "OPC" and s.counters_left[corp]["refuel"] == entities()["corporations"][corp]["refuel"]:
+    first = s.counters_left[corp]["refuel"] == entities()["corporations"][corp]["refuel"]
+    if corp == "OPC" and first and entities()["costs"]["opc_first_refuel_free"]:      # 7.42
         price = 0
     if s.cash(holder) < price:
         refuse("INSUFFICIENT_FUNDS", f"a refuelling station costs ${price}")

@@ -12,7 +12,8 @@ from t2038.tables import entities
 from t2038.values import route_value
 
 TORCH, ICE_FINDER, DRILL_HOUND, LUCKY = "i:5", "i:2", "i:3", "i:6"
-SURVEY_PAYMENT = 10                                    # the Survey Board (bank) pays per hex explored
+SURVEY_PAYMENT: int = entities()["costs"]["survey_payment"]   # the Survey Board (bank) pays per hex explored
+REFUEL_GAIN: int = entities()["costs"]["refuel_gain"]         # movement a station adds (7.11), capped at the start
 DRAW_UNTIL = {ICE_FINDER: "I", DRILL_HOUND: "R"}     # draw a second tile when the first lacks this ore
 
 
@@ -88,7 +89,7 @@ def move(tx: Tx, operator: str, hex_: str, explore: bool) -> None:
                                    f"{f.movement} left")
     refuel = 0
     if s.stations.get(hex_) == operator[2:] and hex_ not in f.refuelled and operator.startswith("c:"):
-        refuel = max(0, min(3, f.start_movement - (f.movement - cost)))
+        refuel = max(0, min(REFUEL_GAIN, f.start_movement - (f.movement - cost)))
     tx.emit(ev.ShipMoved(hex=hex_, cost=cost, refuel=refuel))
     if explore:
         _explore(tx, operator, hex_)

@@ -11,10 +11,14 @@ from dataclasses import dataclass, field
 from kit18xx.bank import Ledger
 from kit18xx.decisions import DecisionQueue
 from kit18xx.market import MarketState
+from t2038.tables import map_data
 
 INDEPENDENTS = (1, 2, 3, 4, 5, 6)
 PRIVATES = (0, 7, 8, 9, 10, 11)
 CORPS = ("TSI", "RU", "LE", "MM", "VP", "OPC", "RCC", "AL")
+# Two ASSUMED facts of map.yaml that a table may change (options): their defaults are the data file's.
+TRANSSHIPMENT_HIGH_FROM_PHASE: int = map_data()["transshipment_high_from_phase"]
+VP_RARE_BONUS: int = map_data()["base_ore_bonus"]["J2"]["R"]       # Venus Prospectors' base J2
 
 
 def p(player: str) -> str:
@@ -34,8 +38,8 @@ class Options:
     short: bool = False
     weaker_tsi: int | None = None          # 89, 78 or 67 (Full game optional rule)
     cutthroat: bool = False
-    transshipment_high_from_phase: int = 4  # ASSUMED; 7 = never
-    vp_rare_bonus: int = 20                 # ASSUMED (at least 20 is derived)
+    transshipment_high_from_phase: int = TRANSSHIPMENT_HIGH_FROM_PHASE  # ASSUMED; 7 = never
+    vp_rare_bonus: int = VP_RARE_BONUS      # ASSUMED (at least 20 is derived)
     two_player: bool = False                # optional rule: 2 players, $900 each, limits 33 / 26
     # ASSUMED facts a table may change (None: the sourced default in data/*.yaml, see docs/t2038.md)
     base_bonuses: dict | None = None        # {"J2": {"R": 20}, ...}: per-ore bonus of each base hex

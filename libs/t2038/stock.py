@@ -13,7 +13,7 @@ from t2038.tables import entities, market_data
 
 MAX_UNITS = 6        # 60 % (5.31)
 MARKET_MAX = 5       # 50 % (5.24)
-PUBLIC_PARS = (67, 77, 88, 100)
+PUBLIC_PARS: tuple[int, ...] = tuple(sorted(market_data()["public_par"]))   # 67, 77, 88, 100 (5.4)
 
 
 def player_units(state: State, corp: str) -> dict[str, int]:
