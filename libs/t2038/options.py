@@ -22,9 +22,11 @@ class TableOptions:
                                     choices=(None, 89, 78, 67))
     cutthroat: bool = option(False, "optional rule: four Phase IV ships, not five")
     stock_repurchases: bool = option(False, "optional rule: corporations repurchase their shares (5.3, 7.2, 7.4)")
-    transshipment_high_from_phase: int = option(TRANSSHIPMENT_HIGH_FROM_PHASE, "ASSUMED: the phase from which transshipment points pay "
-                                                   "their higher value (7: never)", minimum=1, maximum=7)
-    vp_rare_bonus: int = option(VP_RARE_BONUS, "ASSUMED: Venus Prospectors' base bonus per Rare", minimum=0, maximum=200)
+    transshipment_high_from_phase: int = option(TRANSSHIPMENT_HIGH_FROM_PHASE, "ASSUMED: the phase from which "
+                                                "transshipment points pay their higher value (7: never)",
+                                                minimum=1, maximum=7)
+    vp_rare_bonus: int = option(VP_RARE_BONUS, "ASSUMED: Venus Prospectors' base bonus per Rare",
+                                minimum=0, maximum=200)
     certificate_limit: int | None = option(None, "ASSUMED: certificates per player (none: the chart's value)",
                                            minimum=1, maximum=60)
     money_total: int | None = option(None, "ASSUMED: all the money in the game, bank and players (none: $10,000 "

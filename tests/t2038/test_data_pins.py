@@ -7,7 +7,8 @@ reference's gap ruling that docs/t2038.md names), and each test reaches them thr
 or a value the engine computes: the printed bids of the auction (entities.yaml `privates`,
 `independents`), the operators' delivery bonuses and the corporations' marker supplies (`independents`,
 `corporations`), the claim prices per round (`costs`); the stock chart's boxes and starting boxes
-(market.yaml); a claimed mine's value (tiles.yaml).
+(market.yaml); a claimed mine's value (tiles.yaml); the transshipment points' values and the bases' ore
+bonuses (map.yaml).
 """
 import pytest
 
@@ -54,7 +55,7 @@ def test_each_operator_earns_its_charts_delivery_bonus_per_ore(operator, ore):
 
 
 # Company and Corporation Summary (chart), "Bases / Refuel / Claims" columns: each corporation's marker supply
-# (7.44: limited, never moved). The Short game leaves out group C, OPC and RCC (Short game rules).
+# (7.44: limited, never moved). Group C (OPC, RCC) is "not available in the Short Game" (Let's Play!).
 MARKERS = {"TSI": (1, 3, 10), "RU": (1, 1, 12), "LE": (1, 2, 9), "MM": (3, 3, 6), "VP": (3, 4, 5),
            "OPC": (2, 3, 7), "RCC": (2, 2, 8), "AL": (7, 4, 15)}
 
@@ -95,7 +96,8 @@ def test_the_league_pays_60_75_then_100_for_its_three_claims_of_a_round():
     state = league_formed_with_declines()                                    # dee's League, TSI buying
     ship = min(sid for sid, s in state.ships.items() if s.owner == "bank" and s.phase == 3)
     hexes = ["H8", "H12", "G9", "G11"]                                       # next to the League's base H10
-    state = given(explored(state, hexes), ev.OperatorFinished(operator="c:TSI"), ev.OperatorStarted(operator="c:AL", price=125),
+    state = given(explored(state, hexes), ev.OperatorFinished(operator="c:TSI"),
+                  ev.OperatorStarted(operator="c:AL", price=125),
                   ev.ShipBought(ship=ship, buyer="c:AL", kind="tug", price=0),
                   ev.EarningsDeclared(operator="c:AL", choice="retain", earnings=0, retained=0, per_share=0),
                   ev.CashMoved(source="bank", destination="c:AL", amount=500))
@@ -106,8 +108,10 @@ def test_the_league_pays_60_75_then_100_for_its_three_claims_of_a_round():
 # printing it only as a graphic): every price the rulebook names is on it (Fig 7: 59, 67, 76; Fig 10: 185,
 # 243, 264, 440; the pars 67, 77, 88, 100, 125; Growth's $10) and each box is $1 above the box down and
 # right of it (Design Notes), reference gaps G5.
-CHART = [[71, 80, 90, 101, 113, 126, 140, 155, 171, 188, 206, 225, 245, 266, 288, 311, 335, 360, 386, 413, 441, 470, 500],
-         [62, 70, 79, 89, 100, 112, 125, 139, 154, 170, 187, 205, 224, 244, 265, 287, 310, 334, 359, 385, 412, 440, 469],
+CHART = [[71, 80, 90, 101, 113, 126, 140, 155, 171, 188, 206, 225, 245, 266, 288, 311, 335, 360, 386, 413, 441, 470,
+          500],
+         [62, 70, 79, 89, 100, 112, 125, 139, 154, 170, 187, 205, 224, 244, 265, 287, 310, 334, 359, 385, 412, 440,
+          469],
          [54, 61, 69, 78, 88, 99, 111, 124, 138, 153, 169, 186, 204, 223, 243, 264],
          [46, 53, 60, 68, 77, 87, 98, 110, 123, 137, 152, 168, 185],
          [36, 45, 52, 59, 67, 76, 86, 97, 109, 122, 136],
@@ -157,3 +161,33 @@ def test_a_pickup_at_an_own_claimed_mine_is_worth_its_claimed_value(kind):
     state, _ = when(state, "ann", cmd.Move(hex="N4"))
     _, events = when(state, "ann", cmd.PickUp(mine=0))
     assert [(e.ore, e.value) for e in of_type(events, ev.OrePickedUp)] == [(kind[0], CLAIMED[kind])]
+
+
+# Transshipment points (reference gaps G2, ASSUMED, docs/t2038.md): an empty hold ending there earns the
+# lower value ($20 or $30, 7.1), the higher one from Phase IV (the `transshipment_high_from_phase` default).
+TRANSSHIPMENT = {"A13": (30, 60), "D2": (30, 60), "H10": (30, 60), "H18": (20, 70), "O11": (30, 60)}
+
+
+@pytest.mark.parametrize("hex_", sorted(TRANSSHIPMENT))
+@pytest.mark.parametrize("phase", [1, 3, 4, 6])
+def test_an_empty_hold_at_a_transshipment_point_earns_its_value_for_the_phase(hex_, phase):
+    low, high = TRANSSHIPMENT[hex_]
+    value = route_value([], 1, hex_, operator="c:TSI", is_base=False, is_transshipment=True, phase=phase,
+                        options=Options())
+    assert value == (high if phase >= 4 else low)
+
+
+# Base ore bonuses per ore delivered by any ship (reference gaps G3, docs/t2038.md): LE +10 Nickel (Figs 6
+# and 9) and OPC +10 Ice (Fig 8) are the rulebook's; VP +20 Rare (at least 20 derived from Fig 9), MM +20 Ice
+# and RCC +10 Nickel ASSUMED; every other printed base none.
+BASE_BONUS = {"O1": {"N": 10}, "J18": {"I": 10}, "J2": {"R": 20}, "A1": {"I": 20}, "F18": {"N": 10},
+              "B6": {}, "D8": {}, "D14": {}, "G7": {}, "H14": {}, "K9": {}, "M5": {}, "M13": {}}
+
+
+@pytest.mark.parametrize("hex_", sorted(BASE_BONUS))
+@pytest.mark.parametrize("ore", ["N", "I", "R"])
+def test_each_printed_base_pays_its_ore_bonus(hex_, ore):
+    # TSI earns no delivery bonus of its own: what it earns above the mine's $20 is the base's.
+    value = route_value([(ore, 20)], 1, hex_, operator="c:TSI", is_base=True, is_transshipment=False, phase=1,
+                        options=Options())
+    assert value == 20 + BASE_BONUS[hex_].get(ore, 0)
