@@ -9,7 +9,7 @@ from t2038 import market
 from t2038.options import state_options
 from t2038.rules import RULES
 from t2038.ships import new_fleet, over_limit, stats
-from t2038.state import CORPS, TRANSSHIPMENT_HIGH_FROM_PHASE, VP_RARE_BONUS, Flight, State, p
+from t2038.state import CORPS, Flight, State, p
 from t2038.tables import entities
 
 
@@ -310,11 +310,12 @@ def _ended(s: State, e: ev.GameFinished) -> None:
 @RULES.upcasts("GameStarted", 1)
 def _started_v1(data: dict) -> dict:
     """v1 recorded only the options a table set (the Short game as `short: true`); the rest were the
-    defaults of the time, which are today's: the Full game, no optional rule, the sourced ASSUMED facts."""
+    defaults of the time: the Full game, no optional rule, the ASSUMED facts as they were then. Written
+    out here, not read from the data files: a recorded game must replay the same after a later change
+    of an ASSUMED default (map.yaml's transshipment phase, VP's Rare bonus)."""
     recorded = dict(data["options"])
     short = bool(recorded.pop("short", False))
     options = {"variant": "short" if short else "full", "two_player": False, "weaker_tsi": None,
-               "cutthroat": False, "stock_repurchases": False,
-               "transshipment_high_from_phase": TRANSSHIPMENT_HIGH_FROM_PHASE, "vp_rare_bonus": VP_RARE_BONUS,
-               "certificate_limit": None, "money_total": None}
+               "cutthroat": False, "stock_repurchases": False, "transshipment_high_from_phase": 4,
+               "vp_rare_bonus": 20, "certificate_limit": None, "money_total": None}
     return {**data, "options": {**options, **recorded}}
