@@ -1,14 +1,23 @@
 """Facts of the board and the stock market pinned through the engine, entry by entry, so that a changed
-entry of `market.yaml`, `tiles.yaml` or `map.yaml` fails here (a data mutation sweep found them unpinned).
+entry of `market.yaml` or `tiles.yaml` fails here (a data mutation sweep found them unpinned).
 
 - The stock market grid (rule 5; the rulebook text prints only the red par boxes 60/70/80/90 and the
   Closed box bottom-left, the other prices are the reference's grid, gap A5): every box reached by the
   engine's own price moves from the 90 par box, its price checked on the way.
+- The tiles (the manifest, rule 11.2): each tile's roads as the route network has them once it is laid,
+  the token slots of each of its depots, and the Terminal's value in each phase.
 """
 import pytest
 
+from moon21.board import apply_lay, check_token, new_board, place_token, stop_value
+from moon21.board.geometry import TILES
+from moon21.board.graph import compile_network
+from moon21.board.state import CORPORATIONS
 from moon21.game import GAME
 from moon21.trading import move_price
+from starbase_rules import RuleViolation
+
+from .conftest import default_minerals
 
 # The share prices, row 0 at the top, column 0 at the left; None where the market has no box
 # (reference market.yaml: the public 18xx.games grid, which agrees with the par boxes and the Closed box
@@ -51,3 +60,78 @@ def test_every_box_of_the_market_has_its_price(table, row, col):
     assert t.state.market.positions["VH"] == (row, col)
     assert t.price("VH") == MARKET[row][col]
 
+
+# -- the tiles (tiles.yaml) ------------------------------------------------------------------------
+# Each tile's road at rotation 0 (edges 0..5 clockwise from the bottom side) as the manifest draws it
+# (reference tiles.yaml, transcribed from the printed tile graphics; rule 11.2): "a-b" is a road from
+# edge a to edge b; "[n]a,b,.." is a depot with n token slots and a road from each listed edge into it.
+TILE_ROADS = {
+    "7": "0-1", "8": "0-2", "9": "0-3",
+    "5M": "[1]0,1", "6M": "[1]0,2", "57M": "[1]0,3",
+    "X1": "[1]0 [1]1", "X2": "[1]0 [1]2", "X3": "[1]0 [1]3",
+    "19": "0-3 2-4", "20": "0-3 1-4", "23": "0-3 0-4", "24": "0-3 0-2", "25": "0-2 0-4",
+    "26": "0-3 0-5", "27": "0-3 0-1", "28": "0-4 0-5", "29": "0-2 0-1", "30": "0-4 0-1",
+    "31": "0-2 0-5", "624": "0-1 1-2",
+    "441M": "[2]0,1,3", "442M": "[2]0,3,5", "443M": "[2]0,2,4", "444M": "[2]0,1,2",
+    "X4": "[1]0,1 [1]2,5", "X5": "[1]0,2 [1]1,3", "X6": "[1]1,5 [1]2,4", "X7": "[1]0,1 [1]2,3",
+    "39": "0-2 0-1 1-2", "40": "0-2 2-4 0-4", "41": "0-3 0-1 1-3", "42": "0-3 3-5 0-5",
+    "X8": "0-3 0-2 1-3", "X9": "0-3 1-4 3-4", "X10": "0-3 1-4 0-4", "X11": "1-4 1-3 0-4",
+    "X12": "0-3 1-3 0-4",
+    "448M": "[2]0,1,2,3", "449M": "[2]0,1,3,4", "X13": "[3]0,1,3,4", "X14": "[2]0,1,2",
+    "X15": "[3]0,1,2", "X16": "[3]0,1,2,4", "X17": "[3]0,1,2,3",
+    "X18": "[1]0,1,2 [1]1,2,3", "X19": "[2]1,3 [1]0,4", "X20": "[2]0,1 [2]2,3", "X21": "[1]0,1 [2]2,5",
+    "X22": "[3]0,1,2", "X23": "[3]0,1,2,4", "X24": "[3]0,1,2,3", "X25": "[3]0,1,3,4",
+    "X26": "[3]0,1,2,3,4", "X27": "[2]0,2,3 [2]0,4,5", "X28": "[2]0,1,5 [2]2,3,4",
+    "X29": "[3]0,2,4",
+}
+# a hex for each kind of tile, with a board hex beyond every edge
+HEX_FOR = {"plain": "D8", "depot": "D10", "double_depot": "E5", "terminal": "F8"}
+
+
+def _expected(spec):
+    roads, slots = set(), []
+    for part in spec.split():
+        if part.startswith("["):
+            n, edges = part[1:].split("]")
+            roads |= {frozenset((e, f"d{len(slots)}")) for e in edges.split(",")}
+            slots.append(int(n))
+        else:
+            roads.add(frozenset(part.split("-")))
+    return roads, slots
+
+
+@pytest.mark.parametrize("tile", sorted(TILE_ROADS))
+def test_every_tile_has_its_printed_roads_and_depot_slots(tile):
+    """The roads a laid tile puts into the route network, and how many depot tokens each depot takes
+    (11.3: a token needs an open slot) before the next corporation is refused."""
+    roads, slots = _expected(TILE_ROADS[tile])
+    hex_id = HEX_FOR[TILES[tile].kind]
+    board = new_board(default_minerals())
+    apply_lay(board, hex_id, tile, 0)
+    net = compile_network(board)
+    laid = {frozenset(name.split(":")[1].split("-"))        # "D10:0-d0": edge 0 into depot 0
+            for name in net.seg_names if name.startswith(f"{hex_id}:")}
+    assert laid == roads
+    corps = iter(CORPORATIONS)
+    for depot, capacity in enumerate(slots):
+        for _ in range(capacity):
+            place_token(board, next(corps), hex_id, depot, need_route=False)
+        with pytest.raises(RuleViolation) as refused:
+            check_token(board, next(corps), hex_id, depot, need_route=False)
+        assert refused.value.code == "NO_OPEN_SLOT"
+
+
+def test_the_manifest_is_the_whole_tile_set():
+    assert set(TILE_ROADS) == set(TILES)
+
+
+# The Terminal X29's value per phase (the manifest prints 30 / 20 / 10 in the phase colours: ASSUMED
+# 30 in phases 2-4, 20 in 5-6, 10 in 10; docs/moon21_board.md, ruling 7, gap A10).
+TERMINAL_VALUE = {"2": 30, "3": 30, "4": 30, "5": 20, "6": 20, "10": 10}
+
+
+@pytest.mark.parametrize("phase", sorted(TERMINAL_VALUE))
+def test_the_terminal_is_worth_its_charts_value_in_each_phase(phase):
+    board = new_board(default_minerals())
+    apply_lay(board, "F8", "X29", 0)
+    assert stop_value(board, "F8-0", phase=phase, sp_value=20) == TERMINAL_VALUE[phase]

@@ -118,7 +118,6 @@ class TileDef:
     paths: tuple[tuple[int, int], ...]        # at rotation 0
     slots: tuple[int, ...]                    # slots per depot
     upgrades: tuple[str, ...]
-    chart: tuple[str, ...]
     value_by_phase: dict | None = None
 
     @property
@@ -133,7 +132,7 @@ def _tile_def(tile_id: str, d: dict) -> TileDef:
     return TileDef(
         id=tile_id, colour=d["colour"], count=d["count"], kind=d["kind"], paths=tuple(paths),
         slots=tuple(dep["slots"] for dep in d.get("depots", [])),
-        upgrades=tuple(str(u) for u in d["upgrades"]), chart=tuple(str(u) for u in d["chart"]),
+        upgrades=tuple(str(u) for u in d["upgrades"]),
         value_by_phase=d.get("value_by_phase"),
     )
 
