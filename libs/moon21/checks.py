@@ -44,7 +44,7 @@ def invariants(s: State) -> list[str]:
                           f"{s.scrapped.get(t, 0)} != {supplied}")
     for area, left in s.bonus_left.items():
         taken = sum(area in c.bonus_tokens for c in s.corps.values())
-        if left < 0 or left + taken != 4:
+        if left < 0 or left + taken != bd.BONUS_TOKENS:
             broken.append(f"bonus tokens of {area}: {left} left + {taken} taken")
     for private, owner in s.private_owner.items():
         if owner not in holders | {"closed", "auction"}:

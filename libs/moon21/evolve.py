@@ -35,7 +35,7 @@ def _setup(s: State, e: E.GameSetUp) -> None:
     s.supplied = {t: n for t, n in r.transport_count.items() if n}
     s.supplied[10] = 0
     s.scrapped = {t: 0 for t in r.transport_count}
-    s.bonus_left = {a: 4 for a in bd.AREAS}
+    s.bonus_left = {a: bd.BONUS_TOKENS for a in bd.AREAS}
     s.board = bd.new_board(dict(e.minerals))
     s.priority = s.players[0]
 

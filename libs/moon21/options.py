@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
+from moon21.board.lays import TERRAIN_COST
 from moon21.rules import rules
 from starbase_rules.info import GameInfo, option, options_of
 
@@ -36,9 +37,10 @@ class Options:
     mineral_lay_cost: int = option(
         0, "11.2.1: terrain cost of the first tile in a mineral hex (the rulebook names costs for hills "
         "and mountains only)", choices=(0, 20))
+    # the rulebook's value is the map's (map.yaml terrain_cost), the other choice 18xx.games' reading
     tunnel_mountain_cost: int = option(
-        10, "6.1.6: terrain cost of a mountain for a corporation owning P6 (6.1.6: reduced to 10; "
-        "18xx.games: 10 off the 40)", choices=(10, 30))
+        TERRAIN_COST["tunnel_mountain"], "6.1.6: terrain cost of a mountain for a corporation owning P6 "
+        "(6.1.6: reduced to 10; 18xx.games: 10 off the 40)", choices=(TERRAIN_COST["tunnel_mountain"], 30))
     # the rulebook's values are the data file's (entities.yaml), the other choice each rule's alternative
     certificate_limit_2p: int = option(rules()["certificate_limit"][2], "9.3: certificate limit with two players",
                                        choices=(rules()["certificate_limit"][2], 18))

@@ -1,17 +1,21 @@
 """Facts of the board and the stock market pinned through the engine, entry by entry, so that a changed
-entry of `market.yaml` or `tiles.yaml` fails here (a data mutation sweep found them unpinned).
+entry of `market.yaml`, `tiles.yaml` or `map.yaml` fails here (a data mutation sweep found them unpinned).
 
 - The stock market grid (rule 5; the rulebook text prints only the red par boxes 60/70/80/90 and the
   Closed box bottom-left, the other prices are the reference's grid, gap A5): every box reached by the
   engine's own price moves from the 90 par box, its price checked on the way.
 - The tiles (the manifest, rule 11.2): each tile's roads as the route network has them once it is laid,
   the token slots of each of its depots, and the Terminal's value in each phase.
+- The map (rules 4, 6.2, 11): which tiles each hex takes, the edges where road may leave the board (into
+  the off-board areas only), the Space Port's road from all six sides, and the single
+  slot of a local base before a tile is laid there.
 """
 import pytest
 
 from moon21.board import apply_lay, check_token, new_board, place_token, stop_value
-from moon21.board.geometry import TILES
+from moon21.board.geometry import CLOSED, HEXES, TILES, tile_kind_for_hex
 from moon21.board.graph import compile_network
+from moon21.board.reach import reach
 from moon21.board.state import CORPORATIONS
 from moon21.game import GAME
 from moon21.trading import move_price
@@ -135,3 +139,52 @@ def test_the_terminal_is_worth_its_charts_value_in_each_phase(phase):
     board = new_board(default_minerals())
     apply_lay(board, "F8", "X29", 0)
     assert stop_value(board, "F8-0", phase=phase, sp_value=20) == TERMINAL_VALUE[phase]
+
+
+# -- the map (map.yaml) ----------------------------------------------------------------------------
+# The board hexes' edges that face no board hex and carry no printed road into an off-board area:
+# no road may be run off the map there (rule 11.2.1). Every other hex has all six edges open.
+# (reference map.yaml, `closed` of each hex, from the board graphic.)
+CLOSED_EDGES = {
+    "A7": {1, 2}, "A9": {0, 1, 2}, "B10": {1}, "B12": {0, 1, 2}, "C3": {2, 3}, "D2": {2, 3}, "D14": {0},
+    "E1": {2, 3, 4}, "E15": {0, 1, 5}, "F2": {3}, "F14": {0}, "G1": {2, 3, 4}, "G15": {0, 1, 5},
+    "H2": {3, 4}, "H12": {5}, "H14": {0, 4, 5}, "I3": {3}, "I11": {0}, "J2": {2, 3, 4}, "J12": {0, 1},
+    "K5": {4, 5}, "K7": {4, 5}, "K9": {4}, "K13": {0, 1}, "L10": {3, 4, 5},
+}
+
+
+def test_road_may_leave_the_board_only_into_an_off_board_area():
+    """The edges the lay check refuses road at (`ILLEGAL_ROTATION`), hex by hex."""
+    assert {h: set(edges) for h, edges in CLOSED.items() if edges} == CLOSED_EDGES
+
+
+def test_the_space_ports_printed_road_leaves_by_all_six_sides():
+    """A Space Port base reaches every neighbouring hex at the shared edge on an empty board (its road
+    is pre-printed from each side into its one depot: rulebook 4, reference map.yaml)."""
+    entered = reach(new_board(default_minerals()), "VH", "SP").entered
+    assert entered == {("E11", 3), ("D10", 4), ("D8", 5), ("E7", 0), ("F8", 1), ("F10", 2)}
+
+
+def test_a_local_base_hex_has_one_slot_before_any_tile():
+    """The printed slot holds the base token: no other corporation's token fits until a tile with more
+    slots is laid (rule 11.3; reference map.yaml local bases, one slot)."""
+    board = new_board(default_minerals())
+    with pytest.raises(RuleViolation) as refused:
+        check_token(board, "SWP", "G7", 0, need_route=False)
+    assert refused.value.code == "NO_OPEN_SLOT"
+
+
+# Which tiles each board hex takes (rule 11.2.1: plain road on plain, hill and mountain hexes; one-depot
+# tiles on local bases and single-dot mineral hexes; double-dot tiles on the two double-dot mineral
+# hexes; X29 on the Terminal site; nothing on the Space Port). Reference map.yaml, board graphic.
+HEX_TILE_KIND = {
+    "depot": "A7 A9 B4 B12 C7 D2 D10 D12 E15 F2 G7 H2 H10 I5 I7 I11 J2 J10 K5 K9 K13 L10",
+    "plain": "B6 B8 B10 C3 C5 C9 C11 C13 D4 D6 D8 D14 E1 E3 E7 E11 E13 F4 F6 F10 F12 F14 G1 G3 G5 G9 G11 "
+             "G15 H4 H6 H8 H12 H14 I3 I9 J4 J6 J8 J12 K3 K7 K11 L12",
+    "double_depot": "E5 G13", "terminal": "F8", None: "E9",
+}
+
+
+@pytest.mark.parametrize("kind", list(HEX_TILE_KIND))
+def test_each_hex_takes_the_tiles_of_its_kind(kind):
+    assert {h for h in HEXES if tile_kind_for_hex(h) == kind} == set(HEX_TILE_KIND[kind].split())

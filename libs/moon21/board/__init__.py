@@ -35,7 +35,7 @@ Refusal codes
 """
 from __future__ import annotations
 
-from moon21.board.geometry import AREAS, EAST_AREAS, WEST_AREAS, hex_distance
+from moon21.board.geometry import AREAS, BONUS_TOKENS, EAST_AREAS, WEST_AREAS, hex_distance
 from moon21.board.state import (
     BASES,
     CORPORATIONS,
@@ -69,7 +69,8 @@ from moon21.board.search import best_runs, best_turn_runs
 
 __all__ = [
     # data and identifiers
-    "AREAS", "EAST_AREAS", "WEST_AREAS", "BASES", "CORPORATIONS", "PHASE_COLOURS", "hex_distance",
+    "AREAS", "BONUS_TOKENS", "EAST_AREAS", "WEST_AREAS", "BASES", "CORPORATIONS", "PHASE_COLOURS",
+    "hex_distance",
     # the board state
     "Board", "new_board", "invariants", "view", "tokens_on_board", "local_base_hex", "stop_value",
     "remove_corporation", "place_research_marker", "research_targets",

@@ -36,6 +36,7 @@ EAST_AREAS = tuple(a for a, d in AREAS.items() if d["side"] == "east")
 WEST_AREAS = tuple(a for a, d in AREAS.items() if d["side"] == "west")
 OFFBOARD_VALUE: int = MAP["offboard"]["value"]
 EAST_WEST_BONUS: int = MAP["offboard"]["bonus"]
+BONUS_TOKENS: int = MAP["offboard"]["bonus_tokens"]     # East-West bonus tokens per off-board area
 MINERALS: dict[str, dict] = MAP["minerals"]
 
 
@@ -95,6 +96,11 @@ def _closed_edges(hex_id: str) -> frozenset[int]:
 CLOSED: dict[str, frozenset[int]] = {h: _closed_edges(h) for h in HEXES}
 
 
+# a mineral hex's tiles by its printed depots: one dot, or the double-dot hexes (rule 11.2.1); any other
+# count in map.yaml is a mistake and fails here (KeyError) instead of passing as double-dot
+MINERAL_TILE_KIND = {1: "depot", 2: "double_depot"}
+
+
 def tile_kind_for_hex(hex_id: str) -> str | None:
     """Which kind of tile a hex takes (rule 11.2.1), None where no tile may ever be laid."""
     kind = HEXES[hex_id]["kind"]
@@ -103,7 +109,7 @@ def tile_kind_for_hex(hex_id: str) -> str | None:
     if kind == "local_base":
         return "depot"
     if kind == "mineral":
-        return "depot" if HEXES[hex_id]["depots"] == 1 else "double_depot"
+        return MINERAL_TILE_KIND[HEXES[hex_id]["depots"]]
     if kind == "terminal_site":
         return "terminal"
     return None

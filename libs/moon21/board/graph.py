@@ -14,11 +14,13 @@ from collections import deque
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from moon21.board.geometry import AREA_ENTRIES, SPACE_PORT, neighbour, rotated_paths
+from moon21.board.geometry import AREA_ENTRIES, MAP, SPACE_PORT, neighbour, rotated_paths
 from moon21.board.state import Board
 from starbase_rules.recent import Recent
 
 EDGE, DEPOT, AREA = 0, 1, 2
+# the Space Port's pre-printed road: from each of these edges into its one depot (map.yaml)
+SPACE_PORT_ROADS = tuple((e, -1) for e in MAP["space_port"]["road_edges"])
 
 
 @dataclass
@@ -102,7 +104,7 @@ def compile_network(board: Board) -> Network:
     if net is not None:
         return net
     net = Network()
-    _add_hex_roads(net, SPACE_PORT, [(e, -1) for e in range(6)])
+    _add_hex_roads(net, SPACE_PORT, SPACE_PORT_ROADS)
     for hex_id in sorted(board.tiles):
         tile, rotation = board.tiles[hex_id]
         _add_hex_roads(net, hex_id, rotated_paths(tile, rotation))

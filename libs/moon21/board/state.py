@@ -17,6 +17,8 @@ CORPORATIONS = tuple(sorted(LOCAL_BASES))
 LOCAL_BASE_VALUE: int = MAP["local_base"]["value"]
 RESEARCH_BONUS: int = MAP["research_lab_bonus"]
 SPACE_PORT_SLOTS: int = MAP["space_port"]["slots"]
+# the printed slot of a local base hex before any tile is laid there (it holds the base token)
+LOCAL_BASE_SLOTS: int = MAP["local_base"]["slots_before_tile"]
 
 
 @dataclass
@@ -75,7 +77,7 @@ class Board:
         t = self.tiles.get(hex_id)
         if t:
             return list(TILES[t[0]].slots)
-        return [1] if HEXES[hex_id]["kind"] == "local_base" else []
+        return [LOCAL_BASE_SLOTS] if HEXES[hex_id]["kind"] == "local_base" else []
 
     def occupants(self, hex_id: str, depot: int) -> list[str]:
         if hex_id == SPACE_PORT:
