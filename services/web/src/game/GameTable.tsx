@@ -101,10 +101,12 @@ export function GameTable({ gameId, game, names, me, invite, table, onTableChang
         <Clocks clock={clock} players={players} names={names} me={seated ? playingAs : null} ended={ended} />
         <p class="connection" data-connection={state.status}>{t(`connection.${state.status}`)}</p>
         {!seated && <p class="muted">{t("game.spectating")}</p>}
-        {seated && !ended && table.status === "playing" && <>
-          <Pause gameId={gameId} clock={clock} seat={playingAs!} names={names} />
-          <Resign gameId={gameId} onResigned={() => onTableChange?.()} />
-        </>}
+        {seated && !ended && table.status === "playing" && (
+          <div class="row seat-controls">
+            <Pause gameId={gameId} clock={clock} seat={playingAs!} names={names} />
+            <Resign gameId={gameId} onResigned={() => onTableChange?.()} />
+          </div>
+        )}
         {reviewable && state.drawnSeq > 0 && (
           <Review latest={state.drawnSeq} shown={past?.seq ?? null}
                   load={(seq) => api.view(gameId, invite, seq).then((reply) => reply.view)} onShow={setPast} />
