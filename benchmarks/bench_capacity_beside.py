@@ -17,7 +17,7 @@ over the older one's, and the medians of those ratios. The two stacks share the 
 slower than alone: read the ratios, not the rates. Figures are printed, never judged.
 BENCH_BESIDE_ENV_NOW / BENCH_BESIDE_ENV_BEFORE: settings for that stack's services only, as
 "NAME=value,NAME=value" (e.g. BENCH_BESIDE_COMMIT=HEAD BENCH_BESIDE_ENV_NOW=ADJUDICATOR_LINK=nats: one tree,
-its commands over NATS beside over gRPC).
+its commands over NATS beside over gRPC). BENCH_BESIDE_MOVES=socket: the bots move on their sockets, not by POST.
 """
 from __future__ import annotations
 
@@ -40,6 +40,7 @@ COMMIT = os.environ.get("BENCH_BESIDE_COMMIT", "HEAD")
 TABLES = int(os.environ.get("BENCH_BESIDE_TABLES", 4))
 SECONDS = float(os.environ.get("BENCH_BESIDE_SECONDS", 15))
 ROUNDS = int(os.environ.get("BENCH_BESIDE_ROUNDS", 3))
+MOVES = os.environ.get("BENCH_BESIDE_MOVES", "http")       # or "socket": the moves on the players' sockets
 SETTINGS = {label: dict(pair.split("=", 1) for pair in os.environ.get(f"BENCH_BESIDE_ENV_{label.upper()}", "").split(",")
                         if pair) for label in ("before", "now")}
 ROLES = ("lobby", "adjudicator", "nats")
@@ -59,7 +60,8 @@ async def both(plans: list) -> list:
 
 
 def one_round(stacks: dict[str, Stack]) -> dict[str, dict]:
-    plans = [loadgen.LoadPlan(lobby=stack.lobbies[0], game="moon21", tables=TABLES, duration=SECONDS, drain=5.0)
+    plans = [loadgen.LoadPlan(lobby=stack.lobbies[0], game="moon21", tables=TABLES, duration=SECONDS, drain=5.0,
+                             moves=MOVES)
              for stack in stacks.values()]
     before = {label: stack.cpu() for label, stack in stacks.items()}
     reports = loadgen.new_loop_run(both(plans))
@@ -88,7 +90,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-beside-tree-") as unpacked:
         older = BEFORE or archived(COMMIT, Path(unpacked))
         print(f"21Moon, {TABLES} tables of 3 bots on each of two stacks at once, {SECONDS:.0f} s a round; CPU ms "
-              f"per accepted move: lobby / adjudicator / nats (the older tree: {BEFORE or 'commit ' + COMMIT}; "
+              f"per accepted move ({MOVES} moves): lobby / adjudicator / nats (the older tree: {BEFORE or 'commit ' + COMMIT}; "
               f"settings before {SETTINGS['before'] or '-'}, now {SETTINGS['now'] or '-'})")
         beside(older)
 

@@ -136,6 +136,20 @@ class Feed:
         else:
             self._hand_out(envelope)
 
+    def stored(self, envelopes: list[Envelope]) -> None:
+        """A command's envelopes as the store acknowledged them to this replica (the adjudicator's reply):
+        handed out now when they carry on the watched stream's tail, a round trip before the follow
+        brings them (which then finds them held: `Channel.add`, and each socket skips what it has). Any
+        other case (a gap, a resend's old envelopes, nobody watching) waits for the follow, which
+        stays the one path that hands out everything."""
+        if not envelopes:
+            return
+        channel = self._channels.get(envelopes[0].stream)
+        if channel is None or not channel.tail or channel.tail[-1].seq + 1 != envelopes[0].seq:
+            return
+        for envelope in envelopes:
+            self._hand_out(envelope)
+
     def _hand_out(self, envelope: Envelope) -> None:
         channel = self._channels.get(envelope.stream) or self._idle.get(envelope.stream)
         if channel is None:

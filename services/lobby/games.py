@@ -22,7 +22,7 @@ from lobby.feed import Feed
 from lobby.redaction import wire_event
 from lobby.service import TableService, domain_id_ok, load_engine
 from lobby.tokens import Identity
-from lobby.wire import event_text
+from lobby.wire import event_json, event_text
 
 T = TypeVar("T")
 
@@ -43,6 +43,15 @@ def watch_game(engine, game_id: str, after: int, viewer: str | None) -> Watch:
     """A game's events past `after` as `viewer` sees them (None: a spectator)."""
     return Watch(f"game.{game_id}", after, viewer, lambda envelope: event_text(wire_event(engine, envelope, viewer)),
                  lambda envelope: same_for_every_viewer(engine, envelope))
+
+
+@dataclass(frozen=True)
+class Moved:
+    """A command stored: its id (as the player gave it), its envelopes, and who acted (the seat's id)."""
+    command_id: str
+    envelopes: list[Envelope]
+    engine: object
+    actor: str
 
 
 class GameService:
@@ -79,6 +88,12 @@ class GameService:
 
     async def submit(self, who: Identity, game_id: str, command: dict, command_id: str | None,
                      seat: int | None) -> tuple[str, list[dict]]:
+        """(the command id, the command's events as its actor sees them)."""
+        move = await self.move(who, game_id, command, command_id, seat)
+        return move.command_id, [wire_event(move.engine, e, move.actor) for e in move.envelopes]
+
+    async def move(self, who: Identity, game_id: str, command: dict, command_id: str | None,
+                   seat: int | None) -> "Moved":
         table = await self.table_of(game_id)
         played = table.played_seat(who.player_id)
         if played is None:
@@ -107,8 +122,13 @@ class GameService:
         finally:
             if tracker is not None:
                 tracker.replied(game_id, envelopes, turn)
-        engine = load_engine(table.game)
-        return command_id, [wire_event(engine, e, actor) for e in envelopes]
+        self.feed.stored(envelopes)         # pushed now, not when the follow brings them back
+        return Moved(command_id, envelopes, load_engine(table.game), actor)
+
+    def pushed(self, move: "Moved") -> list[str]:
+        """Each of the move's events as its actor's sockets are pushed it: the same text, made once."""
+        encode = watch_game(move.engine, move.envelopes[0].stream.removeprefix("game."), 0, move.actor).encode
+        return [event_json(self.feed.text(e, move.actor, lambda e=e: encode(e))) for e in move.envelopes]
 
     async def _submit(self, game_id: str, *args, **options) -> tuple[list[Envelope], dict | None]:
         """(the envelopes, who owes right after them if the adjudicator said)."""

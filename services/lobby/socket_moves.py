@@ -28,12 +28,12 @@ an eighth to a fifth of the lobby's CPU per move (docs/lobby-capacity.md, "Tenth
 """
 from __future__ import annotations
 
-import json
 import re
 import time
 from dataclasses import replace
 
 import grpc
+import orjson
 import structlog
 from prometheus_client import Counter, Histogram
 from pydantic import ValidationError
@@ -43,7 +43,7 @@ from starbase_core.store import StoreError
 from lobby.exceptions import ADJUDICATOR_DOWN, INTERNAL, STORE_DOWN, LobbyError, RateLimited
 from lobby.schemas import CommandIn
 from lobby.validation import describe
-from lobby.wire import VERSION, message, text
+from lobby.wire import VERSION, ack_text, message, text
 
 log = structlog.get_logger(__name__)
 MOVE_ID = re.compile(r"^[A-Za-z0-9_.:\-]{1,64}$")
@@ -83,8 +83,9 @@ class Mover:
             _check_version(data, move_id)
             await self.runtime.hit_command(self.who)
             move = _move(data)
-            _, events = await self.runtime.games.submit(self.who, self.game_id, move.command, move.command_id,
-                                                        move.seat)
+            games = self.runtime.games
+            moved = await games.move(self.who, self.game_id, move.command, move.command_id, move.seat)
+            events = games.pushed(moved)
         except Closing:
             MOVES.labels("400").inc()
             raise
@@ -96,7 +97,7 @@ class Mover:
             MOVE_SECONDS.observe(time.perf_counter() - started)
         _ACKED.inc()
         # A command always stores at least one envelope (CommandHadNoEffect when the engine emits none).
-        return text(message("ack", id=move_id, first_seq=events[0]["seq"], seq=events[-1]["seq"], events=events))
+        return ack_text(move_id, moved.envelopes[0].seq, moved.envelopes[-1].seq, events)
 
 
 def refused(game_socket: bool, raw: str) -> Closing:
@@ -124,8 +125,8 @@ def mover_for(runtime, who, address: str, game_id: str | None) -> Mover | None:
 
 def _object(raw: str) -> dict | None:
     try:
-        data = json.loads(raw)
-    except ValueError:
+        data = orjson.loads(raw)
+    except ValueError:          # orjson's JSONDecodeError is one
         return None
     return data if isinstance(data, dict) else None
 

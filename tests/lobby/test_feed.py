@@ -394,3 +394,46 @@ def test_whether_an_envelope_pushes_alike_is_asked_once_for_all_its_views_and_ag
     assert sorted(set(asked)) == [1, 2] and len(asked) <= 4     # not once per view (4 views, 2 envelopes)
     channel.alike = lambda e: asked.append(-e.seq) or False      # other watchers, another answer
     assert channel.text(channel.tail[0], "ann", lambda: "ann's own") == "ann's own" and asked[-1] == -1
+
+
+async def test_a_commands_envelopes_from_its_reply_are_pushed_at_once_and_not_again_when_the_follow_brings_them():
+    store = MemoryEventStore()
+    feed = Feed(store)                   # not started: the follow's hand-out is played by hand below
+    await append(store, "game.g", 1)
+    socket, told = Recorded(), []
+    sink = await feed.catch_up("game.g", 0, None, lambda e: f"seq {e.seq}", socket, lambda s, r: told.append(r))
+    writes = socket.writes
+    command = await append(store, "game.g", 2)
+    feed.stored(command)                                        # the adjudicator's reply, before the follow
+    await asyncio.sleep(0)
+    assert socket.writes == writes + 1 and [f[-5:] for f in socket.frames[-2:]] == [b"seq 2", b"seq 3"]
+    for envelope in command:                                    # the follow brings the same envelopes
+        feed._dispatch(envelope)
+    await asyncio.sleep(0)
+    assert socket.writes == writes + 1 and sink.last == 3
+    later = await append(store, "game.g", 1)
+    feed._dispatch(later[0])
+    await asyncio.sleep(0)
+    assert [f[-5:] for f in socket.frames[-3:]] == [b"seq 2", b"seq 3", b"seq 4"] and told == []
+    feed.leave(sink)
+
+
+async def test_a_reply_that_does_not_carry_on_the_live_copy_waits_for_the_follow():
+    store = MemoryEventStore()
+    feed = Feed(store)
+    await append(store, "game.g", 1)
+    socket, told = Recorded(), []
+    sink = await feed.catch_up("game.g", 0, None, lambda e: f"seq {e.seq}", socket, lambda s, r: told.append(r))
+    writes = socket.writes
+    others = await append(store, "game.g", 1)                   # another replica's command, not followed yet
+    mine = await append(store, "game.g", 1)
+    feed.stored(mine)                                           # past a gap: not handed out
+    feed.stored(await store.read("game.g", 1))                  # a resend's old envelopes: held already
+    await asyncio.sleep(0)
+    assert socket.writes == writes and sink.last == 1 and len(feed._channels["game.g"].tail) == 1
+    for envelope in others + mine:
+        feed._dispatch(envelope)
+    await asyncio.sleep(0)
+    assert [f[-5:] for f in socket.frames[-2:]] == [b"seq 2", b"seq 3"] and sink.last == 3 and told == []
+    feed.stored([])                                             # a reply with nothing stored: nothing
+    feed.leave(sink)

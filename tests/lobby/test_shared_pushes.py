@@ -145,3 +145,52 @@ async def test_a_crowd_reconnecting_resumes_from_the_live_copy_without_a_gap(sta
     finally:
         feed.store = counting.store
     assert counting.reads == 0          # the stream's recent events were in memory: no store read at all
+
+
+async def test_a_move_on_a_socket_is_acked_with_the_text_its_sockets_are_pushed_made_once(stack, register,
+                                                                                          monkeypatch):
+    ann, bob, eve = await register("ann"), await register("bob"), await register("eve")
+    game_id = await seat_and_start([ann, bob], "testjack")
+    await eve.ok(eve.post(f"/tables/{game_id}/spectate"))
+    redacted: Counter = Counter()
+    real = games_module.wire_event
+
+    def counting(engine, envelope, viewer):
+        redacted[envelope.seq] += 1
+        return real(engine, envelope, viewer)
+
+    monkeypatch.setattr(games_module, "wire_event", counting)
+    url = f"{stack.ws}/games/{game_id}/ws"
+    seats = {ann.player_id: await ann.connect(url), bob.player_id: await bob.connect(url)}
+    watching = await eve.connect(url)
+    pushed: dict = {player: {} for player in seats}         # seq -> event, as each seat's socket got it
+    try:
+        start = 0
+        for socket in [*seats.values(), watching]:
+            start = (await sockets.welcome(socket))["seq"]
+        acks = []
+        for turn in range(6):
+            to_act = (await ann.ok(ann.get(f"/games/{game_id}/view")))["view"]["to_act"]
+            if to_act is None:
+                break
+            passed: list = []
+            acks.append((to_act, await sockets.move(seats[to_act], f"m{turn}",
+                                                    {"type": "Draw" if turn % 3 else "Stand"}, passed=passed)))
+            pushed[to_act].update((e["seq"], e) for e in map(sockets.event_of, passed))
+        last = await stack.store.last_seq(f"game.{game_id}")
+        for player, socket in seats.items():
+            while max(pushed[player], default=start) < last:
+                event = sockets.event_of(await sockets.receive(socket))
+                pushed[player][event["seq"]] = event
+    finally:
+        for socket in [*seats.values(), watching]:
+            await socket.close()
+    assert len(acks) >= 2 and all(ack["kind"] == "ack" for _, ack in acks)
+    for player, ack in acks:                        # the ack's events are the mover's own pushes
+        assert ack["events"] == [pushed[player][e["seq"]] for e in ack["events"]]
+    moved = {e["seq"] for _, ack in acks for e in ack["events"]}
+    # Each event of a move redacted once per view (ann, bob, eve), its ack carrying the mover's: not 4
+    # (a platform envelope, the game's end say, once for all).
+    platform = {e.seq for e in await stack.store.read(f"game.{game_id}") if is_platform(e)}
+    assert {seq: redacted[seq] for seq in moved} == {seq: 1 if seq in platform else 3 for seq in moved}
+    assert moved - platform
