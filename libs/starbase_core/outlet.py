@@ -19,6 +19,8 @@ refuses (`slow`), and the lobby closes the socket with 4408 (the client resumes 
 """
 from __future__ import annotations
 
+import asyncio
+
 from websockets.exceptions import InvalidState
 from websockets.protocol import State
 
@@ -40,10 +42,11 @@ def frame(text: str) -> bytes:
 
 class Outlet:
     """One socket's way out: `send` (awaited, the ASGI way) and, when the server allows, `write`."""
-    __slots__ = ("_send", "_protocol", "_holds")
+    __slots__ = ("_send", "_protocol", "_holds", "_soon")
 
     def __init__(self, send, protocol=None):
         self._send, self._protocol = send, protocol
+        self._soon: bytes | None = None         # `write_text_soon`'s bytes, until the end of this loop turn
         # The lobby's own protocol holds its 101 back for the first frame (`handshake.py`).
         self._holds = protocol is not None and hasattr(protocol, "take_held")
 
@@ -92,6 +95,8 @@ class Outlet:
             return False
         if self._holds and protocol.held is not None:
             framed = protocol.take_held() + framed      # the 101 and the first frame: one send
+        if self._soon is not None:
+            framed, self._soon = self._soon + framed, None
         transport.write(framed)
         return True
 
@@ -100,15 +105,51 @@ class Outlet:
         send would not wait for it (open, its buffer under the high-water mark); False: not written,
         send it the ASGI way (whose send waits for the buffer to drain)."""
         protocol = self._protocol
-        if (protocol is None or protocol.close_sent or protocol.conn.state is not State.OPEN
-                or protocol.transport.is_closing() or not protocol.writable.is_set()):
+        if not self.writable():
             return False
+        data = self._encoded(text)
+        if data is None:
+            return False
+        if self._soon is not None:
+            data, self._soon = self._soon + data, None
+        protocol.transport.write(data)
+        return True
+
+    def write_text_soon(self, text: str) -> bool:
+        """`write_text`, but its bytes wait for the end of this turn of the loop, and anything written
+        to the socket meanwhile goes out after them in the same send: a move's ack and the push of the
+        move's events (handed out in the same turn) cost one send, not two."""
+        data = self._encoded(text) if self.writable() else None
+        if data is None:
+            return False
+        if self._soon is None:
+            self._soon = data
+            asyncio.get_running_loop().call_soon(self._write_soon)
+        else:
+            self._soon += data
+        return True
+
+    def writable(self) -> bool:
+        """Open, and the server's own send would not wait (its buffer under the high-water mark)."""
+        protocol = self._protocol
+        return not (protocol is None or protocol.close_sent or protocol.conn.state is not State.OPEN
+                    or protocol.transport.is_closing() or not protocol.writable.is_set())
+
+    def _encoded(self, text: str) -> bytes | None:
+        """`text` as a message through the connection's encoder (its extensions); None when closing."""
+        protocol = self._protocol
         try:
             protocol.conn.send_text(text.encode())
         except InvalidState:            # closing meanwhile: the ASGI send reports it its own way
-            return False
-        protocol.transport.write(b"".join(protocol.conn.data_to_send()))
-        return True
+            return None
+        return b"".join(protocol.conn.data_to_send())
+
+    def _write_soon(self) -> None:
+        data, self._soon, protocol = self._soon, None, self._protocol
+        # Not after a close frame: a socket closed meanwhile loses its ack as a send would have.
+        if data is not None and not (protocol.close_sent or protocol.conn.state is not State.OPEN
+                                     or protocol.transport.is_closing()):
+            protocol.transport.write(data)
 
     def slow(self) -> bool:
         return self._protocol is not None and self._protocol.transport.get_write_buffer_size() > WRITE_LIMIT

@@ -109,6 +109,11 @@ class Socket:
         if not self.outlet.write_text(said):      # written at once unless the server's send would wait
             await self.outlet.send(said)
 
+    async def send_answer(self, said: str) -> None:
+        """A move's answer: with the push of its events when the feed writes them in this loop turn."""
+        if not self.outlet.write_text_soon(said):
+            await self.outlet.send(said)
+
     async def close(self, code: int, reason: str = "") -> None:
         """Close the socket; the server then tells its `receive`, which ends it (`Sockets.serve`)."""
         await self.outlet.close(code, reason)
@@ -280,7 +285,7 @@ async def _take_move(socket: Socket, mover: Mover | None, game_socket: bool, sai
         await socket.send_text(closing.text)
         await socket.close_quietly(closing.close_code)
         return
-    await socket.send_text(answer)
+    await socket.send_answer(answer)
 
 
 def _query(raw: bytes) -> Mapping[str, str]:
