@@ -40,10 +40,10 @@ from starbase_core.seats import BOT_PREFIX, is_bot
 from starbase_core.transaction import realtime_service
 from trucker_rules.game import GAME
 
-from trucker import ending
 from trucker.metrics import BOT_MOVES
 from trucker.state_doc import Folded
 from trucker.warehouse import Refused
+from trucker.whole_game import SERVICE
 
 if TYPE_CHECKING:
     from trucker.tables import TableService
@@ -154,7 +154,7 @@ class BotSeats:
         seats = bot_seats(record)
         if record is None or record.ended is not None or not seats:
             return False
-        if realtime_service(record) != ending.SERVICE:
+        if realtime_service(record) != SERVICE:
             # Repairs and the flight: the bot worker plays them. Look again a little later.
             self._idle_until[game] = asyncio.get_running_loop().time() + 2 * self.move_seconds
             return True

@@ -133,8 +133,7 @@ def warehouse_doc(game: str, folded: Folded, epoch: str, future: list[tuple[str,
             "used_cards": json.dumps(state.used_cards), "round_cards": json.dumps(state.round_cards),
             # The seats a bot holds, {seat: "bot:<level>"} (the stream's seat control): a move of such a
             # seat is the bot's only (`commit.lua`'s guard `controller`, `bot_seats.py`).
-            "bots": json.dumps({seat: controller for seat, controller in _controllers(folded.record).items()
-                                if is_bot(controller)}),
+            "bots": bots_meta(_controllers(folded.record)),
         },
         "seat": {p: i for i, p in enumerate(state.players)},
         "facedown": [tile for tile, _ in future],
@@ -155,6 +154,11 @@ def warehouse_doc(game: str, folded: Folded, epoch: str, future: list[tuple[str,
         # Every move's client id the stream holds: after a rebuild a resend is answered, not applied again.
         "cmds": dict(folded.requests),
     }
+
+
+def bots_meta(controllers: dict[str, str]) -> str:
+    """The warehouse's meta `bots`: the seats a bot holds among `controllers` (seat → controller)."""
+    return json.dumps({seat: controller for seat, controller in controllers.items() if is_bot(controller)})
 
 
 def _controllers(record: GameRecord | None) -> dict[str, str]:
@@ -189,4 +193,5 @@ def canonical(doc: dict) -> dict:
         "finished": {p: int(n) for p, n in doc.get("finished", {}).items()},
         "looking": {p: int(n) for p, n in doc.get("looking", {}).items()},
         "piles": {str(n): p for n, p in doc.get("piles", {}).items()},
+        "bots": json.loads(meta.get("bots") or "{}"),
     }

@@ -138,12 +138,13 @@ class RedisWarehouse:
         return True
 
     async def decided(self, game: str, command_id: str | None, seq: int, status: str, draw_end: int,
-                      events: list[NewEvent]) -> Applied:
-        """Put the envelopes the platform's transaction decided (the end of building) into the outbox,
-        meta and all, if Redis is still at `seq` with `status`; raises `Stale` otherwise."""
+                      events: list[NewEvent], after: dict[str, str]) -> Applied:
+        """Put the envelopes the platform's transaction decided (the end of building, a resignation) into
+        the outbox, meta and all, then set the meta fields `after` (`status`, `bots`), if Redis is still at
+        `seq` with `status` ('' for any); raises `Stale` otherwise."""
         flat = [part for event in events
                 for part in (event.type, event.actor or "", _json(event.data), _json(event.meta))]
-        reply = await self._call("decided", game, command_id, "", seq, status, draw_end, *flat)
+        reply = await self._call("decided", game, command_id, "", seq, status, draw_end, _json(after), *flat)
         return self._applied(reply)
 
     async def applied_before(self, game: str, command_id: str | None) -> Applied | None:
