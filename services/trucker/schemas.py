@@ -17,6 +17,10 @@ or the same moves in short form, `op` and the command's own fields in place of `
     {"v": 1, "kind": "move", "id": "9", "op": "place", "square": [7, 6], "rotation": 1}
     ... take_reserved, move_newest, return, reserve, look_at_pile, put_back_pile, turn_timer, finish (OPS)
 
+and the platform's resignation, like a move (its own id, answered ack or error; a resend is acked again):
+
+    {"v": 1, "kind": "move", "id": "11", "command": {"type": "Resign"}}     # or "op": "resign"
+
 Service → client:
 
     {"v": 1, "kind": "welcome", "stream": "game.<id>", "you": "ann" | null, "seq": 41, "view": {...}}
@@ -35,20 +39,22 @@ import json
 import re
 from pydantic import ValidationError
 
+from starbase_core.platform_commands import Resign
 from starbase_rules.contract import Command
 from trucker_rules import messages as m
 from trucker_rules.flight_messages import FLIGHT_COMMANDS
 
 from trucker.warehouse import Refused
 
-# The engine's commands by type (the service itself takes only its building moves: `tables.py`).
-_COMMANDS = {c.model_fields["type"].default: c for c in m.BUILDING_COMMANDS + FLIGHT_COMMANDS}
+# The engine's commands by type (the service itself takes only its building moves: `tables.py`), and
+# the platform's Resign: a player gives their seat up at any moment, building included (`resignation.py`).
+_COMMANDS = {c.model_fields["type"].default: c for c in (*m.BUILDING_COMMANDS, *FLIGHT_COMMANDS, Resign)}
 
 # The short form: op → the engine's command type (the other fields are the command's own).
 OPS = {"grab_face_down": "GrabFaceDown", "grab_face_up": "GrabFaceUp", "take_reserved": "TakeReserved",
        "place": "PlaceComponent", "move_newest": "MoveNewest", "return": "ReturnComponent",
        "reserve": "ReserveComponent", "look_at_pile": "LookAtPile", "put_back_pile": "PutBackPile",
-       "turn_timer": "TurnTimer", "finish": "Finish"}
+       "turn_timer": "TurnTimer", "finish": "Finish", "resign": "Resign"}
 # Commands whose time the service stamps with its own clock: a client may leave `at` out.
 STAMPED = frozenset({"TurnTimer", "StartBuilding", "CallTimeUp"})
 CLIENT_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")

@@ -9,7 +9,8 @@
 
 Every refusal is the engine's, given on a fresh read (plus the service's own: TIME_UP when the sand has
 run out on START, NOT_A_REALTIME_MOVE, TABLE_UNAVAILABLE). If Redis no longer holds the warehouse, it
-is rebuilt from the stream. The moves that end building need the whole game and chance: `ending.py`.
+is rebuilt from the stream. The moves that end building need the whole game and chance: `ending.py`;
+a player giving their seat up is decided on the whole game too: `resignation.py`.
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from dataclasses import dataclass, replace
 import structlog
 
 from starbase_core.gamestream import game_stream
+from starbase_core.platform_commands import Resign
 from starbase_core.seeds import SeedVault
 from starbase_core.store import EventStore
 from starbase_rules.contract import Command, RuleViolation
@@ -30,7 +32,7 @@ from trucker_rules.build_evolve import evolve_building
 from trucker_rules.build_phase import decide_building, face_down_sequence
 from trucker_rules.legal import NoChance
 
-from trucker import ending, projection
+from trucker import ending, projection, resignation
 from trucker.bot_seats import bot_seats, list_game
 from trucker.metrics import REBUILDS
 from trucker.projection import View, event_json
@@ -143,7 +145,10 @@ class TableService:
                    round: int | None = None, played_by: str | None = None) -> Applied:
         """Apply one move and return once its events are durable; raises Refused. `round`: the round
         whose building the move was sent for (see `apply`); `played_by`: who plays the seat when not its
-        own player (a bot seat's `bot:<level>`, `bot_seats.py`), recorded with the move."""
+        own player (a bot seat's `bot:<level>`, `bot_seats.py`), recorded with the move. A `Resign`
+        gives the seat up (`resignation.py`): a bot builds it from then on."""
+        if isinstance(command, Resign):
+            return await resignation.resign(self, game, player or "", command_id, played_by)
         if not isinstance(command, REALTIME_COMMANDS):
             raise Refused("NOT_A_REALTIME_MOVE", f"{command.type} is not a building move of the real-time "
                           "service: the service starts and ends building; repairs and the flight go "
