@@ -1,7 +1,7 @@
 // Who plays which seat, and taking moves back, as the table and the pushed events tell it.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { mayTakeASeat, seatIPlay } from "../build-unit/game/seats.js";
+import { giveSeatUp, mayTakeASeat, seatIPlay } from "../build-unit/game/seats.js";
 import { lastMoveWas, pendingUndo } from "../build-unit/game/undo.js";
 
 const seat = (n, player_id, extra = {}) => ({ seat: n, player_id, name: player_id, ready: true, ...extra });
@@ -41,4 +41,20 @@ test("only the last game move still standing is offered back, and only to its se
   assert.equal(lastMoveWas(undone, "ann"), false);           // taken back already: bob's move is the last
   assert.equal(lastMoveWas(undone, "bob"), true);
   assert.equal(lastMoveWas([], "ann"), false);
+});
+
+test("a seat is given up through the lobby, and on the live socket while the lobby says the phase is played there", async () => {
+  const refusal = (code) => Object.assign(new Error(code), { code });
+  const sent = [];
+  const live = async (command) => { sent.push(command); };
+  await giveSeatUp(async () => ({ seats: [] }), live);                     // between buildings, or any game
+  assert.deepEqual(sent, []);
+  await giveSeatUp(async () => { throw refusal("REALTIME_PHASE"); }, live);  // Trucker's building
+  assert.deepEqual(sent, [{ type: "Resign" }]);
+  // Any other refusal is the answer; and without a live socket the lobby's refusal stands.
+  await assert.rejects(giveSeatUp(async () => { throw refusal("NOT_SEATED"); }, live), { code: "NOT_SEATED" });
+  await assert.rejects(giveSeatUp(async () => { throw refusal("REALTIME_PHASE"); }, null), { code: "REALTIME_PHASE" });
+  await assert.rejects(giveSeatUp(async () => { throw refusal("REALTIME_PHASE"); },
+                                  async () => { throw refusal("NOT_IN_CONTROL"); }), { code: "NOT_IN_CONTROL" });
+  assert.equal(sent.length, 1);
 });

@@ -104,7 +104,7 @@ export function GameTable({ gameId, game, names, me, invite, table, onTableChang
         {seated && !ended && table.status === "playing" && (
           <div class="row seat-controls">
             <Pause gameId={gameId} clock={clock} seat={playingAs!} names={names} />
-            <Resign gameId={gameId} onResigned={() => onTableChange?.()} />
+            <Resign gameId={gameId} onResigned={() => onTableChange?.()} live={realtime?.send ?? null} />
           </div>
         )}
         {reviewable && state.drawnSeq > 0 && (

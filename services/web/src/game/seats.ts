@@ -12,3 +12,16 @@ export function seatIPlay(table: Table, me: string | null): Seat | undefined {
 export function mayTakeASeat(table: Table, me: string | null): boolean {
   return Boolean(me) && table.status === "playing" && !table.seats.some((s) => s.player_id === me || s.substitute === me);
 }
+
+/** Give my seat up. The lobby's route (`give`) decides it in every phase but one played live on a
+ *  service of its own (Trucker's building), which it refuses with REALTIME_PHASE: then it goes on that
+ *  phase's socket (`live`: the page's Trucker socket), whose service decides it (docs/trucker_service.md). */
+export async function giveSeatUp(give: () => Promise<unknown>,
+                                 live: ((command: { type: string }) => Promise<void>) | null): Promise<void> {
+  try {
+    await give();
+  } catch (error) {
+    if (!live || (error as { code?: unknown } | null)?.code !== "REALTIME_PHASE") throw error;
+    await live({ type: "Resign" });
+  }
+}
