@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 import structlog
 
-from starbase_core.gamestream import game_stream
+from starbase_core.gamestream import GameRecord, game_stream
 from starbase_core.seats import bot_controller
 from starbase_core.transaction import realtime_service
 from starbase_core.undo import PLAYER_RESIGNED
@@ -52,14 +52,14 @@ async def resign(service: "TableService", game: str, player: str, command_id: st
         first, last = map(int, folded.requests[command_id].split(","))
         return replace(await service.with_stored_events(game, Applied(first, last, retried=True)), durable=True)
     if await service.warehouse.applied_before(game, command_id) is None:
-        _check_building(folded)
+        _building(folded)
         await service.open_current_round(game, folded)  # Redis may still hold an earlier round's warehouse
     seed = await service.seed(game)
 
     async def decide(now: Folded) -> ToStore:
-        _check_building(now)
-        decision = decide_on(now.record, player, RESIGN, command_id, seed, played_by)
-        controllers = dict(now.record.seats.controllers)
+        record = _building(now)
+        decision = decide_on(record, player, RESIGN, command_id, seed, played_by)
+        controllers = dict(record.seats.controllers)
         for event in decision.events:
             if event.type == PLAYER_RESIGNED:       # the seat's bot, as the transaction named it
                 controllers[event.data["player"]] = bot_controller(event.data["level"])
@@ -80,8 +80,9 @@ async def resign(service: "TableService", game: str, player: str, command_id: st
     return applied
 
 
-def _check_building(folded: Folded) -> None:
-    """A Resign is this service's to decide only while the game's phase is its own (building)."""
+def _building(folded: Folded) -> GameRecord:
+    """The game, if a Resign is this service's to decide: only while the game's phase is its own
+    (building); else Refused."""
     if folded.record is None:
         raise Refused("NOT_A_TRUCKER_GAME", "this game has no Trucker round to build")
     if folded.record.ended is not None:
@@ -89,3 +90,4 @@ def _check_building(folded: Folded) -> None:
     if realtime_service(folded.record) != SERVICE:
         raise Refused("NOT_BUILDING", "no round is building: between buildings a seat is given up through "
                       "the lobby (POST /games/<id>/resign)")
+    return folded.record

@@ -188,8 +188,9 @@ def assert_reruns_through_the_rules(envelopes, seed: bytes) -> int:
     while position < len(envelopes):
         first = envelopes[position]
         assert "command" in first.meta, f"seq {first.seq}: {first.type} was not produced by a recorded command"
-        decision = decide_next(record, first.meta["command"], first.actor, seed,
-                               service=realtime_service(record), check_invariants=True)
+        decision = decide_next(record, first.meta["command"], first.actor, seed,   # as the audit runs it
+                               played_by=first.meta.get("played_by"), service=realtime_service(record),
+                               check_invariants=True)
         stored = envelopes[position:position + len(decision.events)]
         for envelope, new in zip(stored, decision.events, strict=True):
             checked_meta = {k: v for k, v in envelope.meta.items() if k not in UNCHECKED_META}
