@@ -19,6 +19,7 @@ service refuses a Resign then with NOT_BUILDING, having no say in those phases.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -31,7 +32,7 @@ from starbase_core.undo import PLAYER_RESIGNED
 
 from trucker.bot_seats import list_game
 from trucker.state_doc import Folded, bots_meta
-from trucker.warehouse import Applied, Refused
+from trucker.warehouse import Applied, Refused, meta_key
 from trucker.whole_game import SERVICE, ToStore, decide_and_store, decide_on
 
 if TYPE_CHECKING:
@@ -46,6 +47,9 @@ async def resign(service: "TableService", game: str, player: str, command_id: st
     """Give `player`'s seat up now; once durable. Raises Refused: the transaction's code (NOT_A_PLAYER,
     NOT_IN_CONTROL for a seat given up already, NOT_A_PERSON, GAME_OVER), NOT_BUILDING between
     buildings. A command id stored before is answered with its first events (`retried`)."""
+    if played_by is None and await _given_up(service, game, player, command_id):
+        # Refused on Redis alone: a socket repeating Resign must not make each message read the stream.
+        raise Refused("NOT_IN_CONTROL", "a bot holds this seat now: it was given up")
     folded = Folded(await service.store.read(game_stream(game)))
     if command_id is not None and command_id in folded.requests:
         # Stored before (the stream is the truth, whatever Redis holds now: another round, or nothing).
@@ -78,6 +82,16 @@ async def resign(service: "TableService", game: str, player: str, command_id: st
     log.info("seat_resigned", game=game, player=player, seq=applied.last_seq,
              game_ended=stored.decision.outcome is not None)
     return applied
+
+
+async def _given_up(service: "TableService", game: str, player: str, command_id: str | None) -> bool:
+    """Whether the loaded warehouse says a bot holds `player`'s seat, and `command_id` was not what gave
+    it up (a resend of that is answered with its events)."""
+    redis = service.warehouse.redis
+    bots = await redis.hget(meta_key(game), "bots")
+    if not bots or player not in json.loads(bots):
+        return False
+    return await service.warehouse.applied_before(game, command_id) is None
 
 
 def _building(folded: Folded) -> GameRecord:

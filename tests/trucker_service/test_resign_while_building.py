@@ -228,6 +228,14 @@ async def test_a_resignation_by_someone_not_seated_or_not_in_control_is_refused_
         "a seat given up already": (await sockets["bob"].send("resign", message_id="r2"))["error"]["code"],
         "a bot's seat, by its player": (await sockets["dan"].send("resign"))["error"]["code"],
     }
+    reads, store = [], checker.store
+    checker.store = Reading(store, reads)
+    try:                                # a seat given up, asked again and again: Redis answers, not the stream
+        with pytest.raises(Refused) as refused:
+            await checker.play(game, "bob", Resign(), "bob:again")
+    finally:
+        checker.store = store
+    assert refused.value.code == "NOT_IN_CONTROL" and reads == []
     for who, player, played_by in (("not seated", "zed", None), ("a bot", "dan", "bot:easy")):
         with pytest.raises(Refused) as refused:
             await checker.play(game, player, Resign(), f"{player}:x", played_by=played_by)
@@ -240,3 +248,17 @@ async def test_a_resignation_by_someone_not_seated_or_not_in_control_is_refused_
     await redis.delete(lease_key(game))
     for client in (*sockets.values(), watcher):
         await client.close()
+
+
+class Reading:
+    """A store that notes each stream read, for a refusal that must read none."""
+
+    def __init__(self, store, reads: list) -> None:
+        self._store, self._reads = store, reads
+
+    async def read(self, stream, *args, **kwargs):
+        self._reads.append(stream)
+        return await self._store.read(stream, *args, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self._store, name)
