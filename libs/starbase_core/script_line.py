@@ -57,16 +57,35 @@ class ScriptLine:
         """Any other command on the line (the hourglass watch's reads, a few a second per table)."""
         return await self._call(*command)
 
+    async def evalsha_many(self, sha: str, source: str, calls: list[tuple[list, list]]) -> list:
+        """Many calls of one script (keys, args) written in one send: each one's reply, or its error, in
+        order. One syscall and one wake-up of the reader for all of them (`lobby.loop.tracker`)."""
+        waiters = await self._write([("EVALSHA", sha, len(keys), *keys, *args) for keys, args in calls])
+        replies = await asyncio.gather(*waiters, return_exceptions=True)
+        unknown = [n for n, reply in enumerate(replies) if isinstance(reply, NoScriptError)]
+        if unknown:
+            again = await self._write([("EVAL", source, len(calls[n][0]), *calls[n][0], *calls[n][1]) for n in unknown])
+            for n, reply in zip(unknown, await asyncio.gather(*again, return_exceptions=True)):
+                replies[n] = reply
+        return replies
+
     async def _call(self, *command) -> object:
+        waiter, = await self._write([command])
+        return await waiter
+
+    async def _write(self, commands: list[tuple]) -> list[asyncio.Future]:
+        """Write `commands` in one send; the futures of their replies, in order."""
         connection = await self._open()
         loop = asyncio.get_running_loop()
-        waiter = loop.create_future()
-        packed = hiredis.pack_command(command)   # C: a third of redis-py's packer's CPU, the same bytes
+        waiters = [loop.create_future() for _ in commands]
+        # hiredis packs in C: a third of redis-py's packer's CPU, the same bytes
+        packed = b"".join([hiredis.pack_command(command) for command in commands])
         async with self._writing:
             if connection is not self._connection:      # it broke while this call waited to write
                 raise ConnectionError("the connection to Redis was lost")
-            self._waiting.append(waiter)
-            self._deadlines.append(loop.time() + self._timeout)
+            self._waiting.extend(waiters)
+            deadline = loop.time() + self._timeout
+            self._deadlines.extend(deadline for _ in waiters)
             if self._watchdog is None:
                 self._watchdog = loop.call_later(self._timeout, self._overdue, connection)
             try:
@@ -80,7 +99,7 @@ class ScriptLine:
             except BaseException as error:      # cancelled while writing
                 self._broken(connection, error)
                 raise
-        return await waiter
+        return waiters
 
     def _overdue(self, connection: AbstractConnection) -> None:
         """The pool's socket timeout, kept by one timer for the whole line (not a timer, nor a timeout,

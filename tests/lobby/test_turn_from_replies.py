@@ -2,6 +2,7 @@
 that sent it asks the adjudicator nothing more, its turn (who owes since which envelope: the `due_at`)
 is the clock's rule applied to the store and the one shared in Redis, every replica shows who owes, and
 without the reply's turn (an older adjudicator) the tracker asks `ToAct` as before, to the same result."""
+import asyncio
 import json
 
 import httpx
@@ -135,3 +136,25 @@ async def test_another_replica_adopts_the_senders_turn_without_asking_the_adjudi
         counting = runtime_b.loop.tracker.adjudicator = Counting(runtime_b.loop.tracker.adjudicator)
         await play(stack, [ann, bob], game_id, ["Think", "Draw", "Think", "Think", "Stand", "Think"], [http, http_b])
         assert counting.asked == 0, "the other replica worked out turns the sender had already stored"
+
+
+async def test_turns_told_within_the_window_go_to_redis_in_one_send_each_compared_on_its_seq(stack):
+    tracker_here, redis = stack.runtime.loop.tracker, stack.runtime.redis
+    sends, real = [], tracker_here._line.evalsha_many
+
+    async def counting(sha, source, calls):
+        sends.append(len(calls))
+        return await real(sha, source, calls)
+
+    tracker_here._line.evalsha_many = counting
+    turn = lambda seq: json.dumps({"seq": seq, "ended": False, "owed": {}})      # noqa: E731
+    await redis.set(tracker_here.key("ahead"), turn(9))         # another replica stored a later turn
+    await redis.script_flush()                                  # a restarted Redis: the script sent again whole
+    told = [("first", 3), ("second", 4), ("ahead", 5)]
+    replies = await asyncio.gather(*(tracker_here._store_told([tracker_here.key(game)], [seq, turn(seq), LIMIT])
+                                     for game, seq in told))
+    assert sends == [3]                                         # three turns, one send
+    assert replies[:2] == [1, 1] and json.loads(replies[2])["seq"] == 9     # the later one is kept, and said
+    assert [json.loads(await redis.get(tracker_here.key(game)))["seq"] for game, _ in told] == [3, 4, 9]
+    assert await tracker_here._store_told([tracker_here.key("first")], [2, turn(2), LIMIT]) != 1   # never back
+    assert sends == [3, 1]

@@ -57,6 +57,12 @@ REPLY_WAIT = 1.0                # how long a look waits for the reply of this re
 # trip, where working it out is a ToAct call, a store read and two round trips (on every other replica).
 SENDER_HEAD_START = 0.05
 TOLD_KEPT = 64                  # replies kept per game until a look folds them
+# The turns folded from this replica's replies are stored together: every one told within this window
+# goes to Redis in one send (`ScriptLine.evalsha_many`), the compare-and-set on seq for each as before.
+# At a few hundred commands a second that is a round trip for several commands instead of one each (the
+# lobby's CPU per command: docs/lobby-capacity.md); the window is well inside SENDER_HEAD_START, so
+# another replica still finds the turn stored before it would work it out itself.
+STORE_WINDOW = 0.01
 
 # One round trip each way, as a command's look is on every command's path (benchmarks/bench_lobby_cpu.py).
 # KEYS: the turn, its claim. ARGV: the seq wanted, a claim token, the claim's ms. Returns the turn
@@ -102,12 +108,18 @@ class TurnTracker:
         self._line = ScriptLine(redis)              # a look per command: the cheap way
         self._store_if_newer = LineScript(self._line, _STORE_IF_NEWER, attempts=3)
         self._held_or_claim = LineScript(self._line, _HELD_OR_CLAIM, attempts=3)
+        self._stores: list[tuple[list, list, asyncio.Future]] = []     # told turns awaiting the window
+        self._window: asyncio.TimerHandle | None = None
+        self._sending: set[asyncio.Task] = set()
 
     def key(self, game_id: str) -> str:
         return f"{self.prefix}:turn:{{{game_id}}}"
 
     async def stop(self) -> None:
         await cancel_and_wait(list(self._workers.values()))
+        if self._window is not None:
+            self._window.cancel()
+        await cancel_and_wait(list(self._sending))
         await self._line.aclose()
 
     def seen(self, game_id: str, seq: int) -> None:
@@ -245,7 +257,7 @@ class TurnTracker:
             return                          # a reply, or a look for a later seq, got there first
         told = self._told_turn(game_id, seq)
         if told is not None:
-            held = await self._store_if_newer(keys=[self.key(game_id)], args=[
+            held = await self._store_told([self.key(game_id)], [
                 told.seq, json.dumps(told.as_json()), ENDED_TTL if told.ended else RUNNING_TTL])
             self.turns.adopt(told if held == 1 else Turn.from_json(game_id, json.loads(held)))
             return
@@ -266,6 +278,37 @@ class TurnTracker:
         stored = await self._store_if_newer(keys=[self.key(game_id)] + ([claim] if int(claimed) else []), args=[
             turn.seq, json.dumps(turn.as_json()), ENDED_TTL if turn.ended else RUNNING_TTL])
         self.turns.adopt(turn if stored == 1 else Turn.from_json(game_id, json.loads(stored)))
+
+    async def _store_told(self, keys: list, args: list) -> object:
+        """`_store_if_newer`, sent with every other told turn of this `STORE_WINDOW`."""
+        loop = asyncio.get_running_loop()
+        if not self._stores:
+            self._window = loop.call_later(STORE_WINDOW, self._send_stores)
+        stored = loop.create_future()
+        self._stores.append((keys, args, stored))
+        return await stored
+
+    def _send_stores(self) -> None:
+        stores, self._stores, self._window = self._stores, [], None
+        if stores:
+            # A task of its own: a look cancelled meanwhile (the tracker stopping) cancels only its future.
+            sending = asyncio.get_running_loop().create_task(self._store_all(stores))
+            self._sending.add(sending)
+            sending.add_done_callback(self._sending.discard)
+
+    async def _store_all(self, stores: list[tuple[list, list, asyncio.Future]]) -> None:
+        script = self._store_if_newer
+        try:
+            replies = await self._line.evalsha_many(script.sha, script.text, [(k, a) for k, a, _ in stores])
+        except Exception as error:      # the connection: each look tries again (`_look_patiently`)
+            replies = [error] * len(stores)
+        for (_, _, stored), reply in zip(stores, replies):
+            if stored.done():
+                continue
+            if isinstance(reply, Exception):
+                stored.set_exception(reply)
+            else:
+                stored.set_result(reply)
 
     async def _held(self, game_id: str) -> Turn | None:
         raw = await self.redis.get(self.key(game_id))
