@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import heapq
 import itertools
 import json
 
@@ -32,6 +33,9 @@ from adjudicator.wire import HELLO_EVERY, pb, submit_subject
 
 STATUS, NO_RESPONDERS = Header.STATUS, "503"     # the status NATS replies with when nobody listens
 FORGET_AFTER = 3 * HELLO_EVERY + 0.5    # seconds without a hello before a replica is no longer placed on
+# How often the requests past their timeout are failed: one timer for all of them rather than a timeout
+# (a timer set and cancelled) around every command; a request fails at most this much after its time.
+SWEEP_EVERY = 0.25
 
 
 class Placement:
@@ -89,6 +93,8 @@ class NatsSubmit:
         self._tokens = itertools.count(1)
         self._waiting: dict[str, asyncio.Future] = {}   # token → its request's reply
         self._sent_to: dict[str, set[str]] = {}         # replica → the tokens of the requests waiting on it
+        self._deadlines: list[tuple[float, str]] = []   # (when it times out, token), a heap
+        self._sweeper: asyncio.TimerHandle | None = None
 
     async def _listen(self) -> None:
         """Subscribe to the replies and the hellos, once (on the first command; again if that failed)."""
@@ -146,18 +152,30 @@ class NatsSubmit:
 
     async def _request(self, replica: str | None, data: bytes, timeout: float):
         token = str(next(self._tokens))
-        future = self._waiting[token] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        future = self._waiting[token] = loop.create_future()
         if replica is not None:
             self._sent_to.setdefault(replica, set()).add(token)
+        heapq.heappush(self._deadlines, (loop.time() + timeout, token))
+        if self._sweeper is None:
+            self._sweeper = loop.call_later(SWEEP_EVERY, self._sweep)
         try:
             await self._nc.publish(submit_subject(self.subject, replica or "any"), data,
                                    reply=self._replies + token, headers=self._headers)
-            async with asyncio.timeout(timeout):
-                return await future
+            return await future
         finally:
             del self._waiting[token]
             if replica is not None:
                 self._sent_to.get(replica, set()).discard(token)
+
+    def _sweep(self) -> None:
+        """Fail the requests past their time (TimeoutError, as `asyncio.timeout` would raise)."""
+        now, deadlines = asyncio.get_running_loop().time(), self._deadlines
+        while deadlines and deadlines[0][0] <= now:
+            future = self._waiting.get(heapq.heappop(deadlines)[1])
+            if future is not None and not future.done():
+                future.set_exception(TimeoutError())
+        self._sweeper = asyncio.get_running_loop().call_later(SWEEP_EVERY, self._sweep) if deadlines else None
 
     async def send(self, request: "pb.SubmitRequest", shard: int, timeout: float) -> "pb.EventsReply":
         """The reply to `request`, or the AioRpcError a unary Submit would raise."""
