@@ -20,7 +20,8 @@ A command this replica submitted needs neither the adjudicator's `ToAct` nor the
 says who owes right after the command's events (`told`), and those events are the steps. While a command
 of this replica is in flight on a game, its look waits for the reply (`REPLY_WAIT` at most); when what
 was told leads, one command after another, from the turn this replica holds to the seq wanted, the turn
-is folded from it and stored with the same compare-and-set on seq (one Redis round trip, no claim: a
+is folded from it and stored with the same compare-and-set on seq (one Redis round trip, shared with the
+other turns told within `STORE_WINDOW`; no claim: a
 replica that claimed the same seq meanwhile adopts whichever turn Redis holds first). Anything missing
 (another replica's or a bot's command, a retry, an undo, a restart, an older adjudicator) takes the
 path above, after a head start (`SENDER_HEAD_START`) in which the sending replica, if there is one, has
