@@ -9,6 +9,7 @@ import yaml
 
 from kit18xx.market import MarketGrid
 from starbase_rules.handlers import Rules
+from moon21.board.geometry import PHASE_COLOURS
 from moon21.board.lays import OLS_MIN_DISTANCE
 
 DATA = Path(__file__).parent / "data"
@@ -69,7 +70,7 @@ def rules() -> Rules:
                for c in raw["corporations"]},
         transport_cost={t["type"]: t["cost"] for t in raw["transports"]},
         transport_count={t["type"]: t["count"] for t in raw["transports"]},
-        phase_colors={p["name"]: tuple(p["colors"]) for p in raw["phases"]},
+        phase_colors=dict(PHASE_COLOURS),
         phase_removes={p["name"]: p["removes"] for p in raw["phases"]},
     )
 

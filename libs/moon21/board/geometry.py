@@ -26,11 +26,15 @@ def _load(name: str) -> dict:
 
 MAP = _load("map.yaml")
 TILE_DATA = _load("tiles.yaml")
+# The tile colours each phase allows (entities.yaml's phase chart, which `rules()` reads whole).
+PHASE_COLOURS: dict[str, tuple[str, ...]] = {phase["name"]: tuple(phase["colors"])
+                                             for phase in _load("entities.yaml")["phases"]}
 
 HEXES: dict[str, dict] = MAP["hexes"]
 SPACE_PORT: str = MAP["space_port"]["hex"]
 TERMINAL_HEX: str = MAP["terminal"]["hex"]
 TERMINAL_TILE: str = MAP["terminal"]["tile"]
+TERMINAL_BONUS: int = MAP["terminal"]["bonus"]      # with an eastern area, the Terminal is not counted
 AREAS: dict[str, dict] = MAP["offboard"]["areas"]
 EAST_AREAS = tuple(a for a, d in AREAS.items() if d["side"] == "east")
 WEST_AREAS = tuple(a for a, d in AREAS.items() if d["side"] == "west")

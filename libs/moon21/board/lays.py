@@ -8,18 +8,13 @@ from itertools import permutations
 from starbase_rules import RuleViolation
 
 from moon21.board.geometry import (
-    CLOSED, HEXES, MAP, RIFT, SPACE_PORT, TERMINAL_HEX, TERMINAL_TILE, TILES, distinct_rotations,
+    CLOSED, HEXES, MAP, PHASE_COLOURS, RIFT, SPACE_PORT, TERMINAL_HEX, TERMINAL_TILE, TILES, distinct_rotations,
     hex_distance, neighbour, road_edges, rotated_paths, tile_kind_for_hex,
 )
 from moon21.board.graph import Reach
 from moon21.board.reach import reach, reaches
 from moon21.board.state import Board, local_base_hex
 
-PHASE_COLOURS: dict[str, tuple[str, ...]] = {
-    "2": ("yellow",), "3": ("yellow", "green"), "4": ("yellow", "green"),
-    "5": ("yellow", "green", "brown"), "6": ("yellow", "green", "brown"),
-    "10": ("yellow", "green", "brown", "gray"),
-}
 TERRAIN_COST = MAP["terrain_cost"]
 OLS_MIN_DISTANCE: int = MAP["ols_min_distance"]
 

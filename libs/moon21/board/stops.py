@@ -11,12 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from moon21.board.geometry import EAST_AREAS, EAST_WEST_BONUS, TERMINAL_HEX, WEST_AREAS
+from moon21.board.geometry import EAST_AREAS, EAST_WEST_BONUS, TERMINAL_BONUS, TERMINAL_HEX, WEST_AREAS
 from moon21.board.graph import EDGE, Network, base_node, compile_network, passable
 from moon21.board.state import Board, stop_value, token_corp
 from starbase_rules.recent import Recent
-
-TERMINAL_BONUS = 30
 
 
 @dataclass
