@@ -10,8 +10,6 @@ from t2038.ships import PROBE
 from t2038.state import INDEPENDENTS, PRIVATES, State, c, i
 from t2038.tables import entities
 
-FAST_BUCK_INCOME = 15
-
 
 def end_stock_round(tx: Tx) -> None:
     from t2038.stock import all_shares_held_rise
@@ -46,11 +44,11 @@ def begin_operating(tx: Tx) -> None:
         owner = s.company_owner.get(number, "")
         if owner.startswith(("p:", "c:")):
             pay(tx, "bank", owner, entities()["privates"][number]["income"], why=f"income of {number}")
-    fast_buck = s.company_owner.get(1, "")
+    fast_buck, income = s.company_owner.get(1, ""), entities()["independents"][1]["income"]
     if fast_buck.startswith("p:"):
-        pay(tx, "bank", i(1), FAST_BUCK_INCOME, why="Fast Buck")
+        pay(tx, "bank", i(1), income, why="Fast Buck")
     elif fast_buck.startswith("pilot:"):
-        pay(tx, "bank", c(fast_buck[6:]), FAST_BUCK_INCOME, why="Fast Buck pilot")
+        pay(tx, "bank", c(fast_buck[6:]), income, why="Fast Buck pilot")
     next_operator(tx)
 
 
