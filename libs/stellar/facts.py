@@ -41,6 +41,7 @@ class Tables:
     difficulty: dict[str, int]
     per_chevron: int
     dividends: dict[int, list[int]]
+    status_at: dict[str, int]           # status → shares issued from which it holds, in the dividends' columns
     cargo_max: int
     outpost_cost: dict[int, int]
     wormhole_per_hex: int
@@ -109,7 +110,8 @@ def tables() -> Tables:
         track.append((planets, row["bonus_dividend_per_share"], row["end_bonus_per_share"]))
     return Tables(
         corps=corps, difficulty=raw["difficulty"], per_chevron=raw["per_chevron"],
-        dividends={int(k): v for k, v in raw["dividend_table"].items()}, cargo_max=raw["cargo_max"],
+        dividends={int(k): v for k, v in raw["dividend_table"].items()}, status_at=dict(raw["status_at_shares"]),
+        cargo_max=raw["cargo_max"],
         outpost_cost={int(k): v for k, v in raw["outpost_cost"].items()},
         wormhole_per_hex=raw["wormhole"]["per_hex_skipped"], wormhole_flat=raw["wormhole"]["flat"],
         loan_gain=raw["loan"]["treasury_gain"], loan_penalty=raw["loan"]["share_penalty"],

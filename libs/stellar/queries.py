@@ -51,10 +51,11 @@ def mc_row(value: int) -> int:
 
 
 def status(corp: Corp) -> str:
-    major_at = tables().power("stalled_ipo", "major_at_shares") if "stalled_ipo" in corp.powers else 4
-    if corp.issued >= major_at:
-        return "major"
-    return "minor" if corp.issued >= 2 else "private"
+    """Private, minor or major by the shares issued (Stalled IPO: major later)."""
+    status_at = tables().status_at
+    if "stalled_ipo" in corp.powers:
+        status_at = {**status_at, "major": tables().power("stalled_ipo", "major_at_shares")}
+    return next(name for name in reversed(status_at) if corp.issued >= status_at[name])
 
 
 def dividend_per_share(state: State, corp_id: str, mc_from: str | None = None,
@@ -64,7 +65,7 @@ def dividend_per_share(state: State, corp_id: str, mc_from: str | None = None,
     mc = mining_capacity(state, mc_from or corp_id)
     cargo = state.corps[cargo_from or corp_id].cargo
     row = min(mc_row(mc), cargo)
-    column = ("private", "minor", "major").index(status(corp))
+    column = list(tables().status_at).index(status(corp))
     if row == 0 and not state.options.row_zero_pays:
         return row, 0
     return row, tables().dividends[row][column]
