@@ -119,12 +119,7 @@ async def test_two_players_build_their_ships_at_once_while_a_visitor_watches(sta
     cy = await Person.open(browser, stack.http, "cy")
     for person in (ann, bob, cy):
         await person.sign_up()
-    await ann.page.get_by_role("link", name="New table", exact=True).click()
-    await ann.page.locator("#create-game").select_option("trucker")
-    await ann.page.locator("#create-seats").fill("2")
-    await ann.page.get_by_role("button", name="Open the table").click()
-    await expect(ann.page.locator("#table-title")).to_be_visible()
-    table_id = ann.page.url.split("#/tables/")[1]
+    table_id = await ann.new_table("trucker", 2)
     await seat_and_start(ann, [bob], table_id, "trucker")
     await cy.open_table(table_id)
     people = [ann, bob, cy]

@@ -12,6 +12,7 @@ import pytest
 from playwright.async_api import expect
 
 from tests.web.asyncapi_doc import payload
+from tests.web.boards_play import seat_and_start
 from tests.web.ui import Person
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(200)]
@@ -21,17 +22,8 @@ async def test_a_trucker_player_resigns_while_building_on_the_trucker_socket(sta
     ann, bob = [await Person.open(browser, stack.http, name) for name in ("ann", "bob")]
     for person in (ann, bob):
         await person.sign_up()
-    await ann.page.get_by_role("link", name="New table", exact=True).click()
-    await ann.page.locator("#create-game").select_option("trucker")
-    await ann.page.locator("#create-seats").fill("2")
-    await ann.page.get_by_role("button", name="Open the table").click()
-    await expect(ann.page.locator("#table-title")).to_be_visible()
-    table_id = ann.page.url.split("#/tables/")[1]
-    await bob.open_table(table_id)
-    await bob.page.get_by_role("button", name="Sit here").first.click()
-    await bob.page.get_by_role("button", name="I am ready").click()
-    await ann.page.get_by_role("button", name="I am ready").click()
-    await ann.page.get_by_role("button", name="Start the game").click()
+    table_id = await ann.new_table("trucker", 2)
+    await seat_and_start(ann, [bob], table_id, "trucker")
 
     sent: list[dict] = []
     received: list[dict] = []

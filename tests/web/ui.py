@@ -118,6 +118,16 @@ class Person:
     async def goto(self, fragment: str) -> None:
         await self.page.goto(f"/#{fragment}")
 
+    async def new_table(self, game: str, seats: int) -> str:
+        """Open a table of `game` for `seats` from the lobby's "New table" form; its id."""
+        page = self.page
+        await page.get_by_role("link", name="New table", exact=True).click()
+        await page.locator("#create-game").select_option(game)
+        await page.locator("#create-seats").fill(str(seats))
+        await page.get_by_role("button", name="Open the table").click()
+        await expect(page.locator("#table-title")).to_be_visible()
+        return page.url.split("#/tables/")[1]
+
     async def open_table(self, table_id: str) -> None:
         await self.goto(f"/tables/{table_id}")
         await expect(self.page.locator("#table-title")).to_be_visible(timeout=30_000)
