@@ -23,7 +23,10 @@ finishes (takes its order tile) when its level's bot says so. The lease (`trucke
 renewed every tick, a few ticks long) keeps one replica playing a game's bots at a time; if that
 replica dies another takes over once it expires. Were two replicas ever to play at once, the scripts'
 guards would still refuse a move decided on a seat version another move changed: it wastes, never doubles.
-A game leaves the list when it ends or no bot holds a seat any more (a substitute took it).
+A game leaves the list when it ends or no bot holds a seat any more (a substitute took it). A seat a
+substitute holds is never built here: the stream names the substitute its controller, and the round's
+warehouse (meta `controllers`) refuses the bot's move were this fold to lag; the substitute builds it
+over the socket (`api.py`).
 """
 from __future__ import annotations
 
@@ -184,6 +187,10 @@ class BotSeats:
             view = await self.service.view_of(game, seat)
         if view.status != "building" or view.state.round != round or view.time_up \
                 or view.state.seats[seat].order_tile is not None:
+            return False
+        if view.controller(seat) != f"{BOT_PREFIX}{level}":
+            # The round's warehouse says someone else plays the seat (a substitute took it before the
+            # round began, while this fold lags): nothing to decide; the script would refuse it anyway.
             return False
         rnd = random.Random(f"{game}:{seat}:{view.seq}:{view.version}")
         command = GAME.level_command(GAME.seat_state(view.state, seat), seat, rnd, play_level(level))

@@ -37,11 +37,14 @@ class View:
     time_up: bool = False
     facedown: list[str] | None = None    # the grabs to come, in order (asked for a pile's first look)
     fresh: bool = True           # read just now; False: remembered and followed since (`seats.py`)
-    bots: dict[str, str] | None = None   # the seats bots hold, {seat: "bot:<level>"} (meta `bots`)
+    # The seats someone else than their player plays, {seat: "bot:<level>" or a substitute's id}
+    # (meta `controllers`)
+    controllers: dict[str, str] | None = None
 
     def controller(self, seat: str) -> str:
-        """Who must play `seat`'s moves: '' its own player, else its bot (`bot:<level>`)."""
-        return (self.bots or {}).get(seat, "")
+        """Who must play `seat`'s moves: '' its own player, else its bot (`bot:<level>`) or the
+        substitute holding it (their player id)."""
+        return (self.controllers or {}).get(seat, "")
 
 
 def read(facts: dict, player: str) -> View:
@@ -71,7 +74,7 @@ def read(facts: dict, player: str) -> View:
     now = int(facts["clock"][0]) + int(facts["clock"][1]) / 1_000_000
     time_up = status == "ending" or (started and state.timer_space == 0 and now >= state.runs_out_at)
     return View(state, player, int(facts["seatver"]), meta["epoch"], int(meta["seq"]), int(meta["draw_end"]),
-                status, now, time_up, facedown, bots=json.loads(meta.get("bots") or "{}"))
+                status, now, time_up, facedown, controllers=json.loads(meta.get("controllers") or "{}"))
 
 
 def _own_seat(seat: Player, facts: dict, board: str) -> None:

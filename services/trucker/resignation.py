@@ -7,9 +7,10 @@ game folded from the stream, so the stored `PlayerResigned` (and `GameEnded`, wh
 left) are what the adjudicator would have stored and the audit re-runs them. `decided.lua` stores them
 only if Redis applied nothing since the fold, and at once:
 
-- the game goes on: the warehouse's meta `bots` gains the seat (its replacement bot, as the event
-  names it), so from that instant the person's own moves are refused NOT_IN_CONTROL (`commit.lua`'s
-  guard `controller`) and the seat's bot may build; the game is listed for the bot seats
+- the game goes on: the warehouse's meta `controllers` gives the seat to its replacement bot (as the
+  event names it), so from that instant the moves of whoever gave it up (its player, or the substitute
+  who held it: `played_by`) are refused NOT_IN_CONTROL (`commit.lua`'s guard `controller`) and the
+  seat's bot may build; the game is listed for the bot seats
   (`bot_seats.BOT_GAMES`), which fold the stream and build the seat from their next tick;
 - the game ends (`decide_platform` says too few people are left): the round's warehouse is closed
   (status `ended`), so building stops for everyone, as when the last ship finishes.
@@ -31,7 +32,7 @@ from starbase_core.transaction import realtime_service
 from starbase_core.undo import PLAYER_RESIGNED
 
 from trucker.bot_seats import list_game
-from trucker.state_doc import Folded, bots_meta
+from trucker.state_doc import Folded, controllers_meta
 from trucker.warehouse import Applied, Refused, meta_key
 from trucker.whole_game import SERVICE, ToStore, decide_and_store, decide_on
 
@@ -46,10 +47,14 @@ async def resign(service: "TableService", game: str, player: str, command_id: st
                  played_by: str | None = None) -> Applied:
     """Give `player`'s seat up now; once durable. Raises Refused: the transaction's code (NOT_A_PLAYER,
     NOT_IN_CONTROL for a seat given up already, NOT_A_PERSON, GAME_OVER), NOT_BUILDING between
-    buildings. A command id stored before is answered with its first events (`retried`)."""
+    buildings. A command id stored before is answered with its first events (`retried`). `played_by`:
+    the substitute giving up the seat they hold (the transaction checks they hold it; a bot, the clock
+    or the platform is refused NOT_A_PERSON)."""
+    # Only a seat's own player is refused on Redis alone: a substitute's claim is checked on the
+    # stream (an earlier round's warehouse may not know they took the seat since).
     if played_by is None and await _given_up(service, game, player, command_id):
         # Refused on Redis alone: a socket repeating Resign must not make each message read the stream.
-        raise Refused("NOT_IN_CONTROL", "a bot holds this seat now: it was given up")
+        raise Refused("NOT_IN_CONTROL", "a bot or a substitute holds this seat now: it was given up")
     folded = Folded(await service.store.read(game_stream(game)))
     if command_id is not None and command_id in folded.requests:
         # Stored before (the stream is the truth, whatever Redis holds now: another round, or nothing).
@@ -67,7 +72,7 @@ async def resign(service: "TableService", game: str, player: str, command_id: st
         for event in decision.events:
             if event.type == PLAYER_RESIGNED:       # the seat's bot, as the transaction named it
                 controllers[event.data["player"]] = bot_controller(event.data["level"])
-        after = {"bots": bots_meta(controllers)}
+        after = {"controllers": controllers_meta(controllers)}
         if decision.outcome is not None:
             after["status"] = "ended"               # the game is over: building stops for everyone
         return ToStore(decision, after)
@@ -85,11 +90,12 @@ async def resign(service: "TableService", game: str, player: str, command_id: st
 
 
 async def _given_up(service: "TableService", game: str, player: str, command_id: str | None) -> bool:
-    """Whether the loaded warehouse says a bot holds `player`'s seat, and `command_id` was not what gave
-    it up (a resend of that is answered with its events)."""
+    """Whether the loaded warehouse says someone else (a bot, a substitute) holds `player`'s seat, and
+    `command_id` was not what gave it up (a resend of that is answered with its events). A seat's own
+    player never gets it back, so even an earlier round's warehouse answers this rightly."""
     redis = service.warehouse.redis
-    bots = await redis.hget(meta_key(game), "bots")
-    if not bots or player not in json.loads(bots):
+    controllers = await redis.hget(meta_key(game), "controllers")
+    if not controllers or player not in json.loads(controllers):
         return False
     return await service.warehouse.applied_before(game, command_id) is None
 

@@ -12,7 +12,6 @@ from typing import Iterable
 
 from starbase_core.envelope import Envelope
 from starbase_core.gamestream import GameRecord, replay
-from starbase_core.seats import is_bot
 from starbase_core.transaction import REQUEST_ID
 from starbase_rules.contract import Game, RuleViolation
 from starbase_rules.fair import FairRng
@@ -23,7 +22,8 @@ from trucker_rules.state import BUILDING, TruckerState
 
 # The layout of a warehouse in Redis. A warehouse of another layout (loaded by an earlier version of the
 # service) is dropped and loaded again from the stream on its next move.
-WAREHOUSE_FORMAT = "3"      # 3: meta `bots`, the seats bots hold (guard `controller`)
+WAREHOUSE_FORMAT = "4"      # 4: meta `controllers`, every seat someone else than its player plays (guard
+                            # `controller`); 3 had meta `bots`, the seats bots held, and no substitutes
 
 
 def _trucker_only(name: str) -> Game:
@@ -131,9 +131,10 @@ def warehouse_doc(game: str, folded: Folded, epoch: str, future: list[tuple[str,
             "status": _status(state), "piles": json.dumps(state.piles),
             # The cards known so far (a pile's first look draws among the others).
             "used_cards": json.dumps(state.used_cards), "round_cards": json.dumps(state.round_cards),
-            # The seats a bot holds, {seat: "bot:<level>"} (the stream's seat control): a move of such a
-            # seat is the bot's only (`commit.lua`'s guard `controller`, `bot_seats.py`).
-            "bots": bots_meta(_controllers(folded.record)),
+            # The seats someone else than their own player plays, {seat: controller} (the stream's seat
+            # control): a bot's `bot:<level>` or a substitute's player id. A move of such a seat is its
+            # controller's only (`commit.lua`'s guard `controller`); a seat not named is its player's.
+            "controllers": controllers_meta(_controllers(folded.record)),
         },
         "seat": {p: i for i, p in enumerate(state.players)},
         "facedown": [tile for tile, _ in future],
@@ -156,9 +157,11 @@ def warehouse_doc(game: str, folded: Folded, epoch: str, future: list[tuple[str,
     }
 
 
-def bots_meta(controllers: dict[str, str]) -> str:
-    """The warehouse's meta `bots`: the seats a bot holds among `controllers` (seat → controller)."""
-    return json.dumps({seat: controller for seat, controller in controllers.items() if is_bot(controller)})
+def controllers_meta(controllers: dict[str, str]) -> str:
+    """The warehouse's meta `controllers`: the seats among `controllers` (seat → controller, as
+    `SeatControl` folds them) that are not played by their own player, a bot or a substitute holding
+    them. Only those: a seat's own player needs no entry, and the meta stays small."""
+    return json.dumps({seat: controller for seat, controller in controllers.items() if controller != seat})
 
 
 def _controllers(record: GameRecord | None) -> dict[str, str]:
@@ -193,5 +196,5 @@ def canonical(doc: dict) -> dict:
         "finished": {p: int(n) for p, n in doc.get("finished", {}).items()},
         "looking": {p: int(n) for p, n in doc.get("looking", {}).items()},
         "piles": {str(n): p for n, p in doc.get("piles", {}).items()},
-        "bots": json.loads(meta.get("bots") or "{}"),
+        "controllers": json.loads(meta.get("controllers") or "{}"),
     }

@@ -23,6 +23,7 @@ import structlog
 
 from starbase_core.gamestream import game_stream
 from starbase_core.platform_commands import Resign
+from starbase_core.seats import is_bot
 from starbase_core.seeds import SeedVault
 from starbase_core.store import EventStore
 from starbase_rules.contract import Command, RuleViolation
@@ -145,7 +146,7 @@ class TableService:
                    round: int | None = None, played_by: str | None = None) -> Applied:
         """Apply one move and return once its events are durable; raises Refused. `round`: the round
         whose building the move was sent for (see `apply`); `played_by`: who plays the seat when not its
-        own player (a bot seat's `bot:<level>`, `bot_seats.py`), recorded with the move. A `Resign`
+        own player (a bot seat's `bot:<level>`, `bot_seats.py`; a substitute's player id), recorded with the move. A `Resign`
         gives the seat up (`resignation.py`): a bot builds it from then on."""
         if isinstance(command, Resign):
             return await resignation.resign(self, game, player or "", command_id, played_by)
@@ -236,11 +237,14 @@ class TableService:
 
     async def _decide_and_commit(self, game: str, player: str, command: Command, command_id: str | None,
                                  view: View, round: int | None = None, played_by: str | None = None) -> Applied:
-        if (controller := view.controller(player)) != (played_by or ""):
+        # Who may play the seat is the building round's: a closed warehouse (an earlier round's, which
+        # may predate a substitute taking the seat) is left to the engine, which refuses NOT_BUILDING
+        # and has the current round loaded (`apply`). `commit.lua` checks the controller again.
+        if (controller := view.controller(player)) != (played_by or "") and view.status == "building":
             if not view.fresh:
                 raise Stale("controller")       # refuse only on what the warehouse holds now
-            held = "a bot" if controller else "its player"
-            raise Refused("NOT_IN_CONTROL", f"seat {player} is played by {held} now, not by {played_by or player}")
+            raise Refused("NOT_IN_CONTROL", f"seat {player} is played by {_held_by(controller)} now, "
+                                            f"not by {played_by or player}")
         decision = self._decide(view, command, player)
         if isinstance(command, m.LookAtPile) and decision.events[0].cards:
             decision = await self._first_look(game, view, decision)
@@ -335,6 +339,11 @@ class TableService:
         """Redis's clock (seconds): the one time every replica shares."""
         seconds, micros = await self.warehouse.redis.time()
         return seconds + micros / 1_000_000
+
+
+def _held_by(controller: str) -> str:
+    """Who holds a seat, in a refusal's words (`View.controller`: '' its player)."""
+    return "its player" if not controller else "a bot" if is_bot(controller) else "a substitute"
 
 
 def _first_look(view: View, events: list, seed: bytes, draw_end: int) -> dict:

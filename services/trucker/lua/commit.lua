@@ -3,7 +3,7 @@
 -- GUARDS), ARGV[5] what a first look at a pile changes besides its event (JSON, or ''), ARGV[6] and
 -- ARGV[7] what the calling relay has stored and not yet marked (seq, epoch; '' for none: see
 -- `mark_durable`), ARGV[8] who played the move when not the seat's player ('' for the player: a bot
--- seat's moves carry `bot:<level>`), then ARGV[9], ARGV[10], ... alternate event type and data (JSON). If every guard
+-- seat's moves carry `bot:<level>`, a substitute's their player id), then ARGV[9], ARGV[10], ... alternate event type and data (JSON). If every guard
 -- still holds, the events are applied and numbered into the outbox and the player's seat version moves
 -- on; else nothing changes. An applied move answers {1, durable seq, event_json...}: with the durable
 -- seq the relay knows whether the events before the move's are stored, and can store the move's own

@@ -3,7 +3,7 @@
 -- ARGV[4] is the required status ('building' for the last finish, 'ending' once stopped; '' for any: a
 -- resignation is decided on the stream alone, at any moment of the round), ARGV[5] the FairRng counter
 -- after them, ARGV[6] the meta fields to set once they are in (JSON object of strings: `status` 'ended'
--- closes the round's warehouse; `bots` hands a resigned seat to its bot, guard `controller`), then per
+-- closes the round's warehouse; `controllers` hands a resigned seat to its bot, guard `controller`), then per
 -- envelope four arguments: type, actor ('' for none: the platform's GameEnded), data and meta (JSON, both
 -- stored exactly as decided).
 -- Only on that very state: anything applied since answers {3, 'seq'} (or {3, 'status'}), nothing

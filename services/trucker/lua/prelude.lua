@@ -89,9 +89,10 @@ local GUARDS = {
   timer = function(g)
     return tonumber(meta('timer_space')) == tonumber(g[2]) and tonumber(meta('runs_out_at')) == tonumber(g[3])
   end,
-  -- who plays the move ('' its seat's player, else `bot:<level>`) controls the seat: a bot's seat is
-  -- played by its bot only (`state_doc`'s meta `bots`, from the stream's seat control)
-  controller = function(g) return (cjson.decode(meta('bots') or '{}')[ACTOR] or '') == g[2] end,
+  -- who plays the move ('' its seat's player, else `bot:<level>` or a substitute's id) controls the
+  -- seat: a seat held by a bot or a substitute is played by them only, never by its own player
+  -- (`state_doc`'s meta `controllers`, from the stream's seat control)
+  controller = function(g) return (cjson.decode(meta('controllers') or '{}')[ACTOR] or '') == g[2] end,
 }
 
 -- Every guard before the first write: a guard that fails leaves the warehouse as it was.
