@@ -21,7 +21,7 @@ from starbase_core.outlet import Outlet
 from trucker_rules.game import GAME
 
 from trucker import observe, schemas
-from trucker.auth import Caller
+from trucker.auth import Caller, seat_played
 from trucker.fanout import Listener, wire_event
 from trucker.metrics import CONNECTIONS, MOVE_SECONDS, MOVES
 from trucker.relay import NotDurable
@@ -142,7 +142,10 @@ class Connection:
     def __init__(self, runtime: Runtime, socket: WebSocket, game: str, caller: Caller, after: int | None = None):
         self.runtime, self.socket, self.game, self.caller, self.after = runtime, socket, game, caller, after
         self.stream = game_stream(game)
-        self.viewer = caller.player
+        # The seat this socket acts for (`_welcome_state`): its id, whose view the socket shows and whose
+        # moves it sends (None: a spectator), and who plays it when not its own player (a substitute).
+        self.viewer: str | None = None
+        self.played_by: str | None = None
         self.listener: Listener | None = None
         self.read: list = []
         server_send = socket.scope.get(SERVER_SEND)
@@ -192,15 +195,19 @@ class Connection:
             envelopes = await self.runtime.store.read(game_stream(self.game))
         self.read = list(envelopes)         # what the welcome is folded from: a resume is sent from it too
         folded = Folded(envelopes)
+        # The seat the caller plays as the stream says now (a substitute who takes a seat later
+        # reconnects to play it): anyone else watches as a spectator.
+        seat = seat_played(self.caller, folded.state.players,
+                           folded.record.seats.controllers if folded.record is not None else {})
         # A private game does not exist for anyone the lobby did not let in (auth.py).
         if folded.state.round == 0 or not self.runtime.auth.may_watch(
-                self.caller, envelopes[0] if envelopes else None, folded.state.players, self.game):
+                self.caller, envelopes[0] if envelopes else None, seat, self.game):
             await _refuse_and_close(self.socket, Refused("NOT_A_TRUCKER_GAME", f"no Trucker game {self.game!r}"),
                                     CLOSE_NOT_FOUND)
             return None
-        if self.viewer not in folded.state.players:
-            self.viewer = None            # anyone else watches as a spectator
-        elif folded.building:
+        if seat is not None:
+            self.viewer, self.played_by = seat.player, seat.played_by
+        if seat is not None and folded.building:
             # A player arriving opens the table (starting building the first time) on this replica.
             self.runtime.touch(self.game)
             # Not loaded yet, or Redis still holds an earlier round's warehouse: load this round's.
@@ -266,13 +273,16 @@ class Connection:
                 raise Refused("SHUTTING_DOWN", "this replica is stopping: reconnect and send the move again")
             client_id, command = schemas.parse(raw, max_bytes)
             op = command.type
-            observe.noted(self.game, f"{self.viewer}:{client_id}", op)   # its trace, for the relay
+            # Client ids are scoped by who sends (a substitute: their own id, not the seat's), so no one
+            # can collide with (or replay) another's moves.
+            command_id = f"{self.caller.player}:{client_id}"
+            observe.noted(self.game, command_id, op)   # its trace, for the relay
             if self.viewer is None:
-                raise Refused("NOT_A_PLAYER", "spectators watch: only the players of the game may move")
+                raise Refused("NOT_A_PLAYER", "spectators watch: only the players of the game and "
+                                              "substitutes holding a seat may move")
             self.runtime.touch(self.game)
-            # Client ids are scoped by player, so no one can collide with (or replay) another's moves.
-            applied = await self.runtime.service.play(self.game, self.viewer, command, f"{self.viewer}:{client_id}",
-                                                      round=building_round)
+            applied = await self.runtime.service.play(self.game, self.viewer, command, command_id,
+                                                      round=building_round, played_by=self.played_by)
         except Refused as refusal:
             MOVES.labels(op, "refused").inc()
             if client_id is None:   # refused before its id was read: name it if it has a usable one
