@@ -77,7 +77,9 @@ async def unchanged(checker: TableService, game: str) -> tuple:
 async def play_to_the_end(stream: FoldedStream, sockets: dict[str, Client], adjudicator: Adjudicator,
                           checks=None) -> None:
     """People finish their ships at once while the bots build theirs; the rest through the adjudicator
-    (a bot seat's moves as the bot). `checks(state)` is awaited once per phase seen."""
+    (a seat's moves as its controller: a bot, a substitute). `sockets` are by the seat each plays (a
+    substitute's for the seat they hold; a test may change them as it goes). `checks(state)` is awaited
+    once per phase seen."""
     rnd, waiting_since, seen, steps = random.Random(7), None, set(), 0
     loop = asyncio.get_running_loop()
     while True:
@@ -104,7 +106,7 @@ async def play_to_the_end(stream: FoldedStream, sockets: dict[str, Client], adju
         for actor in GAME.to_act(state):
             controller = controllers[actor]
             command = GAME.bot_command(state, actor, rnd).model_dump(mode="json")
-            by = {"played_by": controller} if is_bot(controller) else {}
+            by = {"played_by": controller} if controller != actor else {}
             await adjudicator.submit(stream.game, actor, command, f"t-{steps}-{actor}", **by)
             break
 
