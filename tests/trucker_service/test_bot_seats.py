@@ -10,6 +10,7 @@ re-runs every command and checks who played it.
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import uuid
 
@@ -265,3 +266,23 @@ def test_a_bot_pace_that_would_spin_or_stall_the_bots_is_refused_at_start(pace):
     with pytest.raises(ValidationError, match="trucker_bot_move_seconds"):
         from_env(TruckerSettings, {"TRUCKER_BOT_MOVE_SECONDS": pace})
     assert from_env(TruckerSettings, {}).trucker_bot_move_seconds == 0.5
+
+
+async def test_a_warehouse_of_the_layout_that_knew_only_bots_is_reloaded_with_every_controller(service, redis):
+    """Layout 3 kept meta `bots`; layout 4 keeps `controllers` (bots and substitutes). A warehouse an
+    earlier version loaded is dropped and loaded again from the stream on its next read, so the seat
+    control the guard `controller` checks is never one the warehouse's layout cannot say."""
+    game = f"b{uuid.uuid4().hex[:10]}"
+    seed = await service.vault.get_or_create(game)
+    await service.store.append(f"game.{game}", open_game(GAME, ["ann", "bob"], {"bots": {"bob": "easy"}}, seed),
+                               expected_seq=0)
+    await service.open_table(game)
+    meta = f"trucker:{{{game}}}:meta"
+    await redis.hset(meta, mapping={"format": "3", "bots": await redis.hget(meta, "controllers")})
+    await redis.hdel(meta, "controllers")                       # as layout 3 had it
+
+    with pytest.raises(Refused) as refused:                     # the bot's seat, by its person
+        await service.play(game, "bob", m.GrabFaceDown(), None)
+    assert refused.value.code == "NOT_IN_CONTROL" and service.rebuilds == 1
+    assert await redis.hget(meta, "format") == "4" and not await redis.hexists(meta, "bots")
+    assert json.loads(await redis.hget(meta, "controllers")) == {"bob": "bot:easy"}

@@ -130,3 +130,25 @@ async def test_a_substitute_builds_the_seat_they_took_over_and_may_give_it_up_li
     assert report.verdict == PASS, report.render()
     for client in (*sockets.values(), cy):
         await client.close()
+
+
+def test_a_caller_acts_for_their_own_seat_or_the_one_they_took_over_and_anyone_else_watches():
+    from starbase_core.envelope import Envelope
+    from starbase_core.gamestream import PRIVATE
+    from trucker.auth import Authenticator, Caller, Seat, seat_played
+
+    players = ["ann", "bob", "cy"]
+    controllers = {"ann": "ann", "bob": "bot:normal", "cy": "zed"}    # bob gave up; zed took cy's over
+    assert seat_played(Caller("ann"), players, controllers) == Seat("ann")
+    assert seat_played(Caller("bob"), players, controllers) == Seat("bob")    # refused NOT_IN_CONTROL
+    assert seat_played(Caller("cy"), players, controllers) == Seat("cy")
+    assert seat_played(Caller("zed"), players, controllers) == Seat("cy", played_by="zed")
+    assert seat_played(Caller("eve"), players, controllers) is None
+    assert seat_played(Caller(None), players, controllers) is None
+
+    created = Envelope(stream="game.p1", seq=1, type="GameCreated", time="", prev_hash="", hash="",
+                       data={"game": "trucker", "options": {PRIVATE: True}})
+    allowed = {who: Authenticator.may_watch(Caller(who), created, seat_played(Caller(who), players, controllers),
+                                            "p1") for who in ("zed", "cy", "eve", None)}
+    assert allowed == {"zed": True, "cy": True, "eve": False, None: False}
+    assert Authenticator.may_watch(Caller("eve", granted_game="p1"), created, None, "p1")
