@@ -44,7 +44,10 @@ export function GameTable({ gameId, game, names, me, invite, table, onTableChang
   const playingAs = mySeat?.player_id ?? me;
   const state = useGame(gameId, seated, invite);
   // A game with a real-time phase (Trucker) is also followed, and played, on its own service's socket.
-  const realtime = useRealtime(table.status === "playing" ? table.realtime_url ?? null : null, gameId, invite);
+  // Reopened when the seat I play changes (I take one over, I give mine up): the service reads who I
+  // play for when the socket opens.
+  const realtime = useRealtime(table.status === "playing" ? table.realtime_url ?? null : null, gameId, invite,
+                               seated ? playingAs : null);
   const [board, setBoard] = useState<BoardModule | null | undefined>(undefined);
   const [sending, setSending] = useState(false);
   const [refusal, setRefusal] = useState<unknown>(null);

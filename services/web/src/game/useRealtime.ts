@@ -30,7 +30,11 @@ function moveId(): string {
   return `m${Date.now().toString(36)}${(moveCounter++).toString(36)}${random}`;
 }
 
-export function useRealtime(url: string | null, gameId: string, invite?: string): Realtime | null {
+/** `playing`: the seat I play (its player id; null: I watch). The service tells whom a socket acts for
+ *  when it opens (a substitute's socket builds the seat they hold), so the socket opens again when it
+ *  changes: a seat I just took over is built on a socket of its own. */
+export function useRealtime(url: string | null, gameId: string, invite?: string,
+                            playing: string | null = null): Realtime | null {
   const [status, setStatus] = useState<FeedStatus>("connecting");
   const [you, setYou] = useState<string | null | undefined>(undefined);
   const [seq, setSeq] = useState(0);
@@ -75,7 +79,7 @@ export function useRealtime(url: string | null, gameId: string, invite?: string)
       feed.current = null;
       failPending(moves, "CONNECTION_LOST");
     };
-  }, [url, gameId, invite]);
+  }, [url, gameId, invite, playing]);
 
   if (!url) return null;
   const send = (command: Command) => new Promise<void>((resolve, reject) => {
