@@ -24,6 +24,8 @@ and the platform's resignation, like a move (its own id, answered ack or error; 
 Service → client:
 
     {"v": 1, "kind": "welcome", "stream": "game.<id>", "you": "ann" | null, "seq": 41, "view": {...}}
+                                          # `you`: the seat this socket acts for (a substitute's: the
+                                          # seat they hold), `view` that seat's; null: a spectator
     {"v": 1, "kind": "event", "event": {"stream", "seq", "type", "actor", "data", "time"}}
     {"v": 1, "kind": "ack", "id": "7", "first_seq": 42, "seq": 42, "events": [...], "retried": false,
      "pile": [...]?}                      # durable in the stream; `pile` only to its holder
