@@ -146,8 +146,8 @@ class TableService:
                    round: int | None = None, played_by: str | None = None) -> Applied:
         """Apply one move and return once its events are durable; raises Refused. `round`: the round
         whose building the move was sent for (see `apply`); `played_by`: who plays the seat when not its
-        own player (a bot seat's `bot:<level>`, `bot_seats.py`; a substitute's player id), recorded with the move. A `Resign`
-        gives the seat up (`resignation.py`): a bot builds it from then on."""
+        own player (a bot seat's `bot:<level>`, `bot_seats.py`; a substitute's player id), recorded with
+        the move. A `Resign` gives the seat up (`resignation.py`): a bot builds it from then on."""
         if isinstance(command, Resign):
             return await resignation.resign(self, game, player or "", command_id, played_by)
         if not isinstance(command, REALTIME_COMMANDS):
