@@ -355,9 +355,9 @@ async def _open_game(runtime, caller: Caller, game_id: str, after: int) -> Opene
     watch = await games.live(caller.who, game_id, after, caller.granted_game)     # checks first
     stream = f"game.{game_id}"
     last = await games.feed.last_seq(stream)        # before the events are read: those up to it follow
-    # `you` only for a seat-holder: the pushes are redacted for them; everyone else sees a spectator's.
-    seated = caller.player is not None and (await games.table_of(game_id)).seat_of(caller.player) is not None
-    return Opened(stream, caller.player if seated else None, last, watch)
+    # `you`: whom the pushes are redacted for, the seat this caller plays (a substitute's: the seat they
+    # took over, as on the Trucker socket); null for everyone else, who sees a spectator's view.
+    return Opened(stream, watch.view, last, watch)
 
 
 async def _open_table(runtime, caller: Caller, table_id: str, after: int) -> Opened:

@@ -5,7 +5,7 @@ import pytest
 
 from starbase_core.audit import PASS, UNFINISHED, audit_game
 from starbase_rules.registry import get_game
-from tests.support import tally
+from tests.support import sockets, tally
 from tests.support.botworker import bot_worker, eventually
 
 tally.register()
@@ -115,6 +115,8 @@ async def test_in_three_players_a_leaver_is_replaced_by_a_bot_then_by_a_substitu
 
     view = await dan.ok(dan.get(f"/games/{game_id}/view"))
     assert view["view"]["my_card"] is not None                # the substitute sees the seat's own card
+    async with await dan.connect(f"{stack.ws}/games/{game_id}/ws") as socket:     # and the socket says so
+        assert (await sockets.welcome(socket))["you"] == ann.player_id
     assert {"type": "EndTurn"} in await dan.ok(dan.get(f"/games/{game_id}/actions"))
     await play(dan, game_id, {"type": "EndTurn"})
     stream = await stack.store.read(f"game.{game_id}")
