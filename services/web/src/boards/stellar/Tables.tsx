@@ -24,7 +24,7 @@ export function Dividends({ data, events }: { data: StellarData; events: GameEve
       <div class="scroll-x">
         <table class="compact">
           <thead><tr><th scope="col">{t("stellar.row")}</th>
-            {data.tables.status_columns.map((column) => <th scope="col" key={column}>{tx(`stellar.status.${column}`, column)}</th>)}</tr></thead>
+            {Object.keys(data.tables.status_at_shares).map((column) => <th scope="col" key={column}>{tx(`stellar.status.${column}`, column)}</th>)}</tr></thead>
           <tbody>
             {rows.map(([row, values]) => {
               const paidHere = [...last].filter(([, paid]) => String(paid.row) === row).map(([corp]) => corp);

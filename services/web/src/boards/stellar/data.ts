@@ -12,7 +12,7 @@ export interface CorporationFact { id: string; name: string; outposts_total: num
 export interface PowerFact { type: string; timing: string; effect?: string; [number: string]: unknown }
 export interface Tables {
   dividend_table: Record<string, number[]>;
-  status_columns: string[];
+  status_at_shares: Record<string, number>;      // status → shares issued from which it holds, in the columns' order
   agreement_track: { alien_planets: number | string; bonus_dividend_per_share: number; end_bonus_per_share: number }[];
   shipyard: { level: number; ships: number | string; scraps_level: number | null }[];
   outpost_cost: Record<string, number>;
