@@ -61,6 +61,8 @@ async def run_replicas(nats_url: str, redis_url: str, games: list[str], replicas
     env = {**os.environ, "NATS_URL": nats_url, "REDIS_URL": redis_url, "TRUCKER_PORT": str(port),
            "TRUCKER_TRUST_PLAYER_PARAM": "true", "LOG_LEVEL": "warning", "INSECURE_DEV_MODE": "true",
            "METRICS_PORT": "0"}
+    # Players here move as fast as the service answers: past one socket's flood limit (`flood.py`).
+    env.update(TRUCKER_SOCKET_MESSAGES_PER_SECOND="1000000", TRUCKER_SOCKET_MESSAGE_BURST="1000000")
     children = [subprocess.Popen([sys.executable, __file__, "--serve", str(port)], env=env,
                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for _ in range(replicas)]
     try:

@@ -23,6 +23,7 @@ from trucker_rules.game import GAME
 from trucker import observe, schemas
 from trucker.auth import Caller, seat_played
 from trucker.fanout import Listener, wire_event
+from trucker.flood import MessageBudget
 from trucker.metrics import CONNECTIONS, MOVE_SECONDS, MOVES
 from trucker.relay import NotDurable
 from trucker.runtime import Runtime
@@ -150,6 +151,9 @@ class Connection:
         self.read: list = []
         server_send = socket.scope.get(SERVER_SEND)
         self._outlet = Outlet.of(server_send) if server_send is not None else None
+        settings = runtime.settings
+        self.budget = MessageBudget(settings.trucker_socket_messages_per_second,
+                                    settings.trucker_socket_message_burst, time.monotonic())
 
     async def serve(self) -> None:
         folded = await self._welcome_state()
@@ -271,6 +275,11 @@ class Connection:
         try:
             if self.runtime.stopping:
                 raise Refused("SHUTTING_DOWN", "this replica is stopping: reconnect and send the move again")
+            if wait := self.budget.take(time.monotonic()):
+                MOVES.labels(op, "refused").inc()
+                self._send(schemas.error(schemas.peek_id(raw, max_bytes), "RATE_LIMITED",
+                                         f"too many messages on this socket: send again in {wait:.2f} s", wait))
+                return
             client_id, command = schemas.parse(raw, max_bytes)
             op = command.type
             # Client ids are scoped by who sends (a substitute: their own id, not the seat's), so no one

@@ -30,6 +30,7 @@ Service → client:
     {"v": 1, "kind": "ack", "id": "7", "first_seq": 42, "seq": 42, "events": [...], "retried": false,
      "pile": [...]?}                      # durable in the stream; `pile` only to its holder
     {"v": 1, "kind": "error", "id": "7" | null, "error": {"code": "HAND_FULL", "message": "..."}}
+                                          # RATE_LIMITED also says `retry_after` (seconds: `flood.py`)
 
 A message of an earlier shape (no `v`, e.g. `{"id", "command"}` or `{"type": ...}`) or of another version
 is refused with UNSUPPORTED_VERSION and the socket closed with 4400: such a client cannot read the
@@ -79,9 +80,11 @@ def message(kind: str, **fields) -> dict:
     return {"v": VERSION, "kind": kind, **fields}
 
 
-def error(client_id: str | None, code: str, text: str) -> dict:
-    """A refusal, in the HTTP API's error shape: of a move (its id), or of the connection (None)."""
-    return message("error", id=client_id, error={"code": code, "message": text})
+def error(client_id: str | None, code: str, text: str, retry_after: float | None = None) -> dict:
+    """A refusal, in the HTTP API's error shape: of a move (its id), or of the connection (None);
+    `retry_after`: seconds until a message refused RATE_LIMITED may be sent again."""
+    extra = {"retry_after": round(retry_after, 3)} if retry_after is not None else {}
+    return message("error", id=client_id, error={"code": code, "message": text}, **extra)
 
 
 def parse(raw: str | bytes, max_bytes: int) -> tuple[str, Command]:

@@ -15,6 +15,10 @@ class TruckerSettings(CoreSettings):
     trucker_host: str = "127.0.0.1"
     trucker_port: int = 8300
     trucker_max_message_bytes: int = 4096      # a larger client message is refused (MESSAGE_TOO_LARGE)
+    # One socket's messages: this many a second on average, `burst` at once; more are refused RATE_LIMITED
+    # (`flood.py`).
+    trucker_socket_messages_per_second: float = Field(20.0, gt=0)
+    trucker_socket_message_burst: int = Field(60, ge=1)
     trucker_bus_prefix: str = "trucker"        # NATS subjects `<prefix>.events.<game>` fan events out
     trucker_clock_interval: float = 0.25       # how often a replica looks for hourglasses run out on START
     trucker_shutdown_grace: float = 10.0

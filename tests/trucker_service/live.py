@@ -27,7 +27,10 @@ def settings_for(nats_url: str, redis_url: str, namespace: str, **overrides) -> 
                   seed_bucket=f"secrets_{namespace}",
                   trucker_trust_player_param=True, trucker_clock_interval=0.05, log_json=False,
                   # `?player=` and an open NATS are for tests only: a child process must be told so.
-                  insecure_dev_mode=True, metrics_port=0)
+                  insecure_dev_mode=True, metrics_port=0,
+                  # Tests play as fast as the service answers, far past a person's pace: a flood limit of
+                  # its own is tested where it is meant to bite (test_sockets.py).
+                  trucker_socket_messages_per_second=10_000, trucker_socket_message_burst=10_000)
     values.update(overrides)
     return TruckerSettings(**values)
 

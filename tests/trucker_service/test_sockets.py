@@ -356,3 +356,31 @@ async def test_a_game_that_is_not_trucker_is_refused(live, jetstream_store):
     missing = await Client.connect(live, "nosuchgame1", "ann")
     assert missing.welcome["error"]["code"] == "NOT_A_TRUCKER_GAME"
     await client.close(), await missing.close()
+
+
+async def test_a_socket_flooding_messages_is_refused_rate_limited_until_its_budget_refills(
+        nats_url, redis_url, namespace, jetstream_store, vault):
+    from tests.trucker_service.live import in_process, settings_for
+    settings = settings_for(nats_url, redis_url, namespace, trucker_socket_messages_per_second=2,
+                            trucker_socket_message_burst=3)
+    async with in_process(settings) as base:
+        game = await new_game(jetstream_store, ["ann", "bob"], vault=vault)
+        ann, bob = await Client.connect(base, game, "ann"), await Client.connect(base, game, "bob")
+        before, heard = await last_seq(jetstream_store, game), len(ann.received)
+        for n in range(8):                              # sent at once, not waiting for the answers
+            await ann.socket.send(json.dumps({"v": 1, "kind": "move", "id": f"f{n}", "op": "grab_face_down"}))
+        for _ in range(3000):
+            answers = [m for m in ann.received[heard:] if m["kind"] in ("ack", "error")]
+            if len(answers) == 8:
+                break
+            await asyncio.sleep(0.01)
+        limited = [a for a in answers if a["kind"] == "error" and a["error"]["code"] == "RATE_LIMITED"]
+        # The burst's three are read (one grab, then a full hand); the rest refused unread, each naming
+        # its move and when to send again.
+        assert len(limited) >= 4 and all(0 < a["retry_after"] <= 0.5 for a in limited)
+        assert [a["id"] for a in answers] == [f"f{n}" for n in range(8)]
+        assert await last_seq(jetstream_store, game) == before + 1
+        assert (await bob.send("grab_face_down"))["kind"] == "ack"     # bob's socket has a budget of its own
+        await asyncio.sleep(max(a["retry_after"] for a in limited))
+        assert (await ann.send("return"))["kind"] == "ack"             # refilled
+        await ann.close(), await bob.close()
