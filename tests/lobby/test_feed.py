@@ -396,12 +396,19 @@ def test_whether_an_envelope_pushes_alike_is_asked_once_for_all_its_views_and_ag
     assert channel.text(channel.tail[0], "ann", lambda: "ann's own") == "ann's own" and asked[-1] == -1
 
 
-async def test_a_commands_envelopes_from_its_reply_are_pushed_at_once_and_not_again_when_the_follow_brings_them():
+async def caught_up_at_one():
+    """A feed not started (its follow's hand-out played by hand), "game.g" at seq 1, and one socket
+    caught up on it: (store, feed, socket, its sink, the demotions it was told)."""
     store = MemoryEventStore()
-    feed = Feed(store)                   # not started: the follow's hand-out is played by hand below
+    feed = Feed(store)
     await append(store, "game.g", 1)
     socket, told = Recorded(), []
     sink = await feed.catch_up("game.g", 0, None, lambda e: f"seq {e.seq}", socket, lambda s, r: told.append(r))
+    return store, feed, socket, sink, told
+
+
+async def test_a_commands_envelopes_from_its_reply_are_pushed_at_once_and_not_again_when_the_follow_brings_them():
+    store, feed, socket, sink, told = await caught_up_at_one()
     writes = socket.writes
     command = await append(store, "game.g", 2)
     feed.stored(command)                                        # the adjudicator's reply, before the follow
@@ -419,11 +426,7 @@ async def test_a_commands_envelopes_from_its_reply_are_pushed_at_once_and_not_ag
 
 
 async def test_a_reply_that_does_not_carry_on_the_live_copy_waits_for_the_follow():
-    store = MemoryEventStore()
-    feed = Feed(store)
-    await append(store, "game.g", 1)
-    socket, told = Recorded(), []
-    sink = await feed.catch_up("game.g", 0, None, lambda e: f"seq {e.seq}", socket, lambda s, r: told.append(r))
+    store, feed, socket, sink, told = await caught_up_at_one()
     writes = socket.writes
     others = await append(store, "game.g", 1)                   # another replica's command, not followed yet
     mine = await append(store, "game.g", 1)
