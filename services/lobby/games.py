@@ -127,8 +127,9 @@ class GameService:
 
     def pushed(self, move: "Moved") -> list[str]:
         """Each of the move's events as its actor's sockets are pushed it: the same text, made once."""
-        encode = watch_game(move.engine, move.envelopes[0].stream.removeprefix("game."), 0, move.actor).encode
-        return [event_json(self.feed.text(e, move.actor, lambda e=e: encode(e))) for e in move.envelopes]
+        engine, actor = move.engine, move.actor
+        return [event_json(self.feed.text(e, actor, lambda e=e: event_text(wire_event(engine, e, actor))))
+                for e in move.envelopes]
 
     async def _submit(self, game_id: str, *args, **options) -> tuple[list[Envelope], dict | None]:
         """(the envelopes, who owes right after them if the adjudicator said)."""
