@@ -41,6 +41,7 @@ from starbase_rules.scratch import DeferredTx, Tx, refuse
 S = TypeVar("S")
 
 _ALIKE: dict[tuple[type, str], bool] = {}      # `Engine.shows_everyone_alike`, per engine class and event type
+_AS_STORED: dict[tuple[type, str], tuple[frozenset, int] | None] = {}   # `Engine.shown_as_stored`'s memo
 
 
 class Engine(abc.ABC, Generic[S]):
@@ -169,6 +170,23 @@ class Engine(abc.ABC, Generic[S]):
             if kind is not None:            # the engine's own types only: a bounded memo
                 _ALIKE[key] = found
         return found
+
+    def shown_as_stored(self, data: dict) -> bool:
+        """Whether stored event data is already what `redact` shows every viewer, so a push can use it as
+        it stands: a type shown to everyone alike, stored by the current version of its class (`v`
+        current, every field there, none more). Stored data is the event's `model_dump(mode="json")`,
+        so parsing and dumping it again would give the same JSON back (the conformance suite checks it on
+        every engine's games); anything older or unexpected takes the long way."""
+        kind = data.get("type")
+        key = (type(self), kind)
+        shape = _AS_STORED.get(key, False)
+        if shape is False:      # asked of every event a lobby pushes: worked out once per engine and type
+            event_type = self.rules.events.get(kind) if isinstance(kind, str) else None
+            if event_type is None:
+                return False                # unknown: parsing says why (and no unbounded memo)
+            shape = _AS_STORED[key] = (frozenset(event_type.model_fields), self.rules.versions.get(kind, 1)) \
+                if self.shows_everyone_alike(kind) else None
+        return shape is not None and data.get("v", 1) == shape[1] and data.keys() == shape[0]
 
     def legal_actions(self, state: S, player: str) -> list[dict]:
         return []

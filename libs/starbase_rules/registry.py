@@ -12,14 +12,18 @@ ENGINES = {
     "stellar": "stellar.game:GAME",
     "trucker": "trucker_rules.game:GAME",
 }
+_LOADED: dict[str, Game] = {}       # by engine path: asked for on every command, the import machinery once
 
 
 def get_game(name: str) -> Game:
-    try:
-        module_name, attribute = ENGINES[name].split(":")
-    except KeyError:
-        raise RuleViolation("UNKNOWN_GAME", f"no game called {name!r}; known: {sorted(ENGINES)}") from None
-    return getattr(importlib.import_module(module_name), attribute)
+    path = ENGINES.get(name)
+    if path is None:
+        raise RuleViolation("UNKNOWN_GAME", f"no game called {name!r}; known: {sorted(ENGINES)}")
+    loaded = _LOADED.get(path)
+    if loaded is None:
+        module_name, attribute = path.split(":")
+        loaded = _LOADED[path] = getattr(importlib.import_module(module_name), attribute)
+    return loaded
 
 
 def game_info(name: str) -> GameInfo | None:

@@ -40,6 +40,7 @@ from adjudicator.nats_link import NatsSubmit
 from adjudicator.streams import MAX_AGE as STREAM_SECONDS, SubmitStreams, status_was_lost
 from adjudicator.wire import SUBMIT_SPAN, SUBMIT_SPAN_ATTRIBUTES, pb, rpc
 from starbase_core import tracing
+from starbase_core.compact_json import compact
 from starbase_core.credentials import secret_from_file
 from starbase_core.envelope import Envelope
 from starbase_core.tls import TlsFiles
@@ -136,7 +137,7 @@ class AdjudicatorClient:
                      expected_seq: int | None = None, played_by: str | None = None) -> list[Envelope]:
         """`expected_seq`: refuse (STALE_POSITION) unless the game's last envelope is still this seq.
         `played_by`: who plays the seat when not its own player (`starbase_core.seats`)."""
-        request = pb.SubmitRequest(game_id=game_id, actor=actor, command_json=json.dumps(command),
+        request = pb.SubmitRequest(game_id=game_id, actor=actor, command_json=compact(command),
                                    command_id=command_id or uuid.uuid4().hex, expected_seq=expected_seq or 0,
                                    played_by=played_by or "")
         return _envelopes(await self._call(self._submit_once, request))
@@ -147,7 +148,7 @@ class AdjudicatorClient:
         """`submit`, and who owes a decision right after the command's events: {"seq", "to_act", "ended"}
         as `to_act` would answer at the last event's seq; None when the adjudicator does not say (a
         retried command id, an undo, an adjudicator older than the field)."""
-        request = pb.SubmitRequest(game_id=game_id, actor=actor, command_json=json.dumps(command),
+        request = pb.SubmitRequest(game_id=game_id, actor=actor, command_json=compact(command),
                                    command_id=command_id or uuid.uuid4().hex, expected_seq=expected_seq or 0,
                                    played_by=played_by or "")
         reply = await self._call(self._submit_once, request)

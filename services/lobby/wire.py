@@ -7,9 +7,7 @@ text its socket is pushed (`event_json`): one redaction and one encoding per eve
 """
 from __future__ import annotations
 
-import json
-
-import orjson
+from starbase_core.compact_json import compact
 
 VERSION = 1
 _EVENT_HEAD = '{"v":1,"kind":"event","event":'
@@ -20,11 +18,7 @@ def message(kind: str, **fields) -> dict:
     return {"v": VERSION, "kind": kind, **fields}
 
 
-def text(payload) -> str:
-    try:
-        return orjson.dumps(payload, option=orjson.OPT_NON_STR_KEYS).decode()
-    except (orjson.JSONEncodeError, TypeError):     # an integer past 64 bits, say: the slow way still writes it
-        return json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+text = compact          # a message's text: compact JSON, UTF-8 kept
 
 
 def event_text(event: dict) -> str:

@@ -30,6 +30,7 @@ import random
 
 import pytest
 
+from starbase_core.compact_json import compact
 from starbase_rules.fair import FairRng
 from starbase_rules.info import GameInfo
 from starbase_rules.redaction import OWN_ENTRY, may_see, redact_event, secrets_of
@@ -271,6 +272,31 @@ def _redaction_blanks_exactly_the_declared_secrets(name, count):
             assert all(game.redact(event, viewer) == event.model_dump() for viewer in [None, *played.players])
     alike = {event.type for event in played.events if game.shows_everyone_alike(event.type)}
     assert alike == {event.type for event in played.events if not secrets_of(event)}
+
+
+@pytest.mark.parametrize("name", engines_for("redaction"))
+def test_an_event_without_secrets_is_pushed_as_stored(name):
+    for count in counts(name):
+        _an_event_without_secrets_is_pushed_as_stored(name, count)
+
+
+def _an_event_without_secrets_is_pushed_as_stored(name, count):
+    """The lobby pushes stored data as it stands when `shown_as_stored` says so: it must be what the
+    long way (parse, redact, dump) gives every viewer, and an older or odd shape must take the long way."""
+    played, game = trace(name, count), engine(name)
+    taken = 0
+    for event in played.events:
+        stored = json.loads(json.dumps(event.model_dump(mode="json")))
+        if not game.shown_as_stored(stored):
+            assert not game.shows_everyone_alike(event.type), event.type
+            continue
+        taken += 1
+        for viewer in [None, *played.players]:
+            assert json.loads(compact(game.redact(game.parse_event(stored), viewer))) == stored, (event.type, viewer)
+        assert not game.shown_as_stored({**stored, "v": stored["v"] + 1})
+        assert not game.shown_as_stored({key: value for key, value in stored.items() if key != "v"})
+        assert not game.shown_as_stored({**stored, "extra": 1})
+    assert taken > 0
 
 
 def _scrambled(event, viewer):

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 
 import structlog
 
+from starbase_core.compact_json import compact
 from starbase_core.gamestream import game_stream
 
 from starbase_core.script_line import LineScript, ScriptLine
@@ -259,7 +260,7 @@ class TurnTracker:
         told = self._told_turn(game_id, seq)
         if told is not None:
             held = await self._store_told([self.key(game_id)], [
-                told.seq, json.dumps(told.as_json()), ENDED_TTL if told.ended else RUNNING_TTL])
+                told.seq, compact(told.as_json()), ENDED_TTL if told.ended else RUNNING_TTL])
             self.turns.adopt(told if held == 1 else Turn.from_json(game_id, json.loads(held)))
             return
         claim = f"{self.key(game_id)}:claim"
@@ -277,7 +278,7 @@ class TurnTracker:
                     return
         turn = await self._work_out(game_id, held or self.turns.get(game_id))
         stored = await self._store_if_newer(keys=[self.key(game_id)] + ([claim] if int(claimed) else []), args=[
-            turn.seq, json.dumps(turn.as_json()), ENDED_TTL if turn.ended else RUNNING_TTL])
+            turn.seq, compact(turn.as_json()), ENDED_TTL if turn.ended else RUNNING_TTL])
         self.turns.adopt(turn if stored == 1 else Turn.from_json(game_id, json.loads(stored)))
 
     async def _store_told(self, keys: list, args: list) -> object:
