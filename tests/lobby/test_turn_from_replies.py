@@ -158,3 +158,38 @@ async def test_turns_told_within_the_window_go_to_redis_in_one_send_each_compare
     assert [json.loads(await redis.get(tracker_here.key(game)))["seq"] for game, _ in told] == [3, 4, 9]
     assert await tracker_here._store_told([tracker_here.key("first")], [2, turn(2), LIMIT]) != 1   # never back
     assert sends == [3, 1]
+
+
+async def test_this_replicas_commands_store_their_turn_with_no_look_started(stack, http, register, monkeypatch):
+    """A reply that carries on the turn held here is stored straight from the reply: no look (a task, a
+    wait) per command, even when the follow brings the command's envelopes first; the turns are those
+    the looks would give (`play` checks them against the store and Redis)."""
+    ann, bob = await register("ann"), await register("bob")
+    game_id = await seat_and_start([ann, bob], "testjack", {"decision_seconds": LIMIT})
+    await learnt(stack, game_id)
+    tracker_here = stack.runtime.loop.tracker
+    looks, real_work = [], tracker_here._work
+
+    async def counted(game):
+        looks.append(game)
+        await real_work(game)
+    monkeypatch.setattr(tracker_here, "_work", counted)
+    await play(stack, [ann, bob], game_id, ["Think", "Draw", "Think", "Think"], [http])
+    await tracker_here.settled()
+    assert looks.count(game_id) == 0, "a look for a command of this replica"
+
+
+async def test_a_told_turn_that_redis_refused_is_stored_by_a_look_after_all(stack, http, register, monkeypatch):
+    ann, bob = await register("ann"), await register("bob")
+    game_id = await seat_and_start([ann, bob], "testjack", {"decision_seconds": LIMIT})
+    await learnt(stack, game_id)
+    tracker_here = stack.runtime.loop.tracker
+    failures, real = [ConnectionError("Redis went away")], tracker_here._line.evalsha_many
+
+    async def failing_once(sha, source, calls):
+        if failures:
+            raise failures.pop()
+        return await real(sha, source, calls)
+    monkeypatch.setattr(tracker_here._line, "evalsha_many", failing_once)
+    await play(stack, [ann, bob], game_id, ["Draw"], [http])      # the turn reaches Redis and this replica
+    assert not failures

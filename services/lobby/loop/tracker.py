@@ -17,12 +17,14 @@ running games from Redis (`warm`) instead of asking again. The adjudicator folds
 lobby never folds a game itself (no engine state per replica, no replay at start).
 
 A command this replica submitted needs neither the adjudicator's `ToAct` nor the store: Submit's reply
-says who owes right after the command's events (`told`), and those events are the steps. While a command
-of this replica is in flight on a game, its look waits for the reply (`REPLY_WAIT` at most); when what
-was told leads, one command after another, from the turn this replica holds to the seq wanted, the turn
-is folded from it and stored with the same compare-and-set on seq (one Redis round trip, shared with the
-other turns told within `STORE_WINDOW`; no claim: a
-replica that claimed the same seq meanwhile adopts whichever turn Redis holds first). Anything missing
+says who owes right after the command's events (`told`), and those events are the steps. An envelope
+seen while a command of this replica is in flight on its game starts no look: the reply settles the game
+(`replied`). When what was told leads, one command after another, from the turn this replica holds to
+the seq wanted, the turn is folded from it and stored straight from the reply, no task and no look, with
+the same compare-and-set on seq (one Redis round trip, shared with the other turns told within
+`STORE_WINDOW`; no claim: a replica that claimed the same seq meanwhile adopts whichever turn Redis holds
+first); when it does not, a look starts once no command of this replica is in flight (a look already
+running waits for the reply itself, `REPLY_WAIT` at most). Anything missing
 (another replica's or a bot's command, a retry, an undo, a restart, an older adjudicator) takes the
 path above, after a head start (`SENDER_HEAD_START`) in which the sending replica, if there is one, has
 stored the turn its reply told it: the other replicas then adopt it instead of each asking `ToAct` and
@@ -113,6 +115,9 @@ class TurnTracker:
         self._stores: list[tuple[list, list, asyncio.Future]] = []     # told turns awaiting the window
         self._window: asyncio.TimerHandle | None = None
         self._sending: set[asyncio.Task] = set()
+        self._told_storing: set[asyncio.Future] = set()      # stored straight from a reply (`_store_told_now`)
+        self._storing: dict[str, int] = {}                  # game → the last seq stored that way
+        self._awaiting: set[str] = set()                    # games whose look waits for this replica's reply
 
     def key(self, game_id: str) -> str:
         return f"{self.prefix}:turn:{{{game_id}}}"
@@ -125,12 +130,20 @@ class TurnTracker:
         await self._line.aclose()
 
     def seen(self, game_id: str, seq: int) -> None:
-        """The game has reached `seq`: look at its turn (once per burst of envelopes)."""
+        """The game has reached `seq`: look at its turn (once per burst of envelopes). While a command of
+        this replica is in flight on the game, its reply most likely tells the turn: `replied` settles it."""
         if seq <= self._wanted.get(game_id, 0):
             return
         self._wanted[game_id] = seq
-        if game_id not in self._workers:
-            self._workers[game_id] = asyncio.get_running_loop().create_task(self._work(game_id))
+        if game_id in self._workers:
+            return
+        if self._in_flight.get(game_id):
+            self._awaiting.add(game_id)
+        else:
+            self._start_look(game_id)
+
+    def _start_look(self, game_id: str) -> None:
+        self._workers[game_id] = asyncio.get_running_loop().create_task(self._work(game_id))
 
     def sending(self, game_id: str) -> None:
         """A command of this replica is on its way to the adjudicator: a look waits for its reply."""
@@ -153,13 +166,65 @@ class TurnTracker:
         waiting = self._replied.pop(game_id, None)
         if waiting is not None and not waiting.done():
             waiting.set_result(None)
-        if envelopes:
-            self.seen(game_id, envelopes[-1].seq)
+        if envelopes and envelopes[-1].seq > self._wanted.get(game_id, 0):
+            self._wanted[game_id] = envelopes[-1].seq
+            self._awaiting.add(game_id)
+        if game_id in self._awaiting and game_id not in self._workers:
+            if self._store_told_now(game_id):
+                self._awaiting.discard(game_id)
+            elif not self._in_flight.get(game_id):
+                self._awaiting.discard(game_id)
+                self._start_look(game_id)       # not all told here (another replica's command, a retry…)
+            # else another command of this replica is in flight: its reply settles the game
 
     async def settled(self) -> None:
         """Every look asked for so far is done (tests, and `warm`)."""
-        while self._workers:
+        while self._workers or self._told_storing:
             await asyncio.gather(*list(self._workers.values()), return_exceptions=True)
+            if self._told_storing:
+                await asyncio.wait(list(self._told_storing))    # not cancelled with this wait
+
+    # --- this replica's own commands ---
+
+    def _store_told_now(self, game_id: str) -> bool:
+        """The common case, every command of this replica: what its replies told leads from the turn held
+        here to the seq wanted. That turn is folded and sent with the window's others straight from here,
+        no worker started (a task, a wait for the reply, a look: a good part of the tracker's cost per
+        command). False when something between was not told here: the worker's way."""
+        wanted, known = self._wanted.get(game_id, 0), self.turns.get(game_id)
+        if (known is not None and known.seq >= wanted) or self._storing.get(game_id, 0) >= wanted:
+            return True                     # held already, or on its way to Redis
+        told = self._told_turn(game_id, wanted)
+        if told is None:
+            return False
+        self._storing[game_id] = told.seq
+        stored = self._store_told_soon([self.key(game_id)], [
+            told.seq, compact(told.as_json()), ENDED_TTL if told.ended else RUNNING_TTL])
+        self._told_storing.add(stored)
+        stored.add_done_callback(lambda _: self._told_stored(game_id, told, stored))
+        return True
+
+    def _told_stored(self, game_id: str, told: Turn, stored: asyncio.Future) -> None:
+        self._told_storing.discard(stored)
+        if stored.cancelled():
+            return                          # stopping
+        if stored.exception() is not None:  # Redis away: a worker tries again, patiently, as any look
+            log.warning("turn_store_failed", game_id=game_id, error=repr(stored.exception()))
+            self._storing.pop(game_id, None)
+            if game_id not in self._workers:
+                self._start_look(game_id)
+            return
+        held = stored.result()
+        self.turns.adopt(told if held == 1 else Turn.from_json(game_id, json.loads(held)))
+        self._forget_told(game_id)
+        if game_id not in self._workers and self.turns.get(game_id) is None:   # ended: as a worker ends
+            self._forget_game(game_id)
+
+    def _forget_game(self, game_id: str) -> None:
+        """Ended (or never learnt): the next envelope asks again."""
+        for held in (self._wanted, self._told, self._storing):
+            held.pop(game_id, None)
+        self._awaiting.discard(game_id)
 
     async def warm(self, game_ids: list[str]) -> None:
         """At start: take the running games' turns from Redis; look again where the store is further."""
@@ -180,18 +245,22 @@ class TurnTracker:
     async def _work(self, game_id: str) -> None:
         try:
             done = 0
-            while self._wanted.get(game_id, 0) > done:
-                if not self._in_flight.get(game_id) and self._told_turn(game_id, self._wanted[game_id]) is None:
+            while (wanted := self._wanted.get(game_id, 0)) > done:
+                head_start = not self._in_flight.get(game_id) and self._told_turn(game_id, wanted) is None
+                if head_start:
                     await asyncio.sleep(SENDER_HEAD_START)      # not this replica's command: its sender's turn
                 await self._await_reply(game_id)
-                wanted = self._wanted.get(game_id, 0)
+                latest = self._wanted.get(game_id, 0)
+                # What came during a head start has not had one: it waits for the next time round (else
+                # this replica works out a turn its sender is storing that very moment), unless told here.
+                if not head_start or self._told_turn(game_id, latest) is not None:
+                    wanted = latest
                 await self._look_patiently(game_id, wanted)
                 done = wanted
         finally:
             self._workers.pop(game_id, None)
-            if self.turns.get(game_id) is None:     # ended (or never learnt): the next envelope asks again
-                self._wanted.pop(game_id, None)
-                self._told.pop(game_id, None)
+            if self.turns.get(game_id) is None:
+                self._forget_game(game_id)
 
     async def _await_reply(self, game_id: str) -> None:
         """While a command of this replica is in flight on the game and what it was told does not reach
@@ -282,13 +351,16 @@ class TurnTracker:
         self.turns.adopt(turn if stored == 1 else Turn.from_json(game_id, json.loads(stored)))
 
     async def _store_told(self, keys: list, args: list) -> object:
-        """`_store_if_newer`, sent with every other told turn of this `STORE_WINDOW`."""
+        return await self._store_told_soon(keys, args)
+
+    def _store_told_soon(self, keys: list, args: list) -> asyncio.Future:
+        """`_store_if_newer`, sent with every other told turn of this `STORE_WINDOW`: its answer's future."""
         loop = asyncio.get_running_loop()
         if not self._stores:
             self._window = loop.call_later(STORE_WINDOW, self._send_stores)
         stored = loop.create_future()
         self._stores.append((keys, args, stored))
-        return await stored
+        return stored
 
     def _send_stores(self) -> None:
         stores, self._stores, self._window = self._stores, [], None
