@@ -59,6 +59,7 @@ class Channel:
         self.stream = stream
         self.subscribers: set = set()
         self.tail: deque[Envelope] = deque(maxlen=TAIL)
+        self.handed = 0                 # the last seq handed out live (`add`)
         self._texts: dict[int, dict[Hashable, str]] = {}     # seq → view → push text
         self._frames: dict[int, dict[Hashable, bytes]] = {}  # seq → view → that text as a frame
         self.audience: dict[Hashable, set[Sink]] = {}
@@ -76,13 +77,19 @@ class Channel:
         if alike is not self._alike:
             self._alike, self._alike_at = alike, {}
 
-    def add(self, envelope: Envelope) -> None:
-        """A live envelope, in the order the feed hands them out."""
+    def add(self, envelope: Envelope) -> bool:
+        """A live envelope, in the order the feed hands them out. False when it was handed out already
+        (from its command's reply, then by the follow): its watchers then had it. One only read from the
+        store is still handed out (a socket that subscribed before that read may be owed it)."""
+        if envelope.seq <= self.handed:
+            return False
+        self.handed = envelope.seq
         if self.tail and envelope.seq <= self.tail[-1].seq:
-            return                                  # already held (handed over again, or read from the store)
+            return True                             # held already (read from the store)
         if self.tail and envelope.seq != self.tail[-1].seq + 1:
             self._restart()                         # a gap: the tail must stay contiguous
         self._push(envelope)
+        return True
 
     def seed(self, envelopes: list[Envelope]) -> None:
         """Envelopes read from the store: joined to the tail when they meet it without a gap."""

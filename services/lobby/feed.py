@@ -152,9 +152,8 @@ class Feed:
 
     def _hand_out(self, envelope: Envelope) -> None:
         channel = self._channels.get(envelope.stream) or self._idle.get(envelope.stream)
-        if channel is None:
-            return
-        channel.add(envelope)
+        if channel is None or not channel.add(envelope):
+            return              # nobody watches, or it was handed out already (from the command's reply)
         if channel.audience:
             self._owe(channel, envelope)
         for subscription in list(channel.subscribers):

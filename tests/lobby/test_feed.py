@@ -414,10 +414,14 @@ async def test_a_commands_envelopes_from_its_reply_are_pushed_at_once_and_not_ag
     feed.stored(command)                                        # the adjudicator's reply, before the follow
     await asyncio.sleep(0)
     assert socket.writes == writes + 1 and [f[-5:] for f in socket.frames[-2:]] == [b"seq 2", b"seq 3"]
+    channel, delivered = feed._channels["game.g"], []
+    real_deliver = channel.deliver
+    channel.deliver = lambda envelopes: delivered.append(envelopes) or real_deliver(envelopes)
     for envelope in command:                                    # the follow brings the same envelopes
         feed._dispatch(envelope)
     await asyncio.sleep(0)
     assert socket.writes == writes + 1 and sink.last == 3
+    assert delivered == []                                      # not handed out again: no work per socket
     later = await append(store, "game.g", 1)
     feed._dispatch(later[0])
     await asyncio.sleep(0)
@@ -440,3 +444,18 @@ async def test_a_reply_that_does_not_carry_on_the_live_copy_waits_for_the_follow
     assert [f[-5:] for f in socket.frames[-2:]] == [b"seq 2", b"seq 3"] and sink.last == 3 and told == []
     feed.stored([])                                             # a reply with nothing stored: nothing
     feed.leave(sink)
+
+
+async def test_an_envelope_only_read_from_the_store_is_still_handed_out_when_the_follow_brings_it():
+    """The live copy may hold an envelope a store read put there before the follow brings it; a socket
+    that subscribed before that read is owed it all the same (only what was handed out is skipped)."""
+    store = MemoryEventStore()
+    feed = Feed(store)
+    await append(store, "game.g", 1)
+    events = feed.events("game.g", 0)
+    assert (await anext(events)).seq == 1                       # its backlog; it listens from here
+    later = await append(store, "game.g", 1)                    # stored, not followed yet
+    feed._channels["game.g"].seed(await store.read("game.g", 1))     # another socket's read
+    feed._dispatch(later[0])                                    # the follow brings it
+    assert (await asyncio.wait_for(anext(events), 1)).seq == 2
+    await events.aclose()
