@@ -36,6 +36,7 @@ keeps it), so a checker can hold the store to what clients were told (`starbase_
 from __future__ import annotations
 
 import asyncio
+import gc
 import math
 import random
 import time
@@ -224,6 +225,45 @@ class LoopLag:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
         return self.samples
+
+
+class YoungCollections:
+    """The garbage collector of this process, while a run lasts: the young generations every `YOUNG_EVERY`,
+    the whole heap every `FULL_EVERY` and at the end, instead of whenever allocations say. Each table's bot
+    keeps its game folded (many objects), so a collection of the oldest generation scans them all: 100 to
+    200 ms, several times in 10 s, with every reply and push waiting (docs/lobby-capacity.md, twelfth
+    round); the generator's loop then lagged 55-93 ms at p99, and every round trip it timed with it. A
+    young collection this often takes a few ms. Cycles that reach the old generation wait for a full one."""
+
+    YOUNG_EVERY = 0.2
+    FULL_EVERY = 300.0
+
+    def __init__(self) -> None:
+        self._task: asyncio.Task | None = None
+        self._was_enabled = gc.isenabled()
+
+    async def __aenter__(self) -> "YoungCollections":
+        gc.disable()
+        self._task = asyncio.create_task(self._run())
+        return self
+
+    async def _run(self) -> None:
+        last_full = time.monotonic()
+        while True:
+            await asyncio.sleep(self.YOUNG_EVERY)
+            if time.monotonic() - last_full >= self.FULL_EVERY:
+                gc.collect()
+                last_full = time.monotonic()
+            else:
+                gc.collect(1)
+
+    async def __aexit__(self, *exc_info) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+        gc.collect()
+        if self._was_enabled:
+            gc.enable()
 
 
 class Budget:
@@ -524,7 +564,7 @@ async def run_tables(plan: LoadPlan, indices: range | list[int], run_id: str, ge
     lag.start()
     cpu_began = time.process_time()
     began = time.perf_counter()
-    async with LobbyHttp(plan.lobby, connections, timeout=30) as http:
+    async with YoungCollections(), LobbyHttp(plan.lobby, connections, timeout=30) as http:
         bot_thread = BotThread() if bots == "engine" and plan.bot_thread else None
         slots = [TableSlot(i, plan, http, report, budget, engine, bots, run_id, journal, bot_thread)
                  for i in indices]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import io
 import json
 
@@ -17,7 +18,7 @@ import pytest
 from starbase_chaos.checker import check
 from starbase_chaos.journal import Journal
 from starbase_cli.loadclients import LobbyHttp
-from starbase_cli.loadgen import (ATTEMPTS, Budget, LoadPlan, LoadReport, TableSlot, render,
+from starbase_cli.loadgen import (ATTEMPTS, Budget, LoadPlan, LoadReport, TableSlot, YoungCollections, render,
                                   run_load, summary)
 from starbase_cli.loadworkers import merged_reason
 from starbase_core.servers import free_port
@@ -148,6 +149,20 @@ async def test_the_generator_reports_its_own_cpu_and_event_loop_lag(stack, bot_t
     shown = render(report.figures())            # what make bench prints
     assert f"{report.sent} sent = {report.accepted} accepted + 0 refused + 0 unanswered" in shown
     assert "generator: 1 process(es)" in shown and "loop lag p50" in shown
+    assert gc.isenabled()                       # the run gave the collector back as it found it
+
+
+async def test_while_a_run_lasts_the_collector_takes_the_young_generations_on_a_timer():
+    """Not whenever allocations say: a collection of the old generation (every table's folded game) is
+    a pause of 100 ms or more in every round trip the generator times."""
+    young = gc.get_stats()[1]["collections"]
+    with pytest.raises(RuntimeError):
+        async with YoungCollections():
+            assert not gc.isenabled()
+            await asyncio.sleep(YoungCollections.YOUNG_EVERY * 3.5)
+            assert gc.get_stats()[1]["collections"] >= young + 3
+            raise RuntimeError("a run that fails")
+    assert gc.isenabled()
 
 
 async def test_a_command_nobody_answers_is_retried_under_its_id_and_counted_unanswered_once():
