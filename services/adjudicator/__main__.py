@@ -15,12 +15,13 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-from typing import Coroutine
+from typing import Callable, Coroutine
 
 from adjudicator.nats_door import SubmitDoor
 from adjudicator.server import start_grpc_server
 from adjudicator.service import Adjudicator
 from starbase_core.callers import load_callers
+from starbase_core.collector import quieter_gc
 from starbase_core.config import CoreSettings, from_env
 from starbase_core.connections import nats_auth, tls_files
 from starbase_core.credentials import require
@@ -46,8 +47,10 @@ class AdjudicatorSettings(CoreSettings):
 NEEDS = ("nats", "adjudicator_server")
 
 
-async def serve(settings: AdjudicatorSettings, stop: asyncio.Event, wrap_store=None) -> None:
-    """Run until `stop` is set. `wrap_store` lets a test put a fault-injecting shim around the store."""
+async def serve(settings: AdjudicatorSettings, stop: asyncio.Event, wrap_store=None,
+                started: Callable[[], None] | None = None) -> None:
+    """Run until `stop` is set. `wrap_store` lets a test put a fault-injecting shim around the store;
+    `started` is called once it serves (`main`: `quieter_gc`, for its own process only)."""
     log = configure_logging("adjudicator", settings.log_level, settings.log_json)
     store = await JetStreamEventStore.connect(
         settings.nats_url, name=settings.event_stream, subject_prefix=settings.event_subject_prefix,
@@ -74,6 +77,8 @@ async def serve(settings: AdjudicatorSettings, stop: asyncio.Event, wrap_store=N
     log.info("adjudicator_started", grpc_port=port, health_port=health.port, callers_checked=callers is not None,
              tls=tls is not None, event_loop=type(asyncio.get_running_loop()).__module__,
              nats_subject=settings.adjudicator_subjects, replica=door.replica)
+    if started is not None:
+        started()
     try:
         await stop.wait()
     finally:
@@ -93,7 +98,7 @@ async def main(wrap_store=None) -> None:
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
-    await serve(settings, stop, wrap_store)
+    await serve(settings, stop, wrap_store, started=quieter_gc)
 
 
 EVENT_LOOPS = ("uvloop", "asyncio")

@@ -13,17 +13,18 @@ server, which logs it and answers 500.
 
 `freeze_on_start` (what `python -m lobby` sets): once the app has started, everything it holds by then
 (modules, FastAPI's routes, pydantic's schemas, the runtime: a few hundred thousand objects that live
-as long as the process) is moved out of the garbage collector's sight (`gc.freeze`). A full collection
+as long as the process) is moved out of the garbage collector's sight (`starbase_core.collector`, which
+also makes its collections smaller and more even). A full collection
 then walks only what came after (sockets, requests): on a crowd of connects those ran every few hundred
 sockets and took a tenth of a second or more each, a sixth of the lobby's CPU. Not for an app started
 again and again in one process (the tests): whatever it dropped would never be collected.
 """
 from __future__ import annotations
 
-import gc
-
 from fastapi import FastAPI
 from starlette.websockets import WebSocket
+
+from starbase_core.collector import quieter_gc
 
 from lobby.websocket import Sockets, route
 
@@ -62,7 +63,6 @@ class LobbyApp(FastAPI):
 def _frozen_once_started(send):
     async def told(message) -> None:
         if message["type"] == "lifespan.startup.complete":
-            gc.collect()
-            gc.freeze()
+            quieter_gc()
         await send(message)
     return told

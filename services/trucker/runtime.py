@@ -9,7 +9,6 @@ NATS subscription callbacks, each of which catches its own failures.
 from __future__ import annotations
 
 import asyncio
-import gc
 import time
 from dataclasses import dataclass, field
 
@@ -18,6 +17,7 @@ from nats.aio.client import Client as NATS
 from redis.asyncio import BlockingConnectionPool, Redis
 
 from starbase_core.bus import connect_nats
+from starbase_core.collector import quieter_gc
 from starbase_core.connections import nats_auth, redis_options
 from starbase_core.seeds import JetStreamSeedVault
 from starbase_core.store_jetstream import JetStreamEventStore
@@ -34,8 +34,6 @@ from trucker.tables import TableService
 from trucker.warehouse import RedisWarehouse
 
 log = structlog.get_logger(__name__)
-YOUNG_THRESHOLD = 1_000    # allocations between young collections (`quieter_gc`)
-OLD_THRESHOLD = 100        # middle-aged collections between full ones (`quieter_gc`)
 IDLE_LOOK = 10.0    # seconds: the longest a served table goes without a look at its hourglass
 
 
@@ -156,25 +154,3 @@ class Runtime:
         if self.service.warehouse.line is not None:
             await self.service.warehouse.line.aclose()
         await self.redis.aclose()
-
-
-def quieter_gc() -> None:
-    """Keep the cyclic collector's pauses short: what startup built (modules, the app, the adapters) lives
-    as long as the process, so it is frozen out of every collection, and a full collection walks only
-    what came after (tables, connections). At 100 paced tables a full collection paused the service for
-    270-500 ms before.
-
-    Each pause holds up every move in flight, so the collector's work is kept in small pieces rather than
-    cut to its least. Young collections every YOUNG_THRESHOLD (1,000) allocations, a little above the
-    default 700; full collections only after OLD_THRESHOLD (100) middle-aged ones instead of 10 (and, as
-    always in CPython, only once a quarter of the old objects are new). Measured with the probe
-    (`probe.py`, CPU time of each collection) at 250 paced tables, one process: with the young
-    threshold at 10,000 (the last pass's choice, which halved the collector's CPU against 700) each young
-    collection took 16-18 ms of CPU and each middle-aged one 27 ms, and on the shared machine 37-139 ms
-    and 61 ms of wall time; at 1,000 they take 1.0 / 3.7 ms (p50 / p99) and 9.5 / 17 ms, for ~0.03 ms
-    more CPU a move. With the full collections' threshold at 10 and young ones every 700 allocations,
-    full collections ran every few seconds and took 190 ms of wall time each."""
-    gc.collect()
-    gc.freeze()
-    _, middle, _ = gc.get_threshold()
-    gc.set_threshold(YOUNG_THRESHOLD, middle, OLD_THRESHOLD)
