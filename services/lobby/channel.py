@@ -118,8 +118,7 @@ class Channel:
 
     def text(self, envelope: Envelope, view: Hashable, encode: Callable[[], str]) -> str:
         """The push of `envelope` for `view`, encoded at most once while the envelope is in the tail."""
-        if envelope.stream != self.stream or not self.tail or not \
-                self.tail[0].seq <= envelope.seq <= self.tail[-1].seq:
+        if not self._holds(envelope):
             return encode()                         # older than the live copy: not worth keeping
         # A stream's envelope at a seq never changes (append-only), whichever copy of it the socket holds.
         views = self._texts.setdefault(envelope.seq, {})
@@ -128,6 +127,10 @@ class Channel:
         if found is None:
             found = views[view] = encode()
         return found
+
+    def _holds(self, envelope: Envelope) -> bool:
+        return envelope.stream == self.stream and bool(self.tail) and \
+            self.tail[0].seq <= envelope.seq <= self.tail[-1].seq
 
     def join(self, sink: Sink) -> None:
         sink.channel = self
@@ -145,6 +148,8 @@ class Channel:
         view's frames made once, the same bytes for every socket of it, and all a socket is owed in one
         write (a syscall, a segment and a wake-up of its reader per command, not per event)."""
         first, last = envelopes[0].seq, envelopes[-1].seq
+        alike = [self._is_alike(e) for e in envelopes]
+        shared: dict[int, bytes] = {}       # by the seq a socket had: what it is owed when all alike, any view
         for view, sinks in list(self.audience.items()):
             owed: dict[int, bytes] = {}     # by the seq a socket had: the frames it is owed, joined
             for sink in list(sinks):
@@ -157,9 +162,14 @@ class Channel:
                     continue
                 data = owed.get(had)
                 if data is None:
-                    frames = [self.frame(e, view, lambda e=e, sink=sink: sink.encode(e))
-                              for e in envelopes[had + 1 - first:]]
-                    data = owed[had] = frames[0] if len(frames) == 1 else b"".join(frames)
+                    start = had + 1 - first
+                    if all(alike[start:]):      # most commands: the same bytes for every view
+                        data = shared.get(had)
+                        if data is None:
+                            data = shared[had] = self._joined(envelopes[start:], None, sink)
+                    else:
+                        data = self._joined(envelopes[start:], view, sink)
+                    owed[had] = data
                 if sink.outlet.write(data):
                     sink.last = last
                 else:
@@ -167,6 +177,10 @@ class Channel:
                     sink.demote(SLOW if sink.outlet.slow() else GONE)   # its owner ends the socket
             if not sinks:
                 self.audience.pop(view, None)
+
+    def _joined(self, envelopes: list[Envelope], view: Hashable, sink: Sink) -> bytes:
+        frames = [self.frame(e, view, lambda e=e: sink.encode(e)) for e in envelopes]
+        return frames[0] if len(frames) == 1 else b"".join(frames)
 
     def frame(self, envelope: Envelope, view: Hashable, encode: Callable[[], str]) -> bytes:
         kept_as = self._kept_as(envelope, view)
@@ -178,13 +192,16 @@ class Channel:
         return found
 
     def _kept_as(self, envelope: Envelope, view: Hashable) -> Hashable:
+        return None if self._is_alike(envelope) else view
+
+    def _is_alike(self, envelope: Envelope) -> bool:
         # asked for every view of every envelope delivered: answered once per envelope in the tail
         alike = self._alike_at.get(envelope.seq)
         if alike is None:
             alike = self._alike(envelope)
-            if envelope.seq in self._texts:     # in the tail (`text` keeps its texts): kept with them
+            if self._holds(envelope):           # kept while in the tail (`_push` drops it with it)
                 self._alike_at[envelope.seq] = alike
-        return None if alike else view
+        return alike
 
     def _push(self, envelope: Envelope) -> None:
         if len(self.tail) == TAIL:

@@ -396,6 +396,33 @@ def test_whether_an_envelope_pushes_alike_is_asked_once_for_all_its_views_and_ag
     assert channel.text(channel.tail[0], "ann", lambda: "ann's own") == "ann's own" and asked[-1] == -1
 
 
+def test_a_command_alike_for_every_view_is_framed_once_for_all_of_them():
+    """Each view's sockets get that view's frames; when every envelope owed is alike, every view's
+    sockets get the very same bytes, framed and joined once."""
+    from lobby.channel import Channel, Sink
+    from starbase_core.envelope import Envelope
+
+    def envelope(seq: int) -> Envelope:
+        return Envelope(stream="game.g", seq=seq, type="Ticked", data={}, time="t", prev_hash="", hash="")
+
+    for alike, framed_per_envelope in ((True, 1), (False, 4)):
+        channel, framed = Channel("game.g"), []
+        channel.alike = lambda e, alike=alike: alike
+        real_frame = channel.frame
+        channel.frame = lambda *args: framed.append(args[0].seq) or real_frame(*args)
+        outlets = {view: Written() for view in ("ann", "bob", "cy", None)}
+        for view, outlet in outlets.items():
+            channel.join(Sink(view, lambda e, view=view: f"{view} {e.seq}", outlet, 0, lambda sink, reason: None))
+        command = [envelope(1), envelope(2)]
+        for sent in command:
+            channel.add(sent)
+        channel.deliver(command)
+        assert sorted(framed) == sorted([1, 2] * framed_per_envelope)
+        assert all(outlet.writes == 1 and len(outlet.frames) == 2 for outlet in outlets.values())
+        texts = {view: b"".join(outlet.frames) for view, outlet in outlets.items()}
+        assert (len(set(texts.values())) == 1) == alike
+
+
 async def caught_up_at_one():
     """A feed not started (its follow's hand-out played by hand), "game.g" at seq 1, and one socket
     caught up on it: (store, feed, socket, its sink, the demotions it was told)."""
