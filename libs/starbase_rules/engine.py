@@ -178,14 +178,16 @@ class Engine(abc.ABC, Generic[S]):
         so parsing and dumping it again would give the same JSON back (the conformance suite checks it on
         every engine's games); anything older or unexpected takes the long way."""
         kind = data.get("type")
+        if not isinstance(kind, str):
+            return False
         key = (type(self), kind)
-        shape = _AS_STORED.get(key, False)
-        if shape is False:      # asked of every event a lobby pushes: worked out once per engine and type
-            event_type = self.rules.events.get(kind) if isinstance(kind, str) else None
+        if key not in _AS_STORED:   # asked of every event a lobby pushes: worked out once per engine and type
+            event_type = self.rules.events.get(kind)
             if event_type is None:
                 return False                # unknown: parsing says why (and no unbounded memo)
-            shape = _AS_STORED[key] = (frozenset(event_type.model_fields), self.rules.versions.get(kind, 1)) \
+            _AS_STORED[key] = (frozenset(event_type.model_fields), self.rules.versions.get(kind, 1)) \
                 if self.shows_everyone_alike(kind) else None
+        shape = _AS_STORED[key]
         return shape is not None and data.get("v", 1) == shape[1] and data.keys() == shape[0]
 
     def legal_actions(self, state: S, player: str) -> list[dict]:
