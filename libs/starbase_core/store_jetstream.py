@@ -67,6 +67,7 @@ READ_TO_LEADER_ATTEMPTS = 20
 # A follow's ordered consumer resets itself after two missed server heartbeats. nats-py's default (5 s)
 # left a follow deaf for 10-20 s after the NATS server restarted; at 1 s it resumes in 2-4 s.
 FOLLOW_HEARTBEAT = 1.0
+_FOLLOW_ENDED = object()        # put in a follow's queue when the store closes: the follow ends there
 
 
 class JetStreamEventStore:
@@ -83,6 +84,7 @@ class JetStreamEventStore:
         self._reader = DirectReader(connection, name)
         self._publisher = AckedPublisher(connection)
         self._indexes = StreamIndexes(index_capacity)
+        self._follows: set[asyncio.Queue] = set()       # the queues the follows read (`_arrivals`)
 
     @classmethod
     async def connect(cls, url: str, *, ensure: bool = True, attempts: int = 30, auth: NatsAuth | None = None,
@@ -116,6 +118,12 @@ class JetStreamEventStore:
         return True
 
     async def close(self) -> None:
+        for queue in list(self._follows):   # each follow ends where it is (nats-py's iterator did so)
+            try:
+                queue.put_nowait(_FOLLOW_ENDED)
+                queue.task_done()           # not a message: the drain below must not wait for it
+            except asyncio.QueueFull:
+                pass                        # a follow that far behind is cancelled by its owner
         if self._owns_connection and not self._nc.is_closed:
             await self._nc.drain()
         elif not self._nc.is_closed:
@@ -226,7 +234,7 @@ class JetStreamEventStore:
             idle_heartbeat=FOLLOW_HEARTBEAT,
         )
         try:
-            async for message in subscription.messages:
+            async for message in self._arrivals(subscription):
                 js_seq = message.metadata.sequence.stream
                 for index, envelope in enumerate(_decode(message.data)):
                     position = js_seq * POSITION_STRIDE + index
@@ -246,6 +254,28 @@ class JetStreamEventStore:
         return last_js * POSITION_STRIDE + (len(_decode(last.data)) - 1 if last else 0)
 
     # ---- JetStream details ------------------------------------------------------------------------
+
+    async def _arrivals(self, subscription) -> AsyncIterator:
+        """The follow's messages as nats-py's `messages` iterator gives them, without the task and the
+        `asyncio.wait` it starts for every message (a good part of what a lobby spent on each command it
+        follows: docs/lobby-capacity.md, twelfth round). It reads nats-py's queue as that iterator does
+        and keeps the same count (flow control answers the server by the queue's length, so a reader that
+        stops reading still holds the server back); it ends when the store closes. A callback
+        subscription would need no private part, but nats-py then answers flow control as each message
+        arrives, not as it is read. A nats-py without that queue: its own iterator."""
+        queue = getattr(subscription, "_pending_queue", None)
+        if not isinstance(queue, asyncio.Queue) or not hasattr(subscription, "_pending_size"):
+            async for message in subscription.messages:
+                yield message
+            return
+        self._follows.add(queue)
+        try:
+            while (message := await queue.get()) is not _FOLLOW_ENDED:
+                queue.task_done()
+                subscription._pending_size -= len(message.data)
+                yield message
+        finally:
+            self._follows.discard(queue)
 
     def _subject(self, stream: str) -> str:
         return f"{self.prefix}.{check_stream_name(stream)}"

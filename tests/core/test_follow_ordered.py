@@ -166,3 +166,26 @@ async def test_a_follow_after_nats_is_killed_and_restarted_gets_what_came_before
         await store.close()
         server.stop()
 
+
+
+async def test_a_follow_reads_with_no_task_per_message_and_ends_when_its_store_closes(nats_url, namespace,
+                                                                                       monkeypatch):
+    """nats-py's `messages` iterator starts a task and an `asyncio.wait` for every message; the follow
+    reads the subscription's queue itself (flow control still holds the server back: the test above),
+    and, as that iterator did, ends when the store closes."""
+    from nats.aio import subscription
+
+    async def iterated(self):
+        raise AssertionError("a follow read through nats-py's iterator")
+    monkeypatch.setattr(subscription._SubscriptionMessageIterator, "__anext__", iterated)
+    store = await JetStreamEventStore.connect(nats_url, name=f"C_{namespace}", subject_prefix=f"c{namespace}")
+    follow = store.follow(0, "game.>")
+    for seq in range(3):
+        await store.append("game.c", [NewEvent(type="Noted", data={})], expected_seq=seq)
+    assert [(await asyncio.wait_for(follow.__anext__(), 10))[1].seq for _ in range(3)] == [1, 2, 3]
+    waiting = asyncio.ensure_future(follow.__anext__())
+    await asyncio.sleep(0.1)
+    await store._js.delete_stream(store.name)
+    await store.close()
+    with pytest.raises(StopAsyncIteration):
+        await asyncio.wait_for(waiting, 10)
