@@ -48,7 +48,7 @@ from starbase_cli.loadclients import HttpFailed, LobbyHttp
 from starbase_cli.loadgen import LoopLag, new_loop_run
 from starbase_core.servers import NatsServer, RedisServer, free_port
 
-STEPS = [float(x) for x in os.environ.get("BENCH_CAPACITY_STEPS", "25,50,100,150,200,300,400,600").split(",") if x]
+STEPS = [float(x) for x in os.environ.get("BENCH_CAPACITY_STEPS", "50,100,200,400,600,800,1200,1600,2000,2400").split(",") if x]
 STEP_SECONDS = float(os.environ.get("BENCH_CAPACITY_SECONDS", 6))
 CLIENTS = int(os.environ.get("BENCH_CAPACITY_CLIENTS", 48))
 # 16 tables stayed within the bound (~500 moves/s) once the generator stopped lagging (docs/lobby-capacity.md,
