@@ -60,7 +60,7 @@ LOADGEN_BEFORE = os.environ.get("BENCH_CAPACITY_LOADGEN_BEFORE", "")
 LOAD_WORKERS = int(os.environ.get("BENCH_CAPACITY_LOAD_WORKERS", 0))
 ROUNDS = int(os.environ.get("BENCH_CAPACITY_ROUNDS", 3))      # the steps again, for min / median / max
 SOCKET_MOVES = os.environ.get("BENCH_CAPACITY_SOCKET_MOVES", "1") == "1"
-BENCH_LIMIT_SECONDS = 1200      # for `make bench`: three rounds took 7 minutes on 2 cores
+BENCH_LIMIT_SECONDS = 1200      # for `make bench`: three rounds take about 12 minutes on 2 cores
 BOUND = 0.100
 LAGGING = 0.020     # the generator's loop lag p99 past a fifth of the bound: its p99 is not the lobby's alone
 TICKS = os.sysconf("SC_CLK_TCK")
