@@ -137,6 +137,29 @@ def _sealed_fields(stream: str, events: Iterable[NewEvent], last_seq: int, last_
     return sealed
 
 
+_RUN_START, _SEQ_FIELD, _HASH_FIELD = '{"stream":"', '","seq":', ',"hash":"'
+
+
+def run_of(first_json: str, last_json: str) -> tuple[str, int, str] | None:
+    """(stream, first seq, last hash) of a run of one stream's envelopes given as JSON (each as
+    `model_dump_json` writes it: the fields in order, compact), read off the first one's start and the
+    last one's end without parsing either; None when they do not read so. A copy of the run held
+    elsewhere is the same run when it has as many envelopes, starts at that seq of that stream and ends
+    with that hash: the hash seals its envelope, which names the hash of the one before, and so on."""
+    if not first_json.startswith(_RUN_START) or not last_json.endswith('"}'):
+        return None
+    stream_end = first_json.find(_SEQ_FIELD, len(_RUN_START))
+    seq_start = stream_end + len(_SEQ_FIELD)
+    seq_end = first_json.find(",", seq_start, seq_start + 20)
+    hash_start = len(last_json) - 2 - 64
+    if stream_end < 0 or seq_end < 0 or last_json[hash_start - len(_HASH_FIELD):hash_start] != _HASH_FIELD:
+        return None
+    seq = first_json[seq_start:seq_end]
+    if not seq.isdigit():
+        return None
+    return first_json[len(_RUN_START):stream_end], int(seq), last_json[hash_start:-2]
+
+
 def chain_problems(envelopes: Iterable[Envelope], *, stream: str | None = None) -> list[str]:
     """Everything wrong with a stream's chain, in order; empty when the chain holds from seq 1."""
     problems: list[str] = []

@@ -235,7 +235,7 @@ class JetStreamEventStore:
         )
         try:
             async for message in self._arrivals(subscription):
-                js_seq = message.metadata.sequence.stream
+                js_seq = _stream_seq(message)
                 for index, envelope in enumerate(_decode(message.data)):
                     position = js_seq * POSITION_STRIDE + index
                     if position > from_position:
@@ -341,6 +341,16 @@ def _decode(data: bytes) -> list[Envelope]:
     if not envelopes:
         raise StoreError("a stored message holds no envelope")
     return envelopes
+
+
+def _stream_seq(message) -> int:
+    """The JetStream seq of a followed message, from its ack subject: nats-py's `metadata` would build a
+    dataclass and a datetime per message for this one number. `$JS.ACK.<stream>.<consumer>.<delivered>.
+    <stream seq>...` (9 tokens), or with a domain and an account hash before the stream (11 or more)."""
+    tokens: list[str] = message.reply.split(".") if message.reply else []
+    if (len(tokens) == 9 or len(tokens) >= 11) and tokens[0] == "$JS" and tokens[1] == "ACK":
+        return int(tokens[5] if len(tokens) == 9 else tokens[7])
+    return message.metadata.sequence.stream         # not an ack subject: nats-py says why
 
 
 def _check_follows(stream: str, last_seq: int, message: list[Envelope]) -> None:

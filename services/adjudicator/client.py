@@ -31,6 +31,7 @@ import json
 import os
 import uuid
 import zlib
+from typing import Callable
 
 import grpc
 import structlog
@@ -42,7 +43,7 @@ from adjudicator.wire import SUBMIT_SPAN, SUBMIT_SPAN_ATTRIBUTES, pb, rpc
 from starbase_core import tracing
 from starbase_core.compact_json import compact
 from starbase_core.credentials import secret_from_file
-from starbase_core.envelope import Envelope
+from starbase_core.envelope import Envelope, run_of
 from starbase_core.tls import TlsFiles
 from starbase_rules.contract import RuleViolation
 
@@ -92,6 +93,10 @@ class AdjudicatorClient:
         self._streams = SubmitStreams(self._stub, self._metadata, max_age=stream_seconds) if streams > 0 else None
         self._nats = NatsSubmit(nats[0], nats[1], self._shards, token) if nats is not None else None
         self._unary_until = 0.0         # loop time until which `submit` uses unary Submit (UNIMPLEMENTED)
+        # `held(stream, first seq, count)`: those envelopes when the caller holds them already (the
+        # lobby's live copy, which the store's follow often fills before a command's reply comes); a
+        # reply's envelopes are then taken from there (the same run: `run_of`), not decoded again.
+        self.held: Callable[[str, int, int], list[Envelope] | None] | None = None
 
     @classmethod
     def from_settings(cls, settings, *, nats=None, **options) -> "AdjudicatorClient":
@@ -140,7 +145,7 @@ class AdjudicatorClient:
         request = pb.SubmitRequest(game_id=game_id, actor=actor, command_json=compact(command),
                                    command_id=command_id or uuid.uuid4().hex, expected_seq=expected_seq or 0,
                                    played_by=played_by or "")
-        return _envelopes(await self._call(self._submit_once, request))
+        return _envelopes(await self._call(self._submit_once, request), self.held)
 
     async def submit_with_turn(self, game_id: str, actor: str, command: dict, command_id: str | None = None, *,
                                expected_seq: int | None = None,
@@ -152,7 +157,7 @@ class AdjudicatorClient:
                                    command_id=command_id or uuid.uuid4().hex, expected_seq=expected_seq or 0,
                                    played_by=played_by or "")
         reply = await self._call(self._submit_once, request)
-        envelopes = _envelopes(reply)
+        envelopes = _envelopes(reply, self.held)
         if not reply.HasField("turn") or not envelopes or reply.turn.seq != envelopes[-1].seq:
             return envelopes, None
         return envelopes, {"seq": reply.turn.seq, "to_act": list(reply.turn.to_act), "ended": reply.turn.ended}
@@ -231,10 +236,17 @@ class AdjudicatorClient:
         return await self._stub.Submit(request, timeout=timeout, wait_for_ready=wait_for_ready, metadata=metadata)
 
 
-def _envelopes(reply) -> list[Envelope]:
+def _envelopes(reply, held=None) -> list[Envelope]:
     if reply.WhichOneof("result") == "violation":
         raise RuleViolation(reply.violation.code, reply.violation.message)
-    return [Envelope.model_validate_json(text) for text in reply.events.envelope_json]
+    texts = reply.events.envelope_json
+    if held is not None and texts and (run := run_of(texts[0], texts[-1])) is not None:
+        stream, first, last_hash = run
+        found = held(stream, first, len(texts))
+        if found and len(found) == len(texts) and found[0].stream == stream and found[0].seq == first \
+                and found[-1].hash == last_hash:
+            return found
+    return [Envelope.model_validate_json(text) for text in texts]
 
 
 def _json(reply) -> str:

@@ -125,6 +125,8 @@ class LobbyRuntime:
         self.chat = ChatService(self.personal, self.tables, self.directory, self.limits, self.nc)
         self.moderation = Moderation(self.directory, self.personal, self.chat, self.limits)
         self.feed = Feed(self.store, on_envelope=self._on_live)
+        if isinstance(self.adjudicator, AdjudicatorClient):
+            self.adjudicator.held = self.feed.held      # a reply the follow got ahead of: not decoded again
         self.games = GameService(self.store, self.tables, self.adjudicator, self.feed)
         self.ledger = ScoringReader(self.scores_redis or self.redis, settings.scoring_prefix)
         self.loop = await Loop(self).start()

@@ -109,6 +109,14 @@ class Channel:
         for envelope in reversed(run):
             self._push(envelope)
 
+    def run(self, first: int, count: int) -> list[Envelope] | None:
+        """The envelopes from seq `first`, `count` of them, if the tail holds them all; else None."""
+        tail = self.tail
+        if not tail or first < tail[0].seq or first + count - 1 > tail[-1].seq:
+            return None
+        start = first - tail[0].seq
+        return [tail[start + index] for index in range(count)]
+
     def covers(self, after: int) -> bool:
         """Whether every envelope past `after` that this process has seen is in the tail."""
         return bool(self.tail) and self.tail[0].seq <= after + 1

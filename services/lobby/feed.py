@@ -138,10 +138,12 @@ class Feed:
 
     def stored(self, envelopes: list[Envelope]) -> None:
         """A command's envelopes as the store acknowledged them to this replica (the adjudicator's reply):
-        handed out now when they carry on the watched stream's tail, a round trip before the follow
-        brings them (which then finds them held: `Channel.add`, and each socket skips what it has). Any
-        other case (a gap, a resend's old envelopes, nobody watching) waits for the follow, which
-        stays the one path that hands out everything."""
+        handed out now when they carry on the watched stream's tail, when the reply comes before the
+        follow brings them (which then finds them held: `Channel.add`, and each socket skips what it has;
+        under load the follow is most often first: the server delivers to it as it acknowledges the
+        append, before the acknowledgement becomes a reply). Any other case (a gap, a resend's old
+        envelopes, nobody watching) waits for the follow, which stays the one path that hands out
+        everything."""
         if not envelopes:
             return
         channel = self._channels.get(envelopes[0].stream)
@@ -149,6 +151,12 @@ class Feed:
             return
         for envelope in envelopes:
             self._hand_out(envelope)
+
+    def held(self, stream: str, first: int, count: int) -> list[Envelope] | None:
+        """`count` envelopes of `stream` from seq `first`, if the live copy holds them all: a command's
+        reply the follow got ahead of (most, under load) needs no decoding (`AdjudicatorClient.held`)."""
+        channel = self._channels.get(stream) or self._idle.get(stream)
+        return channel.run(first, count) if channel is not None else None
 
     def _hand_out(self, envelope: Envelope) -> None:
         channel = self._channels.get(envelope.stream) or self._idle.get(envelope.stream)

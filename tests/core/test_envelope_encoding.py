@@ -49,3 +49,20 @@ def test_the_time_moves_on_to_the_next_second_and_keeps_leading_zeros(monkeypatc
     clock.ns += 999_999_000                    # the next second, a new year
     assert utc_now() == "2026-01-01T00:00:00.000000Z"
     assert seal("game.g", [NewEvent(type="A")], last_seq=0, last_hash="0" * 64)[0].time == "2026-01-01T00:00:00.000000Z"
+
+
+def test_a_runs_stream_first_seq_and_last_hash_are_read_off_its_json_and_anything_else_reads_as_none():
+    events = [NewEvent(type="A", data={"seq": 9, "hash": "x", "s": '","seq":7,'}), NewEvent(type="B", data={"n": "é"})]
+    sealed = seal("game.t-1", events, last_seq=41, last_hash="a" * 64, command_id='q"},"hash":"')
+    texts = [e.model_dump_json() for e in sealed]
+    assert envelope.run_of(texts[0], texts[-1]) == ("game.t-1", 42, sealed[-1].hash)
+    assert envelope.run_of(texts[1], texts[1]) == ("game.t-1", 43, sealed[-1].hash)
+    one = texts[0]
+    assert envelope.run_of(one, one) == ("game.t-1", 42, sealed[0].hash)
+    for first, last in [(one[1:], one),                                   # not an envelope's start
+                        (one.replace('"seq":42', '"seq":"42"'), one),     # a seq that is not a number
+                        (one.replace('"seq":42,', '"seq":42'), one),      # no end to it
+                        (one, one[:-1]),                                  # not an envelope's end
+                        (one, one.replace(',"hash":"', ',"hash" :"')),    # no hash last
+                        (one, one[:-3] + '"}')]:                          # a hash too short
+        assert envelope.run_of(first, last) is None

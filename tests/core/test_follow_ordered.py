@@ -189,3 +189,16 @@ async def test_a_follow_reads_with_no_task_per_message_and_ends_when_its_store_c
     await store.close()
     with pytest.raises(StopAsyncIteration):
         await asyncio.wait_for(waiting, 10)
+
+
+def test_a_followed_messages_stream_seq_is_read_off_its_ack_subject():
+    from nats.aio.msg import Msg
+    from nats.errors import NotJSMessageError
+
+    from starbase_core.store_jetstream import _stream_seq
+    old = Msg(None, reply="$JS.ACK.STARBASE.consumer.1.42.7.1764547200000000000.0")
+    with_domain = Msg(None, reply="$JS.ACK.hub.ACCHASH.STARBASE.consumer.1.43.7.1764547200000000000.0.r4nd")
+    assert (_stream_seq(old), _stream_seq(with_domain)) == (42, 43)
+    for not_an_ack in ("$JS.ACK.hub.ACCHASH.STARBASE.consumer.1.44.7.0", "_INBOX.x.y.z.1.2.3.4.5", ""):
+        with pytest.raises(NotJSMessageError):       # as nats-py's own reading refuses them
+            _stream_seq(Msg(None, reply=not_an_ack))

@@ -486,3 +486,16 @@ async def test_an_envelope_only_read_from_the_store_is_still_handed_out_when_the
     feed._dispatch(later[0])                                    # the follow brings it
     assert (await asyncio.wait_for(anext(events), 1)).seq == 2
     await events.aclose()
+
+
+async def test_the_live_copy_answers_for_a_run_it_holds_whole_and_only_then():
+    """`Feed.held`: what a command's reply may be answered with when the follow brought it first."""
+    store, feed, socket, sink, told = await caught_up_at_one()
+    command = await append(store, "game.g", 3)
+    for envelope in command:
+        feed._dispatch(envelope)
+    assert feed.held("game.g", 2, 3) == command and feed.held("game.g", 1, 4)[1:] == command
+    assert feed.held("game.g", 2, 4) is None and feed.held("game.g", 0, 2) is None    # past either end
+    assert feed.held("game.other", 1, 1) is None                                       # nobody watches
+    feed.leave(sink)
+    assert feed.held("game.g", 3, 2) == command[1:]                    # watched a moment ago: still kept

@@ -39,6 +39,10 @@ async def test_a_move_is_acked_with_its_events_as_stored_and_pushed_and_a_resend
         assert [e["seq"] for e in acked["events"]] == [e.seq for e in in_store] and in_store[0].seq == seq + 1
         assert (acked["first_seq"], acked["seq"]) == (in_store[0].seq, in_store[-1].seq)
         valid(acked)
+        # A reply the follow got ahead of is answered from the live copy (the same run), not decoded again.
+        runtime = stack.runtime
+        assert runtime.adjudicator.held == runtime.feed.held
+        assert runtime.feed.held(f"game.{game_id}", in_store[0].seq, len(in_store)) == in_store
         assert acked["events"][0]["type"] == "CardDrawn" and acked["events"][0]["data"]["card"] == in_store[0].data["card"]
         # The ack is what ann's own pushes say (her card shown); bob's socket sees it hidden.
         live = [sockets.event_of(m) for m in pushed if m["kind"] == "event" and m["event"]["seq"] > seq]
