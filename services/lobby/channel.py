@@ -21,6 +21,7 @@ what it sent, fill a gap from the store) stay the guarantee that nothing is lost
 from __future__ import annotations
 
 from collections import deque
+from itertools import islice
 from typing import Callable, Hashable
 
 from starbase_core.envelope import Envelope
@@ -115,7 +116,7 @@ class Channel:
         if not tail or first < tail[0].seq or first + count - 1 > tail[-1].seq:
             return None
         start = first - tail[0].seq
-        return [tail[start + index] for index in range(count)]
+        return list(islice(tail, start, start + count))
 
     def covers(self, after: int) -> bool:
         """Whether every envelope past `after` that this process has seen is in the tail."""

@@ -152,14 +152,18 @@ class Feed:
         for envelope in envelopes:
             self._hand_out(envelope)
 
+    def _kept(self, stream: str) -> Channel | None:
+        """The stream's channel, watched now or a moment ago."""
+        return self._channels.get(stream) or self._idle.get(stream)
+
     def held(self, stream: str, first: int, count: int) -> list[Envelope] | None:
         """`count` envelopes of `stream` from seq `first`, if the live copy holds them all: a command's
         reply the follow got ahead of (most, under load) needs no decoding (`AdjudicatorClient.held`)."""
-        channel = self._channels.get(stream) or self._idle.get(stream)
+        channel = self._kept(stream)
         return channel.run(first, count) if channel is not None else None
 
     def _hand_out(self, envelope: Envelope) -> None:
-        channel = self._channels.get(envelope.stream) or self._idle.get(envelope.stream)
+        channel = self._kept(envelope.stream)
         if channel is None or not channel.add(envelope):
             return              # nobody watches, or it was handed out already (from the command's reply)
         if channel.audience:
@@ -193,7 +197,7 @@ class Feed:
 
     def text(self, envelope: Envelope, view: Hashable, encode: Callable[[], str]) -> str:
         """The push of `envelope` for `view`, shared by every socket of this process with that view."""
-        channel = self._channels.get(envelope.stream) or self._idle.get(envelope.stream)
+        channel = self._kept(envelope.stream)
         return channel.text(envelope, view, encode) if channel is not None else encode()
 
     async def events(self, stream: str, after: int) -> AsyncIterator[Envelope]:
