@@ -71,6 +71,11 @@ class DirectReader:
                 return
             start = batch[-1].seq + 1
 
+    async def next(self, subject: str, start: int) -> Stored | None:
+        """The first message on `subject` at JetStream seq `start` or later, or None if there is none."""
+        found, _ = await self._ask({"seq": start, "next_by_subj": subject}, single=True)
+        return found[0] if found else None
+
     async def get(self, seq: int) -> Stored | None:
         """The message at JetStream seq `seq` (any subject), or None if there is none."""
         found, _ = await self._ask({"seq": seq}, single=True)

@@ -64,6 +64,7 @@ WRONG_LAST_SEQUENCE = 10071
 POSITION_STRIDE = 4096
 EXPECTED_LAST = "Nats-Expected-Last-Subject-Sequence"
 READ_TO_LEADER_ATTEMPTS = 20
+LOOK_BACK = 8           # JetStream messages looked back first for a read near a stream's end (× 4 each time)
 # A follow's ordered consumer resets itself after two missed server heartbeats. nats-py's default (5 s)
 # left a follow deaf for 10-20 s after the NATS server restarted; at 1 s it resumes in 2-4 s.
 FOLLOW_HEARTBEAT = 1.0
@@ -182,6 +183,13 @@ class JetStreamEventStore:
     async def read(self, stream: str, from_seq: int = 1) -> list[Envelope]:
         subject = self._subject(stream)
         index = self._indexes.get(stream)
+        if from_seq > index.seq + 1:
+            # The index ends well before `from_seq`, or knows nothing of the stream (a lobby reading one
+            # game's last moves): reading on from where it ends would make the server walk every message
+            # of every stream stored since (`_start_near`); look for `from_seq` from the end instead.
+            start = await self._start_near(subject, from_seq, floor=index.where + 1)
+            if start is not None:
+                return await self._read_from(stream, subject, index, start, from_seq)
         if 0 < index.seq < from_seq:            # only the part after what the index covers is wanted
             return [e for e in await self._read_to_end(stream, subject, index) if e.seq >= from_seq]
         last, where = index.start_for(from_seq)
@@ -192,6 +200,44 @@ class JetStreamEventStore:
             last = message[-1].seq
             envelopes.extend(e for e in message if e.seq >= from_seq)
             if message[0].seq > index.seq:      # what it reads past the index, the index learns
+                self._indexes.learn(index, stored.seq, message)
+        return envelopes
+
+    async def _start_near(self, subject: str, from_seq: int, *, floor: int) -> int | None:
+        """The JetStream seq of a message on `subject` at or before the one holding `from_seq`, found
+        looking back from the subject's last message, further each time; None once the look would reach
+        `floor` (the caller then reads from there). Why: all streams share one JetStream stream, so their
+        messages interleave, and a read by subject from a seq makes the server load every message stored
+        since then. A read of one game's tail from its first message walked the whole store: 70 ms on a
+        store of 100,000 messages, during which every other game's appends waited (docs/lobby-capacity.md,
+        fourteenth round). Each look here costs the walk from its seq to the subject's next message."""
+        last = await self._reader.last(subject)
+        if last is None:
+            return None
+        if _decode(last.data)[0].seq <= from_seq:
+            return last.seq             # the last append holds it, or `from_seq` is past the end
+        back = LOOK_BACK
+        while (at := last.seq - back) > floor:
+            found = await self._reader.next(subject, at)
+            if found is not None and _decode(found.data)[0].seq <= from_seq:
+                return found.seq
+            back *= 4
+        return None
+
+    async def _read_from(self, stream: str, subject: str, index: StreamIndex, start: int,
+                         from_seq: int) -> list[Envelope]:
+        """The envelopes from `from_seq` on, reading from JetStream seq `start` (a message at or before
+        the one holding `from_seq`); the index learns what follows on from it."""
+        envelopes: list[Envelope] = []
+        last: int | None = None
+        async for stored in self._reader.messages(subject, start):
+            message = _decode(stored.data)
+            if last is None and message[0].seq > from_seq:
+                raise StoreError(f"reading {stream}: seq {message[0].seq} is where seq {from_seq} was looked for")
+            _check_follows(stream, message[0].seq - 1 if last is None else last, message)
+            last = message[-1].seq
+            envelopes.extend(e for e in message if e.seq >= from_seq)
+            if message[0].seq == index.seq + 1:
                 self._indexes.learn(index, stored.seq, message)
         return envelopes
 

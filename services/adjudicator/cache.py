@@ -75,9 +75,25 @@ class GameCache:
 
     async def caught_up(self, slot: Slot, game_id: str) -> bool:
         """Apply what other replicas appended; True when there was anything. An undo among it takes
-        back what the record folded: the record is then rebuilt (`_load`)."""
+        back what the record folded: the record is then rebuilt (`_load`).
+
+        A record more than `snapshot_every` events behind (a game another replica decides, asked here
+        about now and then: a lobby's ToAct, a client's legal actions) is taken afresh from the game's
+        newest snapshot and the tail after it, not from every envelope since: those interleave with every
+        other game's in the store, so reading them made the store walk all it had stored since, and every
+        game's appends waited meanwhile (docs/lobby-capacity.md, fourteenth round)."""
         assert slot.record is not None
-        newer = await self.store.read(game_stream(game_id), from_seq=slot.record.last_seq + 1)
+        stream = game_stream(game_id)
+        if self.snapshots is not None:
+            behind = await self.store.last_seq(stream) - slot.record.last_seq
+            if behind <= 0:
+                return False
+            if behind > self.snapshot_every:
+                fresh = await self._from_snapshot_and_tail(slot, game_id)
+                if fresh is not None and fresh.last_seq > slot.record.last_seq:
+                    slot.record = fresh
+                    return True
+        newer = await self.store.read(stream, from_seq=slot.record.last_seq + 1)
         if newer:
             try:
                 slot.record.apply(newer)
@@ -110,21 +126,28 @@ class GameCache:
     # ---- loading and snapshotting -----------------------------------------------------------------
 
     async def _load(self, slot: Slot, game_id: str) -> GameRecord:
-        stream = game_stream(game_id)
-        record = await self._from_snapshot(game_id)
+        record = await self._from_snapshot_and_tail(slot, game_id)
         if record is not None:
-            slot.snapshot_seq = record.last_seq
-            try:
-                record.apply(await self.store.read(stream, from_seq=record.last_seq + 1))
-                REBUILDS.labels("snapshot").inc()
-                return record
-            except RefoldNeeded:     # an undo reaches back before the snapshot: fold from seq 1
-                pass
-        envelopes = await self.store.read(stream)
+            return record
+        envelopes = await self.store.read(game_stream(game_id))
         if not envelopes:
             raise RuleViolation("GAME_NOT_FOUND", f"no game {game_id}")
         REBUILDS.labels("stream").inc()
         return replay(game_id, envelopes, self.games)
+
+    async def _from_snapshot_and_tail(self, slot: Slot, game_id: str) -> GameRecord | None:
+        """The game from its snapshot and the stream's tail after it; None without a usable snapshot, or
+        when an undo reaches back before it (then only a fold from seq 1 will do)."""
+        record = await self._from_snapshot(game_id)
+        if record is None:
+            return None
+        slot.snapshot_seq = max(slot.snapshot_seq, record.last_seq)
+        try:
+            record.apply(await self.store.read(game_stream(game_id), from_seq=record.last_seq + 1))
+        except RefoldNeeded:
+            return None
+        REBUILDS.labels("snapshot").inc()
+        return record
 
     async def _from_snapshot(self, game_id: str) -> GameRecord | None:
         if self.snapshots is None:

@@ -187,3 +187,31 @@ async def test_on_jetstream_a_replica_resuming_from_a_snapshot_answers_retries_i
         await other.close()
         for bucket in (f"seeds_{namespace}", f"{jetstream_store.name}_snapshots"):
             await jetstream_store._js.delete_key_value(bucket)
+
+
+async def test_a_replica_far_behind_on_a_game_catches_up_from_its_newest_snapshot(played):
+    """A game another replica decides, asked about here now and then: a little behind, this replica reads
+    what it missed; more than a snapshot's distance behind, it takes the newest snapshot and its tail."""
+    store, vault, bucket = played
+    replica, logged = fresh(store, vault, bucket)
+    held = (await replica.record("g1")).last_seq
+    writer = Adjudicator(store, vault, snapshots=Snapshots(bucket, KEY, get_game), snapshot_every=EVERY)
+    await play(writer, "g1", 3, seed=5)                  # a few events: read from where it was
+    logged.reads.clear()
+    await replica.to_act("g1")
+    assert logged.reads == [held + 1]
+    held = (await replica.record("g1")).last_seq
+    await play(writer, "g1", 40, seed=6)
+    await writer.cache.settle()
+    await play(writer, "g1", 2, seed=7)
+    body, _ = open_snapshot(bucket.saved["g1"])
+    assert await store.last_seq("game.g1") - held > EVERY and body["seq"] > held
+    logged.reads.clear()
+    answer = await replica.to_act("g1")
+    caught = await replica.record("g1")
+    folded = replay("g1", await store.read("game.g1"), get_game)
+    assert (caught.last_seq, caught.last_hash, caught.state) == (folded.last_seq, folded.last_hash, folded.state)
+    assert answer["seq"] == folded.last_seq
+    assert logged.reads == [body["seq"] + 1]
+    logged.reads.clear()
+    assert await replica.to_act("g1") == answer and logged.reads == []     # nothing new: nothing read

@@ -243,6 +243,32 @@ async def test_following_from_the_end_position_gives_only_what_is_appended_later
     assert await store.end_position() == later[-1][0]
 
 
+async def test_a_replica_reads_any_part_of_a_long_stream_interleaved_with_others(store, replica):
+    """From a fresh replica and from one whose reading stopped long ago: from an append's first event,
+    from inside an append, from the last one, past the end; and its appends and retries stay right."""
+    stale = None
+    for round_ in range(40):
+        for other in ("game.o1", "game.o2"):
+            await store.append(other, events("X"), expected_seq=round_)
+        await store.append("game.g1", events(f"A{round_}", f"B{round_}"), expected_seq=2 * round_,
+                           command_id=f"c{round_}")
+        if round_ == 9:
+            stale = await replica()
+            assert len(await stale.read("game.g1")) == 20       # it knows seq 20, then reads no more
+    whole = await store.read("game.g1")
+    assert [e.type for e in whole[-2:]] == ["A39", "B39"] and len(whole) == 80
+    for reader in (await replica(), stale):
+        for from_seq in (80, 79, 77, 60, 22, 21, 81, 500, 2, 1):
+            assert await reader.read("game.g1", from_seq) == whole[from_seq - 1:], from_seq
+        # What it read near the end taught it no command ids it has not read: old retries find theirs.
+        assert await reader.append("game.g1", events("A3", "B3"), expected_seq=6, command_id="c3") == whole[6:8]
+        assert await reader.append("game.g1", events("A30", "B30"), expected_seq=80, command_id="c30") \
+            == whole[60:62]
+    added = await stale.append("game.g1", events("Next"), expected_seq=80, command_id="next")
+    assert added[0].seq == 81 and added[0].prev_hash == whole[-1].hash
+    assert await store.read("game.g1", 81) == added
+
+
 # ---- command ids across replicas, crashes and time ----------------------------------------------
 
 async def test_a_replica_that_has_not_seen_the_latest_appends_answers_their_retries(store, replica):

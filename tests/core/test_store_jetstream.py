@@ -153,6 +153,30 @@ async def test_reads_of_many_batches_give_every_envelope_once_in_order(jetstream
     assert all(result == stored for result in results[:4]) and results[4] == stored[20:22]
 
 
+async def test_a_read_near_the_end_brings_only_the_messages_near_the_end(jetstream_store, nats_url):
+    """All streams interleave in one JetStream stream: a read that started from the index's end (or from
+    the first message, for a replica that never read the game) made the server walk every message stored
+    since, on every stream; a lobby's look at a game's last moves stalled every append meanwhile."""
+    store = jetstream_store
+    for round_ in range(150):
+        for other in range(3):
+            await store.append(f"game.o{other}", event("X"), expected_seq=round_)
+        await store.append("game.g1", [NewEvent(type="A"), NewEvent(type="B")], expected_seq=2 * round_)
+    whole = await store.read("game.g1")
+    stale = await replica_of(store, nats_url)
+    assert len(await stale.read("game.g1", 1)) == 300
+    await store.append("game.g1", event("C"), expected_seq=300)
+    whole = await store.read("game.g1")
+    for replica in (await replica_of(store, nats_url), stale):
+        # the last message, then the appends from the one holding `from_seq` (after a look or two back,
+        # each a message; and a batch's closing status): a handful, not the game's 150 appends
+        for from_seq, at_most in ((301, 4), (300, 7), (299, 7), (295, 14), (281, 40)):
+            heard = replica._nc.stats["in_msgs"]
+            assert await replica.read("game.g1", from_seq) == whole[from_seq - 1:]
+            assert replica._nc.stats["in_msgs"] - heard <= at_most, from_seq
+        await replica.close()
+
+
 async def test_an_append_on_a_stream_the_store_knows_to_its_end_is_one_message_to_nats(jetstream_store):
     store = jetstream_store
     await store.append("game.g1", event("A"), expected_seq=0, command_id="c0")
