@@ -44,9 +44,9 @@ stream of its own, and answers the lobby's test-webhook requests (`allow_respons
 writes preferences, lists and erases dead letters (it owns the player's page), nothing else of it.
 
 Submit over NATS (`ADJUDICATOR_SUBJECT`, services/adjudicator/nats_door.py): the adjudicator's callers
-(lobby, clock, bots) publish commands on `<subject>.submit.>` (and roll calls on `<subject>.roll`) and
-hear the replicas' hellos on `<subject>.hello`; only the adjudicator listens to them, says hello, and answers each request
-once, in its caller's own inbox (`allow_responses`). Its caller check (the callers file) applies as on gRPC.
+(lobby, clock, bots) publish commands on `<subject>.submit.>`, reads about a game on `<subject>.call.>`
+(and roll calls on `<subject>.roll`) and hear the replicas' hellos on `<subject>.hello`; only the
+adjudicator listens to them, says hello, and answers each request once, in its caller's own inbox (`allow_responses`). Its caller check (the callers file) applies as on gRPC.
 """
 from __future__ import annotations
 
@@ -170,7 +170,7 @@ def families(n: Names) -> dict[str, list[str]]:
                           f"{n.notifier_dead_prefix}.>", f"{API}.STREAM.MSG.GET.{dead}", f"{API}.STREAM.PURGE.{dead}"],
         "notifier.test": [n.notifier_test],
         # ---- Submit over NATS (services/adjudicator/nats_door.py): callers ask, the adjudicator answers ----
-        "adjudicator.submit": [f"{n.adjudicator}.submit.>", f"{n.adjudicator}.roll"],
+        "adjudicator.submit": [f"{n.adjudicator}.submit.>", f"{n.adjudicator}.call.>", f"{n.adjudicator}.roll"],
         "adjudicator.hello": [f"{n.adjudicator}.hello"],
         # ---- the console (`starbase admin`): accounts (no bucket created: the lobby makes it), the modlog ----
         "console.accounts": [f"{API}.STREAM.INFO.KV_{n.accounts}", f"$KV.{n.accounts}.>", *_kv_get(n.accounts)],

@@ -93,6 +93,7 @@ class AdjudicatorClient:
         self._streams = SubmitStreams(self._stub, self._metadata, max_age=stream_seconds) if streams > 0 else None
         self._nats = NatsSubmit(nats[0], nats[1], self._shards, token) if nats is not None else None
         self._unary_until = 0.0         # loop time until which `submit` uses unary Submit (UNIMPLEMENTED)
+        self._grpc_reads_until = 0.0    # loop time until which the reads of `wire.CALLS` go by gRPC
         # `held(stream, first seq, count)`: those envelopes when the caller holds them already (the
         # lobby's live copy, which the store's follow often fills before a command's reply comes); a
         # reply's envelopes are then taken from there (the same run: `run_of`), not decoded again.
@@ -163,7 +164,7 @@ class AdjudicatorClient:
         return envelopes, {"seq": reply.turn.seq, "to_act": list(reply.turn.to_act), "ended": reply.turn.ended}
 
     async def view(self, game_id: str, viewer: str | None = None) -> dict:
-        reply = await self._call(self._stub.GetView, pb.GetViewRequest(game_id=game_id, viewer=viewer or ""))
+        reply = await self._read("GetView", pb.GetViewRequest(game_id=game_id, viewer=viewer or ""))
         return json.loads(_json(reply))
 
     async def view_at(self, game_id: str, seq: int, viewer: str | None = None) -> dict:
@@ -173,12 +174,34 @@ class AdjudicatorClient:
 
     async def to_act(self, game_id: str) -> dict:
         """{"game_id", "seq", "to_act", "ended"}: who owes a decision now."""
-        return json.loads(_json(await self._call(self._stub.ToAct, pb.ToActRequest(game_id=game_id))))
+        return json.loads(_json(await self._read("ToAct", pb.ToActRequest(game_id=game_id))))
 
     async def legal_actions(self, game_id: str, player: str) -> list[dict]:
-        reply = await self._call(self._stub.LegalActions,
-                                 pb.LegalActionsRequest(game_id=game_id, player=player))
+        reply = await self._read("LegalActions", pb.LegalActionsRequest(game_id=game_id, player=player))
         return json.loads(_json(reply))
+
+    async def _read(self, method: str, request):
+        """A read about one game (`wire.CALLS`): over NATS, where the game's commands go (that replica's
+        cache of it is current; on gRPC the ring could pick the other, which then read back all the
+        first had appended), when the commands go by NATS; else, or against adjudicators without that
+        door (UNIMPLEMENTED: a rolling upgrade), by gRPC for a while."""
+        unary = getattr(self._stub, method)
+        if self._nats is None or asyncio.get_running_loop().time() < self._grpc_reads_until:
+            return await self._call(unary, request)
+        shard = shard_of(request.game_id, self._shards)
+
+        async def over_nats(request, *, timeout: float, wait_for_ready: bool, metadata):
+            try:
+                return await self._nats.call(method, request, pb.JsonReply, shard, timeout)
+            except grpc.aio.AioRpcError as error:
+                if error.code() != grpc.StatusCode.UNIMPLEMENTED:
+                    raise
+                log.warning("adjudicator_reads_by_grpc", target=self.target, reason=error.details(),
+                            grpc_seconds=UNARY_FOR)
+                self._grpc_reads_until = asyncio.get_running_loop().time() + UNARY_FOR
+            return await unary(request, timeout=timeout, wait_for_ready=wait_for_ready, metadata=metadata)
+
+        return await self._call(over_nats, request)
 
     async def _call(self, method, request):
         """`method(request, timeout=, wait_for_ready=, metadata=)` (a unary stub method, or `_submit_once`),

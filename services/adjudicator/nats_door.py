@@ -10,6 +10,9 @@ Subjects, under ADJUDICATOR_SUBJECT (`<EVENT_SUBJECT_PREFIX>-adjudicator` unless
   game's shard is placed on (`nats_link.Placement`), so that replica's cache of the game stays warm;
 - `<subject>.submit.any`: every replica, as one queue group: for a caller that has heard of no replica
   yet, or whose replica is gone (NATS answers "no responders" at once for a subject nobody listens to);
+- `<subject>.call.<replica>` and `<subject>.call.any` (a queue group) likewise: the reads about one
+  game (`wire.CALLS`: ToAct, LegalActions, GetView), the method in a `Starbase-Call` header, so they meet
+  the replica whose cache the game's commands keep current;
 - `<subject>.hello`: each replica says it is here every HELLO_EVERY seconds, and that it leaves on stop;
 - `<subject>.roll`: a roll call: a caller that starts listening asks, and every replica says hello at once
   (at most once per ROLL_GAP seconds however often it is asked).
@@ -33,7 +36,8 @@ from google.protobuf.message import DecodeError
 from adjudicator.guard import refusal
 from adjudicator.server import TRANSIENT, AdjudicatorServicer
 from adjudicator.service import Adjudicator
-from adjudicator.wire import HELLO_EVERY, hello, pb, submit_subject
+from adjudicator.wire import CALL, CALL_DETAILS, CALL_STATUS, CALLS, HELLO_EVERY, call_subject, hello, pb, \
+    submit_subject
 from starbase_core.callers import Caller
 
 log = structlog.get_logger(__name__)
@@ -45,6 +49,19 @@ QUEUE = "adjudicators"
 
 def _failure(code: grpc.StatusCode, details: str) -> bytes:
     return pb.EventsReply(failure=pb.Failure(code=code.name, details=details)).SerializeToString()
+
+
+class _Aborted(Exception):
+    def __init__(self, code: grpc.StatusCode, details: str):
+        super().__init__(code, details)
+        self.code, self.details = code, details
+
+
+class _Context:
+    """What the servicer's read methods use of a gRPC context: `abort` (a failure of the store or bus)."""
+
+    async def abort(self, code: grpc.StatusCode, details: str):
+        raise _Aborted(code, details)
 
 
 class SubmitDoor:
@@ -65,6 +82,8 @@ class SubmitDoor:
         self._subscriptions = [
             await self._nc.subscribe(submit_subject(self.subject, self.replica), cb=self._received),
             await self._nc.subscribe(submit_subject(self.subject, "any"), queue=QUEUE, cb=self._received),
+            await self._nc.subscribe(call_subject(self.subject, self.replica), cb=self._received_call),
+            await self._nc.subscribe(call_subject(self.subject, "any"), queue=QUEUE, cb=self._received_call),
             await self._nc.subscribe(f"{self.subject}.roll", cb=self._roll_call),
         ]
         await self._nc.flush()          # subscribed at the server before the first hello names us
@@ -103,16 +122,52 @@ class SubmitDoor:
             log.warning("adjudicator_hello_failed", error=repr(error))
 
     async def _received(self, message) -> None:
-        # nats-py calls a subscription's callbacks one after another: each command gets its own task, so a
+        await self._take(message, self._answer, self._submit_failed)
+
+    async def _received_call(self, message) -> None:
+        await self._take(message, self._answer_call, self._call_failed)
+
+    async def _take(self, message, answer, failed) -> None:
+        # nats-py calls a subscription's callbacks one after another: each request gets its own task, so a
         # slow decision never holds up the next game's.
         if not message.reply:
             return                      # not a request: nobody to answer
         if len(self._running) >= MAX_IN_FLIGHT:
-            await self._respond(message, _failure(grpc.StatusCode.UNAVAILABLE, "the adjudicator is busy; try again"))
+            await failed(message, grpc.StatusCode.UNAVAILABLE, "the adjudicator is busy; try again")
             return
-        task = asyncio.get_running_loop().create_task(self._answer(message))
+        task = asyncio.get_running_loop().create_task(answer(message))
         self._running.add(task)
         task.add_done_callback(self._running.discard)
+
+    async def _answer_call(self, message) -> None:
+        method = (message.headers or {}).get(CALL, "")
+        kind = CALLS.get(method)
+        if kind is None:
+            await self._call_failed(message, grpc.StatusCode.UNIMPLEMENTED, "no such call on this door")
+            return
+        refused = None if self._callers is None else \
+            refusal(self._callers, (message.headers or {}).get("Authorization", ""), method, door="nats")
+        if refused is not None:
+            await self._call_failed(message, *refused)
+            return
+        try:
+            request = kind.FromString(message.data)
+        except DecodeError:
+            await self._call_failed(message, grpc.StatusCode.INVALID_ARGUMENT, f"the request is not a {kind.__name__}")
+            return
+        try:
+            reply = await getattr(self._servicer, method)(request, _Context())
+        except _Aborted as aborted:     # the store or the bus failed (the servicer's UNAVAILABLE)
+            await self._call_failed(message, aborted.code, aborted.details)
+            return
+        except Exception:               # as gRPC answers an unexpected error: UNKNOWN, and logged
+            log.exception("adjudicator_call_failed", method=method, door="nats")
+            await self._call_failed(message, grpc.StatusCode.UNKNOWN, "unexpected error")
+            return
+        await self._respond(message, reply.SerializeToString())
+
+    async def _call_failed(self, message, code: grpc.StatusCode, details: str) -> None:
+        await self._respond(message, b"", {CALL_STATUS: code.name, CALL_DETAILS: details})
 
     async def _answer(self, message) -> None:
         refused = None if self._callers is None else \
@@ -132,9 +187,12 @@ class SubmitDoor:
             reply = _failure(grpc.StatusCode.UNAVAILABLE, f"try again: {error!r}")
         await self._respond(message, reply)
 
-    async def _respond(self, message, data: bytes) -> None:
+    async def _submit_failed(self, message, code: grpc.StatusCode, details: str) -> None:
+        await self._respond(message, _failure(code, details))
+
+    async def _respond(self, message, data: bytes, headers: dict | None = None) -> None:
         try:
-            await self._nc.publish(message.reply, data)
+            await self._nc.publish(message.reply, data, headers=headers)
         except Exception as error:      # lost with the connection: the caller times out and asks again
             log.warning("adjudicator_reply_lost", error=repr(error))
 

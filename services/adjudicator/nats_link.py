@@ -29,7 +29,7 @@ from nats.errors import Error as NatsError, NoRespondersError, TimeoutError as N
 from nats.js.api import Header
 
 from adjudicator.streams import rpc_error, status_named
-from adjudicator.wire import HELLO_EVERY, pb, submit_subject
+from adjudicator.wire import CALL, CALL_DETAILS, CALL_STATUS, HELLO_EVERY, call_subject, pb, submit_subject
 
 STATUS, NO_RESPONDERS = Header.STATUS, "503"     # the status NATS replies with when nobody listens
 FORGET_AFTER = 3 * HELLO_EVERY + 0.5    # seconds without a hello before a replica is no longer placed on
@@ -150,7 +150,8 @@ class NatsSubmit:
             if future is not None and not future.done():
                 future.set_exception(ReplicaGone(replica))
 
-    async def _request(self, replica: str | None, data: bytes, timeout: float):
+    async def _request(self, subject_of, replica: str | None, data: bytes, timeout: float,
+                       headers: dict | None):
         token = str(next(self._tokens))
         loop = asyncio.get_running_loop()
         future = self._waiting[token] = loop.create_future()
@@ -160,8 +161,8 @@ class NatsSubmit:
         if self._sweeper is None:
             self._sweeper = loop.call_later(SWEEP_EVERY, self._sweep)
         try:
-            await self._nc.publish(submit_subject(self.subject, replica or "any"), data,
-                                   reply=self._replies + token, headers=self._headers)
+            await self._nc.publish(subject_of(self.subject, replica or "any"), data,
+                                   reply=self._replies + token, headers=headers)
             return await future
         finally:
             del self._waiting[token]
@@ -179,28 +180,45 @@ class NatsSubmit:
 
     async def send(self, request: "pb.SubmitRequest", shard: int, timeout: float) -> "pb.EventsReply":
         """The reply to `request`, or the AioRpcError a unary Submit would raise."""
+        message = await self._exchange(submit_subject, request, shard, timeout, self._headers)
+        reply = pb.EventsReply.FromString(message.data)
+        if reply.WhichOneof("result") == "failure":
+            raise rpc_error(status_named(reply.failure.code), reply.failure.details)
+        return reply
+
+    async def call(self, method: str, request, reply_kind, shard: int, timeout: float):
+        """One of `wire.CALLS` (its `reply_kind` reply) sent where the game's commands go, or the
+        AioRpcError its gRPC call would raise (UNIMPLEMENTED: no replica serves it on NATS)."""
+        headers = {**(self._headers or {}), CALL: method}
+        message = await self._exchange(call_subject, request, shard, timeout, headers)
+        status = (message.headers or {}).get(CALL_STATUS)
+        if status is not None:
+            raise rpc_error(status_named(status), message.headers.get(CALL_DETAILS, ""))
+        return reply_kind.FromString(message.data)
+
+    async def _exchange(self, subject_of, request, shard: int, timeout: float, headers: dict | None):
+        """The reply message to `request` from the replica `shard` is placed on (any, if it has gone), or
+        the AioRpcError gRPC would raise for what went wrong."""
         data = request.SerializeToString()
         try:
-            if not self._replies:           # not listening yet (the first command, or after a failure)
+            if not self._replies:           # not listening yet (the first request, or after a failure)
                 await self._listen()
             replica = self.placement.owner(shard, asyncio.get_running_loop().time())
             try:
-                message = await self._request(replica, data, timeout)
+                return await self._request(subject_of, replica, data, timeout, headers)
             except NoRespondersError:
                 if replica is None:
                     raise
-                self._died(replica)         # it left without a goodbye (or died): any replica
-                message = await self._request(None, data, timeout)
+                if subject_of is submit_subject:
+                    self._died(replica)     # it left without a goodbye (or died): any replica
+                # (A replica without the call door, older than it, is still there for commands.)
+                return await self._request(subject_of, None, data, timeout, headers)
         except ReplicaGone as gone:
             raise rpc_error(grpc.StatusCode.UNAVAILABLE, f"adjudicator {gone} went away; try again") from None
         except NoRespondersError:
-            # No replica serves Submit on NATS (all older, or all down): the client uses gRPC for a while.
+            # No replica serves this on NATS (all older, or all down): the client uses gRPC for a while.
             raise rpc_error(grpc.StatusCode.UNIMPLEMENTED, "no adjudicator listens on NATS") from None
         except (NatsTimeout, TimeoutError):
             raise rpc_error(grpc.StatusCode.DEADLINE_EXCEEDED, "no reply from the adjudicator in time") from None
         except NatsError as error:
             raise rpc_error(grpc.StatusCode.UNAVAILABLE, f"NATS: {error!r}") from None
-        reply = pb.EventsReply.FromString(message.data)
-        if reply.WhichOneof("result") == "failure":
-            raise rpc_error(status_named(reply.failure.code), reply.failure.details)
-        return reply

@@ -45,5 +45,18 @@ def submit_subject(subject: str, replica: str) -> str:
     return f"{subject}.submit.{replica}"
 
 
+def call_subject(subject: str, replica: str) -> str:
+    """Where `replica` takes the reads about one game (`CALLS`), so they meet the cache its commands keep."""
+    return f"{subject}.call.{replica}"
+
+
+# The reads a caller sends where the game's commands go (the method in the CALL header): on gRPC their
+# ring-hash replica was not the one NATS placed the game's commands on, which then read back, for each
+# of them, every envelope the other had appended meanwhile. Their replies: the gRPC method's reply, or,
+# on failure, no body and the status and details in the STATUS and DETAILS headers.
+CALL, CALL_STATUS, CALL_DETAILS = "Starbase-Call", "Starbase-Status", "Starbase-Details"
+CALLS = {"ToAct": pb.ToActRequest, "LegalActions": pb.LegalActionsRequest, "GetView": pb.GetViewRequest}
+
+
 def hello(replica: str, leaving: bool = False) -> bytes:
     return json.dumps({"replica": replica, "leaving": leaving}).encode()

@@ -18,7 +18,7 @@ from adjudicator.nats_door import SubmitDoor
 from adjudicator.nats_link import FORGET_AFTER, Placement
 from adjudicator.server import AdjudicatorServicer
 from adjudicator.service import Adjudicator
-from adjudicator.wire import pb, rpc, submit_subject
+from adjudicator.wire import CALL, CALL_STATUS, call_subject, pb, rpc, submit_subject
 from starbase_core.callers import caller_line, parse_callers
 from starbase_core.provision import new_secret
 from starbase_core.seeds import JetStreamSeedVault
@@ -345,3 +345,91 @@ async def test_a_full_replica_answers_busy_and_roll_calls_cannot_flood_the_hello
     await connection.flush()
     await asyncio.sleep(0.05)
     assert 1 <= len(hellos) <= 2             # one for the burst (two if the burst straddles a periodic hello)
+
+
+class CountingReads(CountingAppends):
+    """The store, counting also the reads of each stream made through it (a replica's catching up)."""
+
+    def __init__(self, store):
+        super().__init__(store)
+        self.reads: Counter = Counter()
+
+    async def read(self, stream, *args, **kwargs):
+        self.reads[stream] += 1
+        return await self._store.read(stream, *args, **kwargs)
+
+    async def last_seq(self, stream):
+        self.reads[stream] += 1
+        return await self._store.last_seq(stream)
+
+
+async def test_reads_about_a_game_go_where_its_commands_go_and_answer_as_grpc(replicas, caller_connection,
+                                                                              jetstream_store, new_name):
+    """ToAct, LegalActions and GetView by NATS meet the replica whose cache the game's commands keep: the
+    other one never reads the game (on gRPC the ring picked either, and the other read back every envelope
+    the first had appended since it last looked)."""
+    counted = [CountingReads(jetstream_store), CountingReads(jetstream_store)]
+    started = [await replicas(store=store) for store in counted]
+    games = [new_name("g") for _ in range(12)]
+    connection = await caller_connection()
+    async with AdjudicatorClient(started[0][1], nats=(connection, replicas.subject)) as linked:
+        await heard(linked, 2)
+        for game in games:
+            await linked.create_game(game, "testjack", PLAYERS, {})
+        for number in range(3):
+            await asyncio.gather(*(linked.submit(game, "ann", {"type": "Think"}, f"{game}-{number}") for game in games))
+        owners = {game: next(store for store in counted if store.by_stream[f"game.{game}"] >= 3) for game in games}
+        assert {id(owner) for owner in owners.values()} == {id(store) for store in counted}   # both have games
+        for store in counted:
+            store.reads.clear()
+        answers = {game: (await linked.to_act(game), await linked.legal_actions(game, "ann"),
+                          await linked.view(game, "ann"), await linked.view(game)) for game in games}
+        for _, _, recorder, _ in started:
+            assert recorder.called["ToAct"] == recorder.called["LegalActions"] == recorder.called["GetView"] == 0
+        for game in games:
+            others = [store for store in counted if store is not owners[game]]
+            assert all(store.reads[f"game.{game}"] == 0 for store in others), game
+        with pytest.raises(RuleViolation) as refused:
+            await linked.to_act(new_name("nothing"))
+        assert refused.value.code == "GAME_NOT_FOUND"
+    for _, target, _, _ in started:
+        async with AdjudicatorClient(target) as by_grpc:
+            for game, (to_act, legal, seen, public) in answers.items():
+                assert to_act == await by_grpc.to_act(game)
+                assert to_act["seq"] == await jetstream_store.last_seq(f"game.{game}")
+                assert legal == await by_grpc.legal_actions(game, "ann") and legal
+                assert (seen, public) == (await by_grpc.view(game, "ann"), await by_grpc.view(game))
+
+
+async def test_a_read_is_refused_by_the_caller_check_and_a_call_the_door_does_not_know_is_unimplemented(
+        replicas, caller_connection, new_name):
+    lobby, scoring = new_secret(), new_secret()
+    callers = parse_callers("\n".join([caller_line("lobby", lobby), caller_line("scoring", scoring, ("GetView",))]))
+    _, target, recorder, _ = await replicas(callers=callers)
+    game = new_name("g")
+    connection = await caller_connection()
+    async with AdjudicatorClient(target, token=lobby, nats=(connection, replicas.subject)) as allowed:
+        await allowed.create_game(game, "testjack", PLAYERS, {})
+        assert (await allowed.to_act(game))["game_id"] == game
+    async with AdjudicatorClient(target, token=scoring, nats=(connection, replicas.subject), retries=0) as client:
+        assert await client.view(game)                      # GetView is the scoring caller's
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            await client.to_act(game)
+        assert refused.value.code() == grpc.StatusCode.PERMISSION_DENIED
+    assert recorder.called["ToAct"] == recorder.called["GetView"] == 0          # all asked at the NATS door
+    for headers in ({CALL: "Submit"}, {CALL: "ViewAt"}, {}):
+        reply = await connection.request(call_subject(replicas.subject, "any"), b"", headers=headers, timeout=5)
+        assert reply.headers[CALL_STATUS] == "UNIMPLEMENTED" and reply.data == b""
+    reply = await connection.request(call_subject(replicas.subject, "any"), b"\xff\xff not protobuf",
+                                     headers={CALL: "ToAct", "Authorization": f"Bearer {lobby}"}, timeout=5)
+    assert reply.headers[CALL_STATUS] == "INVALID_ARGUMENT"
+
+
+async def test_against_adjudicators_without_the_read_door_reads_go_by_grpc(replicas, caller_connection, new_name):
+    _, target, recorder, _ = await replicas(door=False)
+    game = new_name("g")
+    async with AdjudicatorClient(target, nats=(await caller_connection(), replicas.subject)) as client:
+        await client.create_game(game, "testjack", PLAYERS, {})
+        assert (await client.to_act(game))["game_id"] == game
+        assert await client.legal_actions(game, "ann")
+    assert recorder.called["ToAct"] == recorder.called["LegalActions"] == 1
