@@ -19,7 +19,8 @@ for both ends than a call each), with unary Submit's answers, refusals, retries 
 adjudicator without SubmitStream (UNIMPLEMENTED: a rolling upgrade) it uses Submit for a while, then tries
 the stream again. Given `nats` (ADJUDICATOR_LINK=nats: a NatsSubmit on the service's own NATS
 connection), `submit` sends each command as a NATS request instead (`nats_link.py`: cheaper still, the
-shard placed on a replica by the replicas' hellos); every other call stays on gRPC. With tracing on,
+shard placed on a replica by the replicas' hellos), and so do `to_act`, `legal_actions` and `view`, to the
+same replica (`_read`); every other call stays on gRPC. With tracing on,
 each command's span travels in its request's `traceparent`.
 A service builds its client with `AdjudicatorClient.from_settings(settings, nats=connection)`: its
 caller secret (`ADJUDICATOR_TOKEN_FILE`) goes with every call, over mutual TLS when `ADJUDICATOR_TLS` is on.

@@ -1,6 +1,7 @@
 """The caller's side of Submit over NATS (`nats_door.py` is the adjudicator's): each command a NATS
 request to the replica its game's shard is placed on, with the answers, refusals and retries of a gRPC
-Submit (the client's `_call` loop retries on top of `send`).
+Submit (the client's `_call` loop retries on top of `send`). The reads about one game (`wire.CALLS`) go
+the same way (`call`), so they meet the replica whose copy of the game its commands keep current.
 
 Placement: every replica says hello on `<subject>.hello` every few seconds; each caller keeps the
 replicas heard from lately and places each shard of games on one of them by rendezvous hashing (the

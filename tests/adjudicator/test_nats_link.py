@@ -205,15 +205,23 @@ def games_on_each(client: AdjudicatorClient, replicas: set[str], new_name, each:
     return [game for games in placed.values() for game in games]
 
 
-async def test_the_caller_check_refuses_before_anything_is_decided(replicas, caller_connection, jetstream_store,
-                                                                   new_name):
+async def with_callers(replicas, caller_connection, new_name):
+    """A replica with a callers file (the lobby may call anything, scoring only GetView) and a game the
+    lobby created: (lobby's secret, scoring's, target, recorder, a caller connection, the game)."""
     lobby, scoring = new_secret(), new_secret()
     callers = parse_callers("\n".join([caller_line("lobby", lobby), caller_line("scoring", scoring, ("GetView",))]))
-    _, target, _, _ = await replicas(callers=callers)
+    _, target, recorder, _ = await replicas(callers=callers)
     game = new_name("g")
     connection = await caller_connection()
     async with AdjudicatorClient(target, token=lobby, nats=(connection, replicas.subject)) as allowed:
         await allowed.create_game(game, "testjack", PLAYERS, {})
+    return lobby, scoring, target, recorder, connection, game
+
+
+async def test_the_caller_check_refuses_before_anything_is_decided(replicas, caller_connection, jetstream_store,
+                                                                   new_name):
+    lobby, scoring, target, _, connection, game = await with_callers(replicas, caller_connection, new_name)
+    async with AdjudicatorClient(target, token=lobby, nats=(connection, replicas.subject)) as allowed:
         await allowed.submit(game, "ann", {"type": "Think"}, "allowed")
     length = len(await jetstream_store.read(f"game.{game}"))
     for token, code in ((None, grpc.StatusCode.UNAUTHENTICATED), (new_secret(), grpc.StatusCode.UNAUTHENTICATED),
@@ -403,13 +411,8 @@ async def test_reads_about_a_game_go_where_its_commands_go_and_answer_as_grpc(re
 
 async def test_a_read_is_refused_by_the_caller_check_and_a_call_the_door_does_not_know_is_unimplemented(
         replicas, caller_connection, new_name):
-    lobby, scoring = new_secret(), new_secret()
-    callers = parse_callers("\n".join([caller_line("lobby", lobby), caller_line("scoring", scoring, ("GetView",))]))
-    _, target, recorder, _ = await replicas(callers=callers)
-    game = new_name("g")
-    connection = await caller_connection()
+    lobby, scoring, target, recorder, connection, game = await with_callers(replicas, caller_connection, new_name)
     async with AdjudicatorClient(target, token=lobby, nats=(connection, replicas.subject)) as allowed:
-        await allowed.create_game(game, "testjack", PLAYERS, {})
         assert (await allowed.to_act(game))["game_id"] == game
     async with AdjudicatorClient(target, token=scoring, nats=(connection, replicas.subject), retries=0) as client:
         assert await client.view(game)                      # GetView is the scoring caller's
