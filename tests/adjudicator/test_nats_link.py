@@ -436,3 +436,22 @@ async def test_against_adjudicators_without_the_read_door_reads_go_by_grpc(repli
         assert (await client.to_act(game))["game_id"] == game
         assert await client.legal_actions(game, "ann")
     assert recorder.called["ToAct"] == recorder.called["LegalActions"] == 1
+
+
+async def test_a_replica_older_than_the_read_door_keeps_its_games_commands(replicas, caller_connection, new_name):
+    """Nobody answers a read on an older replica's call subject: the read goes by gRPC, and the replica
+    stays placed for commands (it is there, only older)."""
+    door, target, recorder, _ = await replicas()
+    for subscription in door._subscriptions[2:4]:        # its call subjects: as a door before them
+        await subscription.unsubscribe()
+    await door._nc.flush()
+    game = new_name("g")
+    async with AdjudicatorClient(target, nats=(await caller_connection(), replicas.subject)) as client:
+        await heard(client, 1)
+        await client.create_game(game, "testjack", PLAYERS, {})
+        assert (await client.to_act(game))["game_id"] == game
+        assert recorder.called["ToAct"] == 1
+        now = asyncio.get_running_loop().time()
+        assert {client._nats.placement.owner(shard, now) for shard in range(32)} == {door.replica}
+        await client.submit(game, "ann", {"type": "Think"}, "still-placed")
+    assert recorder.called["Submit"] == recorder.called["SubmitStream"] == 0
