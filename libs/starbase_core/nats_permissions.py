@@ -46,7 +46,8 @@ writes preferences, lists and erases dead letters (it owns the player's page), n
 Submit over NATS (`ADJUDICATOR_SUBJECT`, services/adjudicator/nats_door.py): the adjudicator's callers
 (lobby, clock, bots) publish commands on `<subject>.submit.>`, reads about a game on `<subject>.call.>`
 (and roll calls on `<subject>.roll`) and hear the replicas' hellos on `<subject>.hello`; only the
-adjudicator listens to them, says hello, and answers each request once, in its caller's own inbox (`allow_responses`). Its caller check (the callers file) applies as on gRPC.
+adjudicator listens to them, says hello, and answers each request once, in its caller's own inbox
+(`allow_responses`). Its caller check (the callers file) applies as on gRPC.
 """
 from __future__ import annotations
 

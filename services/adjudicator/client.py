@@ -192,14 +192,15 @@ class AdjudicatorClient:
         shard = shard_of(request.game_id, self._shards)
 
         async def over_nats(request, *, timeout: float, wait_for_ready: bool, metadata):
-            try:
-                return await self._nats.call(method, request, pb.JsonReply, shard, timeout)
-            except grpc.aio.AioRpcError as error:
-                if error.code() != grpc.StatusCode.UNIMPLEMENTED:
-                    raise
-                log.warning("adjudicator_reads_by_grpc", target=self.target, reason=error.details(),
-                            grpc_seconds=UNARY_FOR)
-                self._grpc_reads_until = asyncio.get_running_loop().time() + UNARY_FOR
+            if asyncio.get_running_loop().time() >= self._grpc_reads_until:     # (a retry after the fallback)
+                try:
+                    return await self._nats.call(method, request, pb.JsonReply, shard, timeout)
+                except grpc.aio.AioRpcError as error:
+                    if error.code() != grpc.StatusCode.UNIMPLEMENTED:
+                        raise
+                    log.warning("adjudicator_reads_by_grpc", target=self.target, reason=error.details(),
+                                grpc_seconds=UNARY_FOR)
+                    self._grpc_reads_until = asyncio.get_running_loop().time() + UNARY_FOR
             return await unary(request, timeout=timeout, wait_for_ready=wait_for_ready, metadata=metadata)
 
         return await self._call(over_nats, request)

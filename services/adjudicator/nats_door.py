@@ -167,7 +167,8 @@ class SubmitDoor:
         await self._respond(message, reply.SerializeToString())
 
     async def _call_failed(self, message, code: grpc.StatusCode, details: str) -> None:
-        await self._respond(message, b"", {CALL_STATUS: code.name, CALL_DETAILS: details})
+        # A header value is one line: an error's text may hold more.
+        await self._respond(message, b"", {CALL_STATUS: code.name, CALL_DETAILS: " ".join(details.split())})
 
     async def _answer(self, message) -> None:
         refused = None if self._callers is None else \

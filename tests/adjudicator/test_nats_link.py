@@ -33,19 +33,22 @@ PLAYERS = ["ann", "bob"]
 
 
 class FailsOnce:
-    """The store, except that its first append fails as a lost JetStream would (transient)."""
+    """The store, except that the first call of `method` fails as a lost JetStream would (transient)."""
 
-    def __init__(self, store):
-        self._store, self.failed = store, False
+    def __init__(self, store, method: str = "append", why: str = "JetStream did not answer"):
+        self._store, self.method, self.why, self.failed = store, method, why, False
 
     def __getattr__(self, name):
-        return getattr(self._store, name)
+        found = getattr(self._store, name)
+        if name != self.method or self.failed:
+            return found
 
-    async def append(self, *args, **kwargs):
-        if not self.failed:
-            self.failed = True
-            raise StoreError("JetStream did not answer")
-        return await self._store.append(*args, **kwargs)
+        async def fails_once(*args, **kwargs):
+            if not self.failed:
+                self.failed = True
+                raise StoreError(self.why)
+            return await found(*args, **kwargs)
+        return fails_once
 
 
 @pytest.fixture
@@ -455,3 +458,16 @@ async def test_a_replica_older_than_the_read_door_keeps_its_games_commands(repli
         assert {client._nats.placement.owner(shard, now) for shard in range(32)} == {door.replica}
         await client.submit(game, "ann", {"type": "Think"}, "still-placed")
     assert recorder.called["Submit"] == recorder.called["SubmitStream"] == 0
+
+
+async def test_a_store_failure_during_a_read_is_unavailable_and_retried(replicas, caller_connection,
+                                                                        jetstream_store, new_name, namespace):
+    game = new_name("g")
+    vault = await JetStreamSeedVault(jetstream_store._nc, f"seeds_{namespace}").ensure()
+    await Adjudicator(jetstream_store, vault).create_game(game, "testjack", PLAYERS, {})
+    failing = FailsOnce(jetstream_store, "read", "JetStream did not answer\nand said why on a second line")
+    _, target, recorder, _ = await replicas(store=failing)        # it has never loaded the game: it reads
+    async with AdjudicatorClient(target, nats=(await caller_connection(), replicas.subject),
+                                 retry_delay=0.01) as client:
+        assert (await client.to_act(game))["seq"] == await jetstream_store.last_seq(f"game.{game}")
+    assert failing.failed and recorder.called["ToAct"] == 0
