@@ -193,15 +193,7 @@ class JetStreamEventStore:
         if 0 < index.seq < from_seq:            # only the part after what the index covers is wanted
             return [e for e in await self._read_to_end(stream, subject, index) if e.seq >= from_seq]
         last, where = index.start_for(from_seq)
-        envelopes: list[Envelope] = []
-        async for stored in self._reader.messages(subject, where + 1):
-            message = _decode(stored.data)
-            _check_follows(stream, last, message)
-            last = message[-1].seq
-            envelopes.extend(e for e in message if e.seq >= from_seq)
-            if message[0].seq > index.seq:      # what it reads past the index, the index learns
-                self._indexes.learn(index, stored.seq, message)
-        return envelopes
+        return await self._read_from(stream, subject, index, where + 1, from_seq, after=last)
 
     async def _start_near(self, subject: str, from_seq: int, *, floor: int) -> int | None:
         """The JetStream seq of a message on `subject` at or before the one holding `from_seq`, found
@@ -224,20 +216,23 @@ class JetStreamEventStore:
             back *= 4
         return None
 
-    async def _read_from(self, stream: str, subject: str, index: StreamIndex, start: int,
-                         from_seq: int) -> list[Envelope]:
-        """The envelopes from `from_seq` on, reading from JetStream seq `start` (a message at or before
-        the one holding `from_seq`); the index learns what follows on from it."""
+    async def _read_from(self, stream: str, subject: str, index: StreamIndex, start: int, from_seq: int, *,
+                         after: int | None = None) -> list[Envelope]:
+        """The envelopes from `from_seq` on, reading from JetStream seq `start`: the message after the one
+        that ends at seq `after`, or (None) a message at or before the one holding `from_seq`. Each message
+        must carry on from the one before; what it reads past the index, the index learns."""
         envelopes: list[Envelope] = []
-        last: int | None = None
+        last = after
         async for stored in self._reader.messages(subject, start):
             message = _decode(stored.data)
-            if last is None and message[0].seq > from_seq:
-                raise StoreError(f"reading {stream}: seq {message[0].seq} is where seq {from_seq} was looked for")
-            _check_follows(stream, message[0].seq - 1 if last is None else last, message)
+            if last is None:
+                if message[0].seq > from_seq:
+                    raise StoreError(f"reading {stream}: seq {message[0].seq} is where seq {from_seq} was looked for")
+                last = message[0].seq - 1
+            _check_follows(stream, last, message)
             last = message[-1].seq
             envelopes.extend(e for e in message if e.seq >= from_seq)
-            if message[0].seq == index.seq + 1:
+            if message[0].seq > index.seq:
                 self._indexes.learn(index, stored.seq, message)
         return envelopes
 

@@ -181,7 +181,7 @@ class NatsSubmit:
 
     async def send(self, request: "pb.SubmitRequest", shard: int, timeout: float) -> "pb.EventsReply":
         """The reply to `request`, or the AioRpcError a unary Submit would raise."""
-        message = await self._exchange(submit_subject, request, shard, timeout, self._headers)
+        message = await self._exchange(submit_subject, request, shard, timeout, self._headers, silent_is_gone=True)
         reply = pb.EventsReply.FromString(message.data)
         if reply.WhichOneof("result") == "failure":
             raise rpc_error(status_named(reply.failure.code), reply.failure.details)
@@ -197,9 +197,12 @@ class NatsSubmit:
             raise rpc_error(status_named(status), message.headers.get(CALL_DETAILS, ""))
         return reply_kind.FromString(message.data)
 
-    async def _exchange(self, subject_of, request, shard: int, timeout: float, headers: dict | None):
-        """The reply message to `request` from the replica `shard` is placed on (any, if it has gone), or
-        the AioRpcError gRPC would raise for what went wrong."""
+    async def _exchange(self, subject_of, request, shard: int, timeout: float, headers: dict | None, *,
+                        silent_is_gone: bool = False):
+        """The reply message to `request` from the replica `shard` is placed on (any, if nobody listens
+        there), or the AioRpcError gRPC would raise for what went wrong. `silent_is_gone`: nobody listening
+        on the placed replica's subject means it died, so its games are placed elsewhere (a replica older
+        than the read door is still there for commands)."""
         data = request.SerializeToString()
         try:
             if not self._replies:           # not listening yet (the first request, or after a failure)
@@ -210,9 +213,8 @@ class NatsSubmit:
             except NoRespondersError:
                 if replica is None:
                     raise
-                if subject_of is submit_subject:
+                if silent_is_gone:
                     self._died(replica)     # it left without a goodbye (or died): any replica
-                # (A replica without the call door, older than it, is still there for commands.)
                 return await self._request(subject_of, None, data, timeout, headers)
         except ReplicaGone as gone:
             raise rpc_error(grpc.StatusCode.UNAVAILABLE, f"adjudicator {gone} went away; try again") from None
