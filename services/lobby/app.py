@@ -7,7 +7,6 @@ unreachable adjudicator or store is a 503 in the same shape (retry: commands car
 """
 from __future__ import annotations
 
-import time
 from contextlib import asynccontextmanager
 
 import grpc
@@ -15,7 +14,6 @@ import structlog
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from prometheus_client import Counter, Histogram
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import compile_path
 
@@ -26,7 +24,9 @@ from starbase_core.store import StoreError
 from lobby.bootstrap import LobbyRuntime
 from lobby.config import LobbySettings
 from lobby.bodygate import BodyGate
+from lobby.command_door import CommandDoor
 from lobby.command_route import CommandRoute
+from lobby.measure import Measure
 from lobby.exceptions import ADJUDICATOR_DOWN, INTERNAL, STORE_DOWN, LobbyError, error_body
 from lobby.accounts.router import router as accounts_router
 from lobby.engines import engines_router
@@ -42,8 +42,6 @@ from lobby.socketgate import LobbyApp
 from lobby.websocket import Sockets
 
 log = structlog.get_logger(__name__)
-REQUESTS = Counter("lobby_requests_total", "HTTP requests answered", ["method", "route", "status"])
-LATENCY = Histogram("lobby_request_seconds", "HTTP request latency", ["method", "route"])
 HTTP_CODES = {400: "BAD_REQUEST", 401: "NOT_AUTHENTICATED", 403: "FORBIDDEN", 404: "NOT_FOUND",
               405: "METHOD_NOT_ALLOWED", 413: "BODY_TOO_LARGE", 415: "UNSUPPORTED_MEDIA_TYPE",
               429: "RATE_LIMITED"}
@@ -84,6 +82,8 @@ def create_app(settings: LobbySettings, runtime: LobbyRuntime | None = None, *, 
     _install_errors(app)
     if lean_commands:
         app.add_middleware(CommandRoute, owner=app)     # inside Measure and BodyGate: they see it as before
+        if not tracing.enabled():       # (a span per request comes from the instrumented app)
+            app.command_door = CommandDoor(app, settings.lobby_max_body_bytes)   # served under uvicorn
     _install_metrics(app)
     install_web_client(app)
     app.add_middleware(BodyGate, limit=settings.lobby_max_body_bytes)
@@ -145,39 +145,3 @@ def allowed_methods(app: FastAPI, request: Request) -> str:
 
 def _install_metrics(app: FastAPI) -> None:
     app.add_middleware(Measure)
-
-
-class Measure:
-    """Latency and status per route, as pure ASGI: Starlette's `@app.middleware("http")` wraps every
-    request in a task group and a streamed response, which cost more CPU than the command route itself."""
-
-    def __init__(self, app):
-        self.app = app
-        # The labelled series, looked up once each: `labels()` checks and joins its values on every call.
-        self._latency: dict[tuple[str, str], object] = {}
-        self._requests: dict[tuple[str, str, int], object] = {}
-
-    async def __call__(self, scope, receive, send):
-        if scope["type"] != "http":
-            return await self.app(scope, receive, send)
-        started, status = time.perf_counter(), 500
-
-        async def send_noting_status(message):
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-            await send(message)
-
-        try:
-            await self.app(scope, receive, send_noting_status)
-        finally:
-            # The router sets the matched route in this same scope on the way in.
-            path, method = getattr(scope.get("route"), "path", "unmatched"), scope["method"]
-            latency = self._latency.get((method, path))
-            if latency is None:
-                latency = self._latency[method, path] = LATENCY.labels(method, path)
-            latency.observe(time.perf_counter() - started)
-            answered = self._requests.get((method, path, status))
-            if answered is None:
-                answered = self._requests[method, path, status] = REQUESTS.labels(method, path, str(status))
-            answered.inc()

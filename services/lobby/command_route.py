@@ -4,8 +4,10 @@ Every move of every player comes this way, and FastAPI's routing (each route tri
 solving and response validation cost more CPU than the command itself (docs/lobby-capacity.md). This
 middleware sits inside the app's own (`Measure`, `BodyGate`), so metrics, the body gate and
 uvicorn's access log see the request as before, and does the route's work directly: the bearer token
-(`accounts.authenticate`, whose verified tokens are remembered), the command limit, `GameService.submit`,
-and `CommandOut` as the JSON body.
+(`accounts.authenticate`, whose verified tokens are remembered), the command limit, `GameService.move`,
+and `CommandOut` as the JSON body, written from the events' pushed text (`GameService.pushed`: the
+redaction and encoding the mover's socket gets, shared) rather than validated and encoded again.
+`command_door.py` serves the same route from uvicorn's protocol, past the middleware, with `serve`.
 
 It serves only what FastAPI would have served the same way. Whatever it cannot take at a glance before
 anything is changed (no or a malformed Authorization header, a body that is not a JSON object valid as
@@ -28,14 +30,15 @@ from fastapi.routing import APIRoute
 from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
+from starbase_core.compact_json import compact
+
 from lobby.bodygate import PARSED
 from lobby.router import router
-from lobby.schemas import CommandIn, CommandOut
+from lobby.schemas import CommandIn
 
 PATH = "/games/{game_id}/commands"
 _PATH = re.compile(r"/games/([^/]+)/commands")       # Starlette's `{name}` is one path segment
 _JSON = b"application/json"
-_SERIALIZE = CommandOut.__pydantic_serializer__.to_json
 
 
 def command_route() -> APIRoute:
@@ -72,8 +75,10 @@ class CommandRoute:
         taken = _take(scope, chunks)
         if taken is None:
             return await self.app(scope, replay, send)
-        token, command = taken
-        game_id = found.group(1)
+        await self.serve(scope, replay, send, found.group(1), *taken)
+
+    async def serve(self, scope, replay, send, game_id: str, token: str, command: CommandIn) -> None:
+        """The route's work for a request `_take` took; `replay` gives its body again (for a handler)."""
         # What the router sets: `Measure` labels the request with the route's path.
         scope["route"], scope["endpoint"], scope["path_params"] = self.route, self.route.endpoint, {"game_id": game_id}
         runtime = self.owner.state.lobby
@@ -81,9 +86,8 @@ class CommandRoute:
             client = scope.get("client")
             player = await runtime.accounts.authenticate(token, client[0] if client else "unknown")
             await runtime.hit_command(player)
-            command_id, events = await runtime.games.submit(player, game_id, command.command, command.command_id,
-                                                            command.seat)
-            body = _SERIALIZE(CommandOut(command_id=command_id, events=events))
+            moved = await runtime.games.move(player, game_id, command.command, command.command_id, command.seat)
+            body = _reply(moved.command_id, runtime.games.pushed(moved))
         except Exception as error:
             handler = self._handler(error)
             if handler is None:
@@ -114,6 +118,12 @@ class CommandRoute:
                 break
         self._handlers[kind] = found
         return found
+
+
+def _reply(command_id: str, events: list[str]) -> bytes:
+    """`CommandOut` as JSON, its events the very text the mover's sockets are pushed (made once per
+    event and view, shared: docs/lobby-capacity.md, fifteenth round)."""
+    return f'{{"command_id":{compact(command_id)},"events":[{",".join(events)}]}}'.encode()
 
 
 def _take(scope, chunks: list[dict]) -> tuple[str, CommandIn] | None:

@@ -32,6 +32,8 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from websockets.http11 import MAX_LINE_LENGTH, MAX_NUM_HEADERS
 from websockets.protocol import OPEN, Protocol
 
+from lobby.command_door import door_for
+
 _GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 _TOKEN = re.compile(rb"[-!#$%&'*+.^_`|~0-9a-zA-Z]+")
 _VALUE = re.compile(rb"[\x09\x20-\x7e\x80-\xff]*")       # what `websockets` takes in a header value
@@ -92,7 +94,13 @@ def plain_key(method: str, url: bytes, headers: list[tuple[bytes, bytes]], defla
 
 
 class LobbyHttpProtocol(HttpToolsProtocol):
-    """uvicorn's httptools protocol, its WebSocket upgrade handed over already parsed when it is plain."""
+    """uvicorn's httptools protocol, its WebSocket upgrade handed over already parsed when it is plain,
+    and its commands served through the app's door (command_door.py)."""
+
+    def _start_asgi_task(self, cycle, app) -> None:
+        if app is self.app:             # (not uvicorn's 503 for a concurrency limit)
+            app = door_for(app, cycle.scope) or app
+        super()._start_asgi_task(cycle, app)
 
     def handle_websocket_upgrade(self) -> None:
         socket_class = self.ws_protocol_class

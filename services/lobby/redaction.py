@@ -18,7 +18,7 @@ def wire_event(engine, envelope: Envelope, viewer: str | None) -> dict:
         return {"stream": envelope.stream, "seq": envelope.seq, "type": envelope.type, "data": envelope.data,
                 "actor": envelope.actor, "time": envelope.time}
     shown = redact(engine, envelope, viewer)
-    if shown is None:
+    if shown is None:           # (its keys are every event's: a move's answer is made of what is pushed)
         return {"stream": envelope.stream, "seq": envelope.seq, "type": HIDDEN, "data": None,
-                "actor": envelope.actor, "time": envelope.time}
+                "actor": envelope.actor, "time": envelope.time, "platform": False, "played_by": None}
     return shown

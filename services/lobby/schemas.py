@@ -153,6 +153,7 @@ class EventOut(BaseModel):
     actor: str | None = None
     time: str
     platform: bool = False      # the platform's own GameCreated / GameEnded / CommandHadNoEffect
+    played_by: str | None = None    # who played the command, when not the seat's own player (a bot, the clock…)
 
 
 class CommandOut(BaseModel):

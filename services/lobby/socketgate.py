@@ -31,6 +31,7 @@ from lobby.websocket import Sockets, route
 
 class LobbyApp(FastAPI):
     sockets: Sockets | None = None      # set by `create_app`
+    command_door = None                 # set by `create_app`: what uvicorn's protocol serves commands with
     freeze_on_start = False
 
     async def __call__(self, scope, receive, send) -> None:

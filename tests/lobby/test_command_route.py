@@ -13,7 +13,8 @@ import httpx
 import itsdangerous
 import pytest
 
-from lobby.app import REQUESTS, create_app
+from lobby.app import create_app
+from lobby.measure import REQUESTS
 from lobby.command_route import CommandRoute
 from tests.support.stack import ApiPlayer, seat_and_start
 
@@ -88,7 +89,9 @@ def expired_token(stack, player) -> str:
         return signer.access(player.player_id, 0, "some-session")
 
 
-async def test_every_kind_of_command_request_is_answered_the_same_by_both_routes(stack, game):
+async def command_cases(stack, game) -> list[tuple]:
+    """(what, path, method, headers, body, which path serves it) for every kind of command request, good
+    and bad; the good ones with a command id, so that the second app to get one answers a retry."""
     game_id, mover, waiter, eve, seats = game
     path = f"/games/{game_id}/commands"
     bearer = mover.auth
@@ -101,7 +104,7 @@ async def test_every_kind_of_command_request_is_answered_the_same_by_both_routes
     logged_out = await ApiPlayer.login(mover.http, mover.name)     # a second session, ended at once
     assert (await mover.http.delete("/sessions/current", headers=logged_out.auth)).status_code == 204
 
-    cases = [
+    return [
         # (what, path, method, headers, body, served by)
         ("a good command", path, "POST", {**bearer, **as_json}, body({**think, "command_id": "c-1"}), LEAN),
         ("my own seat, as 1.0", path, "POST", {**bearer, **as_json},
@@ -159,6 +162,11 @@ async def test_every_kind_of_command_request_is_answered_the_same_by_both_routes
         ("plain text", path, "POST", {**bearer, "content-type": "text/plain"}, body(think), GATE),
         ("NaN", path, "POST", {**bearer, **as_json}, b'{"command": {"type": "Think", "x": NaN}}', GATE),
     ]
+
+
+async def test_every_kind_of_command_request_is_answered_the_same_by_both_routes(stack, game):
+    game_id, mover, *_ = game
+    cases = await command_cases(stack, game)
     paths = Paths(stack)
     async with paths.clients() as (lean, plain):
         for what, where, method, headers, content, served in cases:
