@@ -34,7 +34,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from lobby.bodygate import PARSED, _parse, _UNPARSED
 from lobby.command_route import _PATH, CommandRoute, _take
-from lobby.measure import record
+from lobby.measure import StatusNoted, record
 
 class CommandDoor:
     """An ASGI app for `POST /games/{id}/commands` only; `app`: the lobby's whole app (`LobbyApp`),
@@ -58,22 +58,14 @@ class CommandDoor:
         taken = self._take(scope, headers, message)
         if taken is None:
             return await self.app(scope, replay, send)
-        scope["app"] = self.app             # as Starlette's entry sets it (handlers read `request.app`)
-        started, status = time.perf_counter(), 500
-
-        async def send_noting_status(event):
-            nonlocal status
-            if event["type"] == "http.response.start":
-                status = event["status"]
-            await send(event)
-
+        started, noted = time.perf_counter(), StatusNoted(send)
         try:
             try:
-                await self.route.serve(scope, replay, send_noting_status, *taken)
+                await self.route.serve(scope, replay, noted, *taken)
             finally:
-                record(scope["method"], self.route.route.path, status, started)
+                record(scope["method"], self.route.route.path, noted.status, started)
         except Exception as error:
-            await self._server_error(scope, replay, send, error, answered=status != 500)
+            await self._server_error(scope, replay, send, error, answered=noted.status != 500)
             raise
 
     def _take(self, scope, headers: dict, message) -> tuple | None:

@@ -19,19 +19,25 @@ class Measure:
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        started, status = time.perf_counter(), 500
-
-        async def send_noting_status(message):
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-            await send(message)
-
+        started, noted = time.perf_counter(), StatusNoted(send)
         try:
-            await self.app(scope, receive, send_noting_status)
+            await self.app(scope, receive, noted)
         finally:
             # The router sets the matched route in this same scope on the way in.
-            record(scope["method"], getattr(scope.get("route"), "path", "unmatched"), status, started)
+            record(scope["method"], getattr(scope.get("route"), "path", "unmatched"), noted.status, started)
+
+
+class StatusNoted:
+    """An ASGI `send` that notes the status of the response it starts (500 until one starts)."""
+    __slots__ = ("send", "status")
+
+    def __init__(self, send):
+        self.send, self.status = send, 500
+
+    async def __call__(self, message) -> None:
+        if message["type"] == "http.response.start":
+            self.status = message["status"]
+        await self.send(message)
 
 
 # The labelled series, looked up once each: `labels()` checks and joins its values on every call.

@@ -8,9 +8,7 @@ metrics counted.
 """
 from __future__ import annotations
 
-import asyncio
 import json
-import re
 
 import pytest
 import uvicorn
@@ -20,11 +18,11 @@ from lobby.command_door import CommandDoor, door_for
 from lobby.handshake import SERVER_PROTOCOLS
 from lobby.measure import REQUESTS
 from starbase_core import tracing
-from tests.lobby.test_command_route import FASTAPI, GATE, LEAN, command_cases, game  # noqa: F401  (fixture)
+from tests.lobby.test_handshake import exchange, serve
+from tests.lobby.test_command_route import LEAN, command_cases, game  # noqa: F401  (game: a fixture)
 
 pytestmark = pytest.mark.integration
 
-DATE = re.compile(rb"\r\ndate: [^\r]*", re.IGNORECASE)
 # The gate leaves a body with a byte-order mark unparsed: the door does not take what it did not parse.
 DOOR_DECLINES = {"a UTF-8 byte-order mark (the gate leaves it unparsed)"}
 
@@ -48,8 +46,8 @@ class Servers:
         door.route.serve = noting
 
     async def __aenter__(self):
-        self.running = [await _serve(self.door_app, **SERVER_PROTOCOLS),
-                        await _serve(self.whole_app, http="httptools")]
+        self.running = [await serve(self.door_app, **SERVER_PROTOCOLS),
+                        await serve(self.whole_app, http="httptools")]
         self.door_port, self.whole_port = (port for _, _, port in self.running)
         return self
 
@@ -65,18 +63,6 @@ class Servers:
         return taken
 
 
-async def _serve(app, **protocols):
-    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_config=None, lifespan="off", access_log=True,
-                            **protocols)
-    server = uvicorn.Server(config)
-    task = asyncio.create_task(server.serve())
-    while not server.started:
-        if task.done():
-            task.result()
-        await asyncio.sleep(0.01)
-    return server, task, server.servers[0].sockets[0].getsockname()[1]
-
-
 def raw(method: str, path: str, headers: dict | list, body: bytes, *, close: bool = True,
         version: bytes = b"HTTP/1.1") -> bytes:
     items = list(headers.items()) if isinstance(headers, dict) else list(headers)
@@ -87,21 +73,6 @@ def raw(method: str, path: str, headers: dict | list, body: bytes, *, close: boo
     if close:
         lines.append(b"Connection: close")
     return b"\r\n".join(lines) + b"\r\n\r\n" + body
-
-
-async def exchange(port: int, sent: bytes) -> bytes:
-    """Everything the server says until it closes the connection (or is quiet for a while)."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(sent)
-    received = b""
-    try:
-        while chunk := await asyncio.wait_for(reader.read(65536), 5.0):
-            received += chunk
-    except asyncio.TimeoutError:
-        pass
-    finally:
-        writer.close()
-    return DATE.sub(b"\r\ndate: -", received)
 
 
 def body_of(answer: bytes) -> dict:
@@ -234,3 +205,21 @@ def test_no_door_without_the_lean_route_with_tracing_on_or_off_the_route(stack, 
     proxied = uvicorn.middleware.proxy_headers.ProxyHeadersMiddleware(app)
     under = door_for(proxied, post)
     assert under.app is app.command_door and under.trusted_hosts is proxied.trusted_hosts
+
+
+@pytest.mark.parametrize("stack_options", [{"settings": {"lobby_max_body_bytes": "300"}}])
+async def test_a_body_past_the_limit_is_refused_by_the_gate_even_when_it_comes_whole_and_unannounced(stack, game):
+    game_id, mover, *_ = game
+    path = f"/games/{game_id}/commands"
+    as_json = {**mover.auth, "Content-Type": "application/json"}
+    big = json.dumps({"command": {"type": "Think", "pad": "x" * 400}}).encode()
+    small = json.dumps({"command": {"type": "Think"}, "command_id": "small-1"}).encode()
+    async with Servers(stack) as servers:
+        for body, status in ((big, b"413"), (small, b"200")):
+            # Chunked, in one write: the door sees the whole body at once, with no length announced.
+            sent = raw("POST", path, {**as_json, "Transfer-Encoding": "chunked"},
+                       b"%x\r\n%s\r\n0\r\n\r\n" % (len(body), body))
+            whole = await exchange(servers.whole_port, sent)
+            through_door = await exchange(servers.door_port, sent)
+            assert through_door == whole and whole.startswith(b"HTTP/1.1 " + status)
+            assert servers.took() == (status == b"200")
