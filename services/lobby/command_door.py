@@ -3,8 +3,8 @@
 `command_route.CommandRoute` already serves the hot route without FastAPI's router, but a command still
 walked the whole middleware stack on its way there: the socket gate, FastAPI's and Starlette's entry,
 server-error handling, FastAPI's telemetry and body limit, the body gate and `Measure`, each a coroutine
-frame and a wrapped `send`. At about half a millisecond of lobby CPU per move, that walk was a
-fifth of a command's cost over HTTP (docs/lobby-capacity.md, fifteenth round).
+frame and a wrapped `send`: about a fiftieth of the lobby's CPU per POST move, measured beside the
+tree before (docs/lobby-capacity.md, fifteenth round).
 
 `LobbyHttpProtocol` (handshake.py) gives uvicorn's request cycle this door instead of the app for a
 `POST` to that path, under the same `ProxyHeadersMiddleware` (so the client address and scheme are as
@@ -35,6 +35,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from lobby.bodygate import PARSED, _parse, _UNPARSED
 from lobby.command_route import _PATH, CommandRoute, _take
 from lobby.measure import StatusNoted, record
+
 
 class CommandDoor:
     """An ASGI app for `POST /games/{id}/commands` only; `app`: the lobby's whole app (`LobbyApp`),
@@ -120,4 +121,3 @@ def _door_under(server_app):
         proxied.app = door
         return proxied
     return getattr(server_app, "command_door", None)
-
