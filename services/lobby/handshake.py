@@ -33,6 +33,7 @@ from websockets.http11 import MAX_LINE_LENGTH, MAX_NUM_HEADERS
 from websockets.protocol import OPEN, Protocol
 
 from lobby.command_door import door_for
+from lobby.socket_waits import Flag, Inbox
 
 _GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 _TOKEN = re.compile(rb"[-!#$%&'*+.^_`|~0-9a-zA-Z]+")
@@ -121,6 +122,11 @@ class LobbyWebSocketProtocol(WebSocketsSansIOProtocol):
 
     accept_key: bytes | None = None         # set when opened from the parsed request, until its 101 is sent
     held: bytes | None = None               # the 101, waiting for the first frame to go out with it
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # What the socket receives and whether it takes more, without asyncio's deques (socket_waits.py)
+        self.queue, self.writable = Inbox(), Flag(self.writable.is_set())
 
     def connection_taken_over(self, http: HttpToolsProtocol) -> None:
         """`connection_made`, with the addresses the HTTP protocol already asked the socket for (each
