@@ -18,7 +18,6 @@ def _wake(waiters: list[asyncio.Future]) -> None:
     for waiter in waiters:
         if not waiter.done():
             waiter.set_result(None)
-    waiters.clear()
 
 
 async def _until_woken(waiters: list[asyncio.Future]) -> None:
@@ -27,8 +26,7 @@ async def _until_woken(waiters: list[asyncio.Future]) -> None:
     try:
         await waiter
     finally:
-        if waiter in waiters:           # cancelled before it was woken
-            waiters.remove(waiter)
+        waiters.remove(waiter)          # woken or cancelled, each waiter takes itself off
 
 
 class Inbox:

@@ -12,6 +12,14 @@ from lobby.handshake import LobbyWebSocketProtocol
 from lobby.socket_waits import Flag, Inbox
 
 
+async def cancelled_while_waiting(wait) -> None:
+    waiting = asyncio.create_task(wait)
+    await asyncio.sleep(0)
+    waiting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+
+
 async def test_the_inbox_hands_out_items_first_in_first_out_and_a_get_waits_for_a_put():
     inbox = Inbox()
     assert inbox.empty() and inbox.qsize() == 0
@@ -37,6 +45,13 @@ async def test_an_item_is_not_lost_to_a_get_cancelled_after_it_was_woken():
         await first
     assert inbox.qsize() == 1
     assert await asyncio.wait_for(inbox.get(), 1) == "message"
+    second = asyncio.create_task(inbox.get())
+    await asyncio.sleep(0)
+    second.cancel()                     # cancelled, still listed until it runs: a put must pass it by
+    inbox.put_nowait("next")
+    with pytest.raises(asyncio.CancelledError):
+        await second
+    assert await asyncio.wait_for(inbox.get(), 1) == "next"
 
 
 async def test_two_waiting_gets_each_take_one_item_and_a_cancelled_get_leaves_no_waiter():
@@ -47,11 +62,7 @@ async def test_two_waiting_gets_each_take_one_item_and_a_cancelled_get_leaves_no
     await asyncio.sleep(0)
     inbox.put_nowait(2)
     assert sorted(await asyncio.wait_for(asyncio.gather(*gets), 1)) == [1, 2]
-    left = asyncio.create_task(inbox.get())
-    await asyncio.sleep(0)
-    left.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await left
+    await cancelled_while_waiting(inbox.get())
     assert inbox._waiters == []
     inbox.put_nowait(3)
     assert await inbox.get() == 3
@@ -68,11 +79,7 @@ async def test_the_flag_lets_a_wait_through_while_set_and_holds_it_while_clear()
     flag.set()
     assert await asyncio.wait_for(asyncio.gather(*waiters), 1) == [True, True]
     flag.clear()
-    cancelled = asyncio.create_task(flag.wait())
-    await asyncio.sleep(0)
-    cancelled.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await cancelled
+    await cancelled_while_waiting(flag.wait())
     assert flag._waiters == []
     assert Flag().is_set() is False
 
