@@ -76,7 +76,8 @@ def lobbies_cpu(pids: list[int]) -> float:
 
 def fine_cpu_seconds(pid: int) -> float:
     """The CPU time of every thread of `pid`, to the µs (`/proc/<pid>/task/*/sched`), where `/proc/<pid>/stat`
-    counts 10 ms ticks: 100 sockets × 20 events are 2,000 pushes, and one tick would be 5 µs of each."""
+    counts 10 ms ticks: 100 sockets × 20 events are 2,000 pushes, and one tick would be 5 µs of each.
+    A thread that ends between two readings drops out of the sum; the lobby's live as long as it does."""
     if not Path(f"/proc/{pid}/sched").exists():         # a kernel without it: the ticks
         return cpu_seconds(pid)
     total_ms = 0.0
