@@ -71,6 +71,23 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICKS          # utime + stime
 
 
+RUNNING, RUNNABLE = 0, 1        # the fields of /proc/<pid>/task/<tid>/schedstat, in ns
+
+
+def schedstat_seconds(pid: int, field: int) -> float:
+    """One field of Linux's schedstat (time on a CPU, or runnable and waiting for one), summed over the
+    process's threads, in seconds to the ns. A thread that ends between two readings drops out of the
+    sum; 0 where the kernel keeps no schedstat."""
+    total = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/schedstat") as stat:
+                total += int(stat.read().split()[field])
+        except (FileNotFoundError, IndexError):         # the thread ended meanwhile
+            continue
+    return total / 1e9
+
+
 class Stack:
     """NATS, Redis, `replicas` adjudicators and as many lobbies; every lobby reaches every adjudicator."""
 

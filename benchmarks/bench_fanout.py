@@ -45,7 +45,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from bench_capacity import Stack, cpu_seconds          # same directory: run as a script
+from bench_capacity import RUNNING, Stack, cpu_seconds, schedstat_seconds   # same directory: run as a script
 from bench_lobby import one_player_game
 from starbase_core.descriptors import raise_open_files_limit
 from starbase_core.servers import NatsServer, RedisServer
@@ -75,20 +75,9 @@ def lobbies_cpu(pids: list[int]) -> float:
 
 
 def fine_cpu_seconds(pid: int) -> float:
-    """The CPU time of every thread of `pid`, to the µs (`/proc/<pid>/task/*/sched`), where `/proc/<pid>/stat`
-    counts 10 ms ticks: 100 sockets × 20 events are 2,000 pushes, and one tick would be 5 µs of each.
-    A thread that ends between two readings drops out of the sum; the lobby's live as long as it does."""
-    if not Path(f"/proc/{pid}/sched").exists():         # a kernel without it: the ticks
-        return cpu_seconds(pid)
-    total_ms = 0.0
-    for sched in Path(f"/proc/{pid}/task").glob("*/sched"):
-        try:
-            text = sched.read_text()
-        except OSError:                                 # the thread ended meanwhile
-            continue
-        found = re.search(r"^se\.sum_exec_runtime\s*:\s*([\d.]+)", text, re.MULTILINE)
-        total_ms += float(found.group(1)) if found else 0.0
-    return total_ms / 1000
+    """The CPU time of every thread of `pid` to the ns (schedstat), where `/proc/<pid>/stat` counts 10 ms
+    ticks: 100 sockets × 20 events are 2,000 pushes, and one tick would be 5 µs of each."""
+    return schedstat_seconds(pid, RUNNING) if os.path.exists(f"/proc/{pid}/schedstat") else cpu_seconds(pid)
 
 
 def pick(samples: list[float], q: float) -> float:

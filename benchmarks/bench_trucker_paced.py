@@ -38,6 +38,7 @@ from contextlib import contextmanager
 from urllib.parse import urlsplit
 
 import bench_trucker_service as base
+from bench_capacity import RUNNABLE, schedstat_seconds   # on a shared machine, the part of latency that is nobody's code
 from starbase_core.seeds import JetStreamSeedVault
 from starbase_core.servers import NatsServer, RedisServer
 from starbase_core.store_jetstream import JetStreamEventStore
@@ -329,27 +330,14 @@ async def _steady_cpu(bots: list, pids: dict[str, int]) -> dict[str, float | int
     await asyncio.sleep(max(0.0, PacedBot.started + WARMUP - time.monotonic()))
     processes = {"service": _service_pids(), "bots": [os.getpid()], **{name: [pid] for name, pid in pids.items()}}
     before = {name: sum(map(base._cpu_seconds, found)) for name, found in processes.items() if found}
-    waited = {name: sum(map(_run_queue_seconds, found)) for name, found in processes.items() if found}
+    waited = {name: sum(schedstat_seconds(pid, RUNNABLE) for pid in found) for name, found in processes.items() if found}
     acked = sum(bot.acked for bot in bots)
     await asyncio.sleep(PLAY_SECONDS)
     after = {name: sum(map(base._cpu_seconds, found)) for name, found in processes.items() if found}
     moves = max(1, sum(bot.acked for bot in bots) - acked)
     return {"moves": moves, **{name: (after[name] - before[name]) / moves for name in before},
-            "waited": {name: (sum(map(_run_queue_seconds, processes[name])) - waited[name]) / PLAY_SECONDS
+            "waited": {name: (sum(schedstat_seconds(pid, RUNNABLE) for pid in processes[name]) - waited[name]) / PLAY_SECONDS
                        for name in waited}}
-
-
-def _run_queue_seconds(pid: int) -> float:
-    """How long the process's threads have waited, runnable, for a CPU (Linux schedstat), in seconds:
-    on a shared machine, the part of its latency that is nobody's code."""
-    total = 0
-    for task in os.listdir(f"/proc/{pid}/task"):
-        try:
-            with open(f"/proc/{pid}/task/{task}/schedstat") as stat:
-                total += int(stat.read().split()[1])
-        except (FileNotFoundError, IndexError):
-            continue
-    return total / 1e9
 
 
 async def one_size(tables: int, label: str = "", service_dir: str | None = None, replicas: int = 1) -> None:

@@ -47,9 +47,6 @@ class Inbox:
     def empty(self) -> bool:
         return not self._items
 
-    def qsize(self) -> int:
-        return len(self._items)
-
     async def get(self) -> Any:
         while not self._items:
             await _until_woken(self._waiters)

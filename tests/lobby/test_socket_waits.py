@@ -22,10 +22,10 @@ async def cancelled_while_waiting(wait) -> None:
 
 async def test_the_inbox_hands_out_items_first_in_first_out_and_a_get_waits_for_a_put():
     inbox = Inbox()
-    assert inbox.empty() and inbox.qsize() == 0
+    assert inbox.empty() and inbox._items == []
     inbox.put_nowait("connect")
     inbox.put_nowait("receive")
-    assert not inbox.empty() and inbox.qsize() == 2
+    assert not inbox.empty() and len(inbox._items) == 2
     assert [await inbox.get(), await inbox.get()] == ["connect", "receive"]
     waiting = asyncio.create_task(inbox.get())
     await asyncio.sleep(0)
@@ -43,7 +43,7 @@ async def test_an_item_is_not_lost_to_a_get_cancelled_after_it_was_woken():
     first.cancel()                      # woken, but cancelled before it ran
     with pytest.raises(asyncio.CancelledError):
         await first
-    assert inbox.qsize() == 1
+    assert inbox._items == ["message"]
     assert await asyncio.wait_for(inbox.get(), 1) == "message"
     second = asyncio.create_task(inbox.get())
     await asyncio.sleep(0)
