@@ -114,6 +114,45 @@ def legal_spot(ship, component: str) -> tuple[int, int, int] | None:
     return None
 
 
+def flawed_spot(ship, component: str) -> tuple[int, int, int] | None:
+    """Some (column, row, rotation) where the rules accept `component` on `ship` (placements are not
+    refused for facing flaws unless the table says so) but the inspection will find it flawed: an engine
+    not exhausting to the rear, a barrel or an exhaust blocked. None for a component that cannot be."""
+    from starbase_rules.contract import RuleViolation
+    from trucker_rules.building import check_placement, inspect
+    from trucker_rules.ship import Placed, Ship
+
+    for square in sorted(ship.squares):
+        for rotation in range(4):
+            try:
+                check_placement(ship, component, square, rotation)
+            except RuleViolation:
+                continue
+            trial = Ship(ship.board, {**ship.tiles, square: Placed(component, rotation)})
+            if any(square in (flaw.square, flaw.other) for flaw in inspect(trial)):
+                return square[0], square[1], rotation
+    return None
+
+
+async def grab_and_place(socket, stream, seat: str, spot_for=legal_spot) -> list[dict]:
+    """Grab face down on `socket` (a `live.Client` building `seat`) until a component has a spot
+    (`spot_for(ship, component)`) on the seat's ship, place it there (misfits go back face up); the
+    answers, each asserted acked. Nobody else moves that ship meanwhile, so the stream shows it."""
+    answers = []
+    while True:
+        grabbed = await socket.send("grab_face_down")
+        answers.append(grabbed)
+        assert grabbed["kind"] == "ack", grabbed
+        tile = grabbed["events"][0]["data"]["component"]
+        spot = spot_for((await stream.catch_up()).state.seats[seat].ship, tile)
+        answer = await (socket.send("place", square=list(spot[:2]), rotation=spot[2]) if spot
+                        else socket.send("return"))
+        answers.append(answer)
+        assert answer["kind"] == "ack", answer
+        if spot:
+            return answers
+
+
 def illegal_joint_spot(ship, component: str) -> tuple[int, int, int] | None:
     """A square next to the ship where `component` makes an illegal joint in some rotation."""
     from starbase_rules.contract import RuleViolation

@@ -25,12 +25,12 @@ from starbase_rules import RuleViolation
 from starbase_rules.registry import get_game
 from trucker_rules import messages as m
 from trucker_rules.game import GAME
-from trucker_rules.state import BUILDING
+from trucker_rules.state import BUILDING, REPAIR
 
 from trucker.bot_seats import BOT_GAMES, BotSeats, play_level
 from trucker.state_doc import Folded
 from trucker.warehouse import Refused
-from tests.trucker_service.helpers import FoldedStream
+from tests.trucker_service.helpers import FoldedStream, flawed_spot, grab_and_place
 from tests.trucker_service.live import Client, settings_for
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(300)]
@@ -82,6 +82,9 @@ async def test_bot_seats_build_their_ships_while_a_person_builds_and_the_game_pa
     others = {p: await Client.connect(live, game, p) for p in ("cy", "dan")}
     stream, rnd = FoldedStream(jetstream_store, game), random.Random(5)
     resigned, steps, waiting_since, refused_cy = False, 0, None, None
+    # dan's ship will fail round 1's inspection: the game waits for dan's repair, a turn-based moment
+    # between buildings (without it, a flight that asks nobody anything runs on to round 2's building).
+    await grab_and_place(others["dan"], stream, "dan", flawed_spot)
 
     while not (stream.envelopes and ends_game(stream.envelopes[-1])):
         steps += 1
@@ -114,7 +117,8 @@ async def test_bot_seats_build_their_ships_while_a_person_builds_and_the_game_pa
             answer = await socket.send_command(command.model_dump(mode="json"))
             assert answer["kind"] == "ack" or answer["error"]["code"] in RACED, (command, answer)
             continue
-        if state.round == 1 and not resigned:   # between buildings: cy gives the seat up, a bot takes it
+        if state.round == 1 and not resigned:   # dan's repair: cy gives the seat up, a bot takes it
+            assert state.phase == REPAIR and "dan" in GAME.to_act(state), state.phase
             resigned = True
             await adjudicator.submit(game, "cy", {"type": "Resign"}, "resign-cy")
             continue
@@ -136,7 +140,7 @@ async def test_bot_seats_build_their_ships_while_a_person_builds_and_the_game_pa
     # The person played meanwhile: ann's moves interleave with the bot's in round 1.
     bob_seqs = [e.seq for e in building_moves(envelopes, "bob", 1)]
     assert any(bob_seqs[0] < e.seq < bob_seqs[-1] for e in building_moves(envelopes, "ann", 1))
-    # cy resigned in round 1's flight: the seat's ship was built by the replacement bot from round 2 on.
+    # cy resigned in round 1's repair: the seat's ship was built by the replacement bot from round 2 on.
     assert all(e.meta.get("played_by") is None for e in building_moves(envelopes, "cy", 1))
     for round_no in (2, 3):
         cy = building_moves(envelopes, "cy", round_no)

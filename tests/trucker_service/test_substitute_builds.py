@@ -1,8 +1,8 @@
 """A substitute builds the seat they took over, on the Trucker socket (`trucker.auth.seat_played`).
 
 Given a Trucker game of three people whose seat `cy` was given up (a bot built it) and then taken over
-between buildings by a substitute, `zed` (`TakeSeat`, stored through the adjudicator as the lobby's
-`POST /games/{id}/seats/{seat}/take` does), when zed connects to the Trucker service, then the socket
+between buildings (while ann repairs her flawed ship) by a substitute, `zed` (`TakeSeat`, stored through
+the adjudicator as the lobby's `POST /games/{id}/seats/{seat}/take` does), when zed connects to the Trucker service, then the socket
 acts for cy's seat: its welcome is cy's (`you` = cy, cy's view), zed's moves build cy's ship (acked,
 stored with `meta.played_by` = zed), the bot no longer builds it, and cy's own moves (and Resign) are
 refused NOT_IN_CONTROL, by the warehouse (its meta `controllers`, checked against the stream). In the
@@ -19,35 +19,17 @@ from starbase_core.audit import PASS, audit_game
 from starbase_core.seats import is_bot
 from starbase_rules.registry import get_game
 from trucker_rules.game import GAME
-from trucker_rules.state import BUILDING
+from trucker_rules.state import BUILDING, REPAIR
 
 from trucker.state_doc import Folded
 
-from tests.trucker_service.helpers import FoldedStream, check_invariants, legal_spot
+from tests.trucker_service.helpers import FoldedStream, check_invariants, flawed_spot, grab_and_place
 from tests.trucker_service.live import Client
 from tests.trucker_service.test_bot_seats import building_moves
 from tests.trucker_service.test_resign_while_building import (  # noqa: F401 (fixtures)
     checker, new_trucker_game, play_to_the_end, service_settings)
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(300)]
-
-
-async def grab_and_place(socket: Client, stream: FoldedStream, seat: str) -> list[dict]:
-    """Grab face down on `socket` until a component fits `seat`'s ship, place it (misfits go back face
-    up); the answers, each asserted acked. Nobody else moves meanwhile: the stream is the warehouse."""
-    answers = []
-    while True:
-        grabbed = await socket.send("grab_face_down")
-        answers.append(grabbed)
-        assert grabbed["kind"] == "ack", grabbed
-        tile = grabbed["events"][0]["data"]["component"]
-        spot = legal_spot((await stream.catch_up()).state.seats[seat].ship, tile)
-        answer = await (socket.send("place", square=list(spot[:2]), rotation=spot[2]) if spot
-                        else socket.send("return"))
-        answers.append(answer)
-        assert answer["kind"] == "ack", answer
-        if spot:
-            return answers
 
 
 async def test_a_substitute_builds_the_seat_they_took_over_and_may_give_it_up_live(
@@ -62,7 +44,11 @@ async def test_a_substitute_builds_the_seat_they_took_over_and_may_give_it_up_li
     async def checks(state) -> None:
         if state.round == 1 and state.phase == BUILDING:
             assert (await cy.send("resign"))["kind"] == "ack"        # a bot builds cy's seat this round
-        elif state.round == 1 and "zed" not in seen:                 # between buildings: zed takes it over
+            # ann's ship will fail the inspection: the round waits for ann's repair, a turn-based moment
+            # between buildings (without it, a flight that asks nobody anything runs on to round 2).
+            await grab_and_place(sockets["ann"], stream, "ann", flawed_spot)
+        elif state.round == 1 and "zed" not in seen:                 # ann's repair: zed takes it over
+            assert state.phase == REPAIR and "ann" in GAME.to_act(state), state.phase
             await adjudicator.submit(game, "cy", {"type": "TakeSeat"}, "take:cy:zed", played_by="zed")
             zed = seen["zed"] = sockets["cy"] = await Client.connect(live, game, "zed")
             await stream.catch_up()
