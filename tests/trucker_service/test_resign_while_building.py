@@ -35,7 +35,7 @@ from trucker.relay import Relay
 from trucker.tables import TableService
 from trucker.warehouse import RedisWarehouse, Refused
 
-from tests.trucker_service.helpers import FoldedStream, check_invariants
+from tests.trucker_service.helpers import FoldedStream, check_invariants, flawed_spot, grab_and_place
 from tests.trucker_service.live import Client, settings_for
 from tests.trucker_service.test_bot_seats import RACED, building_moves
 
@@ -144,13 +144,17 @@ async def test_a_person_resigns_mid_building_over_the_socket_and_the_seats_bot_b
     assert await redis.sismember(BOT_GAMES, game)        # listed: the bot seats pick the seat up
     await redis.delete(lease_key(game))
 
+    # ann's ship will fail the inspection: round 1 waits for her repair, a moment between buildings.
+    await grab_and_place(sockets["ann"], stream, "ann", flawed_spot)
+    asked_between: list[dict] = []
+
     async def between_buildings(state) -> None:
         if state.phase != BUILDING and state.round == 1:
             # Between buildings the service has no say: the lobby's route (the adjudicator) decides.
-            answer = await sockets["ann"].send("resign")
-            assert answer["error"]["code"] == "NOT_BUILDING", answer
+            asked_between.append(await sockets["ann"].send("resign"))
 
     await play_to_the_end(stream, {"ann": sockets["ann"], "bob": sockets["bob"]}, adjudicator, between_buildings)
+    assert asked_between and all(a["error"]["code"] == "NOT_BUILDING" for a in asked_between), asked_between
 
     envelopes = stream.envelopes
     resigned_at = next(e.seq for e in envelopes if e.type == "PlayerResigned")
