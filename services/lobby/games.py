@@ -7,6 +7,7 @@ are redacted and encoded once per view and shared by every socket with that view
 """
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass
 from typing import Awaitable, Callable, TypeVar
@@ -27,7 +28,7 @@ from lobby.wire import event_json, event_text
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Watch:
     """What a socket may watch: `stream` past `after`, as `view` sees it (a seat's player id, or None
     for every spectator); `encode` makes an envelope's push for that view (`Feed.serve` shares it);
@@ -41,8 +42,24 @@ class Watch:
 
 def watch_game(engine, game_id: str, after: int, viewer: str | None) -> Watch:
     """A game's events past `after` as `viewer` sees them (None: a spectator)."""
-    return Watch(f"game.{game_id}", after, viewer, lambda envelope: event_text(wire_event(engine, envelope, viewer)),
-                 lambda envelope: same_for_every_viewer(engine, envelope))
+    encode = spectators_push(engine) if viewer is None else functools.partial(push_text, engine, viewer)
+    return Watch(f"game.{game_id}", after, viewer, encode, pushes_alike(engine))
+
+
+def push_text(engine, viewer: str | None, envelope: Envelope) -> str:
+    return event_text(wire_event(engine, envelope, viewer))
+
+
+# One of each per engine (a handful), shared by every socket: a crowd of spectators holds no functions
+# of its own, only its `Watch`.
+@functools.cache
+def spectators_push(engine) -> Callable[[Envelope], str]:
+    return functools.partial(push_text, engine, None)
+
+
+@functools.cache
+def pushes_alike(engine) -> Callable[[Envelope], bool]:
+    return functools.partial(same_for_every_viewer, engine)
 
 
 @dataclass(frozen=True)
@@ -175,7 +192,7 @@ class GameService:
         table = await self.tables.load(table_id)
         if granted_game != table_id and not table.may_see(who.player_id if who else None):
             raise NotFound(f"no table {table_id!r}", "TABLE_NOT_FOUND")
-        return Watch(f"table.{table_id}", after, None, lambda envelope: event_text(wire_event(None, envelope, None)))
+        return Watch(f"table.{table_id}", after, None, spectators_push(None))
 
     async def _ask(self, table: Table, call: Callable[[], Awaitable[T]]) -> T:
         try:

@@ -357,6 +357,28 @@ async def test_an_event_with_no_secret_is_encoded_once_for_every_view_and_one_wi
     assert encoded == {"ann": 2, "bob": 1, None: 1}
 
 
+def test_every_spectator_of_an_engine_shares_one_push_function_and_each_player_has_their_own():
+    # A crowd of spectators' sockets hold no functions of their own (memory per idle socket); a player's
+    # push is still their own view (a shared one would leak one seat's secrets to another).
+    from lobby.games import watch_game
+    from lobby.service import load_engine
+    from starbase_core.envelope import Envelope
+
+    trucker, moon = load_engine("trucker"), load_engine("moon21")
+    crowd = [watch_game(trucker, f"g{n}", n, None) for n in range(3)]
+    assert all(w.encode is crowd[0].encode and w.alike is crowd[0].alike for w in crowd)
+    assert [(w.stream, w.after, w.view) for w in crowd] == [("game.g0", 0, None), ("game.g1", 1, None),
+                                                             ("game.g2", 2, None)]
+    assert watch_game(moon, "g", 0, None).encode is not crowd[0].encode          # per engine
+    ann, bob = watch_game(trucker, "g", 0, "ann"), watch_game(trucker, "g", 0, "bob")
+    assert ann.alike is crowd[0].alike                                            # not a view's: shared
+    taken = Envelope(stream="game.g", seq=1, type="PileTaken", time="t", prev_hash="", hash="",
+                     data={"type": "PileTaken", "player": "ann", "pile": 2, "cards": ["c1", "c2", "c3"]})
+    assert '"c1"' in ann.encode(taken)
+    assert '"c1"' not in bob.encode(taken) and '"c1"' not in crowd[1].encode(taken)
+    assert not crowd[2].alike(taken) and not hasattr(crowd[0], "__dict__")       # slots: no dict a socket
+
+
 def test_only_platform_envelopes_and_engine_events_without_secrets_are_the_same_for_every_viewer():
     from lobby.service import load_engine
     from starbase_core.envelope import Envelope

@@ -99,8 +99,9 @@ def move(operation: str, args: tuple = ()):
     return plain[operation]()
 
 
-def legal_spot(ship, component: str) -> tuple[int, int, int] | None:
-    """Some (column, row, rotation) where the rules accept `component` on `ship`, or None."""
+def placements(ship, component: str):
+    """Every (column, row, rotation) for `component` on `ship`, each with the rules' refusal of it
+    (a `RuleViolation`) or None where the rules accept it."""
     from starbase_rules.contract import RuleViolation
     from trucker_rules.building import check_placement
 
@@ -108,29 +109,29 @@ def legal_spot(ship, component: str) -> tuple[int, int, int] | None:
         for rotation in range(4):
             try:
                 check_placement(ship, component, square, rotation)
-            except RuleViolation:
-                continue
-            return square[0], square[1], rotation
-    return None
+            except RuleViolation as violation:
+                yield (square[0], square[1], rotation), violation
+            else:
+                yield (square[0], square[1], rotation), None
+
+
+def legal_spot(ship, component: str) -> tuple[int, int, int] | None:
+    """Some (column, row, rotation) where the rules accept `component` on `ship`, or None."""
+    return next((spot for spot, refused in placements(ship, component) if refused is None), None)
 
 
 def flawed_spot(ship, component: str) -> tuple[int, int, int] | None:
     """Some (column, row, rotation) where the rules accept `component` on `ship` (placements are not
     refused for facing flaws unless the table says so) but the inspection will find it flawed: an engine
     not exhausting to the rear, a barrel or an exhaust blocked. None for a component that cannot be."""
-    from starbase_rules.contract import RuleViolation
-    from trucker_rules.building import check_placement, inspect
+    from trucker_rules.building import inspect
     from trucker_rules.ship import Placed, Ship
 
-    for square in sorted(ship.squares):
-        for rotation in range(4):
-            try:
-                check_placement(ship, component, square, rotation)
-            except RuleViolation:
-                continue
-            trial = Ship(ship.board, {**ship.tiles, square: Placed(component, rotation)})
-            if any(square in (flaw.square, flaw.other) for flaw in inspect(trial)):
-                return square[0], square[1], rotation
+    for spot, refused in placements(ship, component):
+        square = spot[:2]
+        if refused is None and any(square in (flaw.square, flaw.other) for flaw in inspect(
+                Ship(ship.board, {**ship.tiles, square: Placed(component, spot[2])}))):
+            return spot
     return None
 
 
@@ -155,17 +156,8 @@ async def grab_and_place(socket, stream, seat: str, spot_for=legal_spot) -> list
 
 def illegal_joint_spot(ship, component: str) -> tuple[int, int, int] | None:
     """A square next to the ship where `component` makes an illegal joint in some rotation."""
-    from starbase_rules.contract import RuleViolation
-    from trucker_rules.building import check_placement
-
-    for square in sorted(ship.squares):
-        for rotation in range(4):
-            try:
-                check_placement(ship, component, square, rotation)
-            except RuleViolation as violation:
-                if violation.code == "ILLEGAL_JOINT":
-                    return square[0], square[1], rotation
-    return None
+    return next((spot for spot, refused in placements(ship, component)
+                 if refused is not None and refused.code == "ILLEGAL_JOINT"), None)
 
 
 class Table:
