@@ -2,12 +2,13 @@
 
 Given a Trucker game of three people whose seat `cy` was given up (a bot built it) and then taken over
 between buildings (while ann repairs her flawed ship) by a substitute, `zed` (`TakeSeat`, stored through
-the adjudicator as the lobby's `POST /games/{id}/seats/{seat}/take` does), when zed connects to the Trucker service, then the socket
-acts for cy's seat: its welcome is cy's (`you` = cy, cy's view), zed's moves build cy's ship (acked,
-stored with `meta.played_by` = zed), the bot no longer builds it, and cy's own moves (and Resign) are
-refused NOT_IN_CONTROL, by the warehouse (its meta `controllers`, checked against the stream). In the
-next round zed gives the seat up live (Resign on the socket): the seat goes back to a bot, which builds
-it on, and zed's moves are refused from then on. The whole game passes the platform's audit.
+the adjudicator as the lobby's `POST /games/{id}/seats/{seat}/take` does), when zed connects to the
+Trucker service, then the socket acts for cy's seat: its welcome is cy's (`you` = cy, cy's view), zed's
+moves build cy's ship (acked, stored with `meta.played_by` = zed), the bot no longer builds it, and cy's
+own moves (and Resign) are refused NOT_IN_CONTROL, by the warehouse (its meta `controllers`, checked
+against the stream). In the next round zed gives the seat up live (Resign on the socket): the seat goes
+back to a bot, which builds it on, and zed's moves are refused from then on. The whole game passes the
+platform's audit.
 """
 from __future__ import annotations
 
