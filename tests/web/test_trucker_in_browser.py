@@ -13,6 +13,8 @@ import asyncio
 import pytest
 from playwright.async_api import WebSocketRoute, expect
 
+from trucker_rules import catalog
+
 from tests.web.boards_play import act_and_wait, generic_choice, seat_and_start
 from tests.web.ui import PHONE, Person
 
@@ -48,6 +50,10 @@ async def grab_and_place(person: Person, engine_turned_aside: bool = False) -> s
         turned = await hand.get_attribute("data-rotation") != "0"
         return bool(await targets.count()) and (turned or not engine_turned_aside)
 
+    async def give_back() -> None:
+        await page.get_by_role("button", name="Give it back face up").click()
+        await expect(hand).to_have_attribute("data-hand", "", timeout=30_000)
+
     for _ in range(60 if engine_turned_aside else 6):
         await caught_up(person)
         before = await tiles_on_my_ship(person)
@@ -55,16 +61,17 @@ async def grab_and_place(person: Person, engine_turned_aside: bool = False) -> s
         await expect(hand).not_to_have_attribute("data-hand", "", timeout=30_000)
         await caught_up(person)
         component = await hand.get_attribute("data-hand")
-        wanted = not engine_turned_aside or component.split("-")[0] in ("eng", "deng")
-        for _turn in range(4 if wanted else 0):
+        if engine_turned_aside and not catalog.component(component).is_engine:
+            await give_back()
+            continue
+        for _turn in range(4):
             if await fits():
                 break
             rotation = await hand.get_attribute("data-rotation")
             await page.get_by_role("button", name="↻ Turn right").click()
             await expect(hand).not_to_have_attribute("data-rotation", rotation)
-        if not wanted or not await fits():
-            await page.get_by_role("button", name="Give it back face up").click()
-            await expect(hand).to_have_attribute("data-hand", "", timeout=30_000)
+        if not await fits():
+            await give_back()
             continue
         await targets.first.press("Enter")            # the keyboard places as a click does
         await expect(page.locator(".my-ship svg.ship-svg")).to_have_attribute(
